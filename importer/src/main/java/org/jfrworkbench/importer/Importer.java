@@ -1,0 +1,150 @@
+package org.jfrworkbench.importer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
+import java.util.zip.ZipInputStream;
+
+import org.jfrworkbench.importer.jfr.JfrImporter;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+
+/**
+ * The importer's entry point: recognises the format by its first bytes (JFR, gzip, zip of .jfr, collapsed text)
+ * and reads it into a {@link Profile}. Bad input ends in {@link InvalidRecordingException}.
+ */
+public final class Importer {
+    private final ImportLimits limits;
+
+    public Importer(ImportLimits limits) {
+        this.limits = limits;
+    }
+
+    public Importer() {
+        this(ImportLimits.DEFAULT);
+    }
+
+    /** Reads a file; collapsed text is read as cpu samples. */
+    public Profile read(Path file) throws IOException {
+        return read(file, Kind.CPU);
+    }
+
+    /** Reads a file; collapsed text becomes samples of collapsedKind. */
+    public Profile read(Path file, Kind collapsedKind) throws IOException {
+        Profile profile = new Profile();
+        readInto(file, collapsedKind, profile, 0);
+        profile.heap().sort();
+        return profile;
+    }
+
+    private void readInto(Path file, Kind collapsedKind, Profile profile, int nesting) throws IOException {
+        byte[] magic = new byte[4];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(magic, 0, 4);
+        }
+        if (n == 0) {
+            throw new InvalidRecordingException(0, "empty file");
+        }
+        if (n >= 4 && magic[0] == 'F' && magic[1] == 'L' && magic[2] == 'R' && magic[3] == 0) {
+            JfrImporter.read(file, profile);
+        } else if (n >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+            if (nesting > 2) {
+                throw new InvalidRecordingException(0, "compressed data nested too deeply");
+            }
+            Path plain = Files.createTempFile("workbench-gunzip", ".tmp");
+            try {
+                long size = Files.size(file);
+                try (InputStream in = new GZIPInputStream(Files.newInputStream(file), 1 << 16)) {
+                    copyBounded(in, plain, size, "gzip");
+                } catch (ZipException | java.io.EOFException e) {
+                    throw new InvalidRecordingException(-1, "corrupt gzip data: " + e.getMessage(), e);
+                }
+                readInto(plain, collapsedKind, profile, nesting + 1);
+            } finally {
+                Files.deleteIfExists(plain);
+            }
+        } else if (n >= 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) {
+            if (nesting > 2) {
+                throw new InvalidRecordingException(0, "compressed data nested too deeply");
+            }
+            readZip(file, collapsedKind, profile, nesting);
+        } else if (looksLikeText(magic, n)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                new CollapsedReader(profile, collapsedKind).read(in);
+            }
+        } else {
+            throw new InvalidRecordingException(0, String.format(
+                    "unknown format (first bytes %02x %02x %02x %02x): expected JFR, gzip, zip or collapsed stacks",
+                    magic[0], n > 1 ? magic[1] : 0, n > 2 ? magic[2] : 0, n > 3 ? magic[3] : 0));
+        }
+    }
+
+    private void readZip(Path file, Kind collapsedKind, Profile profile, int nesting) throws IOException {
+        long size = Files.size(file);
+        int entries = 0;
+        try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(file))) {
+            ZipEntry entry;
+            while ((entry = zip.getNextEntry()) != null) {
+                String name = entry.getName();
+                if (entry.isDirectory() || name.startsWith("__MACOSX/") || !isRecordingName(name)) {
+                    continue;
+                }
+                Path part = Files.createTempFile("workbench-unzip", ".tmp");
+                try {
+                    copyBounded(zip, part, size, "zip");
+                    readInto(part, collapsedKind, profile, nesting + 1);
+                    entries++;
+                } finally {
+                    Files.deleteIfExists(part);
+                }
+            }
+        } catch (ZipException e) {
+            throw new InvalidRecordingException(-1, "corrupt zip data: " + e.getMessage(), e);
+        }
+        if (entries == 0) {
+            throw new InvalidRecordingException(-1, "the zip holds no .jfr, .jfr.gz or collapsed-stack (.txt/.collapsed) entry");
+        }
+    }
+
+    private static boolean isRecordingName(String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        return lower.endsWith(".jfr") || lower.endsWith(".jfr.gz") || lower.endsWith(".txt")
+                || lower.endsWith(".collapsed") || lower.endsWith(".folded");
+    }
+
+    private void copyBounded(InputStream in, Path target, long compressedSize, String what) throws IOException {
+        long byRatio = compressedSize > Long.MAX_VALUE / Math.max(1, limits.maxCompressionRatio())
+                ? Long.MAX_VALUE : compressedSize * limits.maxCompressionRatio();
+        long max = Math.min(limits.maxDecompressedBytes(), Math.max(1L << 20, byRatio));
+        byte[] buf = new byte[1 << 16];
+        long total = 0;
+        try (OutputStream out = Files.newOutputStream(target)) {
+            int r;
+            while ((r = in.read(buf)) > 0) {
+                total += r;
+                if (total > max) {
+                    throw new InvalidRecordingException(-1, what + " data expands beyond " + max
+                            + " bytes (limit: " + limits.maxCompressionRatio() + "x the compressed size, at most "
+                            + limits.maxDecompressedBytes() + " bytes)");
+                }
+                out.write(buf, 0, r);
+            }
+        }
+    }
+
+    private static boolean looksLikeText(byte[] magic, int n) {
+        for (int i = 0; i < n; i++) {
+            int b = magic[i] & 0xff;
+            if (b < 0x09 || (b > 0x0d && b < 0x20 && b != 0x1b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

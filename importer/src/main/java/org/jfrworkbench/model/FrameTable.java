@@ -1,0 +1,44 @@
+package org.jfrworkbench.model;
+
+/** Distinct frames: a method, a line number (0 when unknown) and a {@link FrameType}. */
+public final class FrameTable {
+    private int[] methods = new int[0];
+    private int[] lines = new int[0];
+    private byte[] types = new byte[0];
+    private int size;
+    private final OpenHashIndex index = new OpenHashIndex();
+
+    public int add(int method, int line, FrameType type) {
+        byte t = (byte) type.ordinal();
+        int hash = (method * 31 + line) * 31 + t;
+        int found = index.find(hash, i -> methods[i] == method && lines[i] == line && types[i] == t);
+        if (found >= 0) {
+            return found;
+        }
+        int id = size++;
+        methods = IntArrays.grow(methods, size);
+        lines = IntArrays.grow(lines, size);
+        types = IntArrays.grow(types, size);
+        methods[id] = method;
+        lines[id] = line;
+        types[id] = t;
+        index.insert(hash, id);
+        return id;
+    }
+
+    public int method(int frame) {
+        return methods[frame];
+    }
+
+    public int line(int frame) {
+        return lines[frame];
+    }
+
+    public FrameType type(int frame) {
+        return FrameType.of(types[frame]);
+    }
+
+    public int size() {
+        return size;
+    }
+}

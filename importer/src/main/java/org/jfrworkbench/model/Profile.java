@@ -1,0 +1,157 @@
+package org.jfrworkbench.model;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the workbench keeps of one recording: deduplicated strings, methods, frames, stacks and threads,
+ * the samples per {@link Kind}, the heap timeline, labels, JVM/OS metadata, per-event-type counts and warnings.
+ * Filled by the importer; read-only by convention afterwards.
+ */
+public final class Profile {
+    private final StringTable strings = new StringTable();
+    private final MethodTable methods = new MethodTable();
+    private final FrameTable frames = new FrameTable();
+    private final StackTable stacks = new StackTable();
+    private final ThreadTable threads = new ThreadTable();
+    private final EnumMap<Kind, SampleTable> samples = new EnumMap<>(Kind.class);
+    private final HeapTimeline heap = new HeapTimeline();
+    private final Map<String, String> labels = new LinkedHashMap<>();
+    private final Map<String, String> metadata = new LinkedHashMap<>();
+    private final Map<String, Long> sourceEvents = new TreeMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private int chunks;
+    private long startNanos = Long.MAX_VALUE;
+    private long endNanos = Long.MIN_VALUE;
+
+    public StringTable strings() {
+        return strings;
+    }
+
+    public MethodTable methods() {
+        return methods;
+    }
+
+    public FrameTable frames() {
+        return frames;
+    }
+
+    public StackTable stacks() {
+        return stacks;
+    }
+
+    public ThreadTable threads() {
+        return threads;
+    }
+
+    public HeapTimeline heap() {
+        return heap;
+    }
+
+    /** Labels recorded in the file or given at import (service, version, host, any k=v). */
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    /** JVM/OS facts, e.g. jvmName, jvmVersion, javaVersion, jvmArguments, osVersion, cpu, producer. */
+    public Map<String, String> metadata() {
+        return metadata;
+    }
+
+    /** Events read per JFR event type name (all types, not only profiling ones). */
+    public Map<String, Long> sourceEvents() {
+        return sourceEvents;
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** The samples of a kind, created on first use. */
+    public SampleTable samples(Kind kind) {
+        return samples.computeIfAbsent(kind, SampleTable::new);
+    }
+
+    /** Kinds that have at least one sample, in {@link Kind} order. */
+    public Map<Kind, SampleTable> kinds() {
+        Map<Kind, SampleTable> present = new EnumMap<>(Kind.class);
+        samples.forEach((k, t) -> {
+            if (t.size() > 0) {
+                present.put(k, t);
+            }
+        });
+        return present;
+    }
+
+    public int chunks() {
+        return chunks;
+    }
+
+    public void addChunk(long chunkStartNanos, long chunkDurationNanos) {
+        chunks++;
+        coverTime(chunkStartNanos);
+        coverTime(chunkStartNanos + chunkDurationNanos);
+    }
+
+    /** Widens the recording's time span to include t (epoch nanoseconds). */
+    public void coverTime(long t) {
+        if (t < startNanos) {
+            startNanos = t;
+        }
+        if (t > endNanos) {
+            endNanos = t;
+        }
+    }
+
+    /** Epoch nanoseconds of the first moment covered, 0 when nothing was timed. */
+    public long startNanos() {
+        return startNanos == Long.MAX_VALUE ? 0 : startNanos;
+    }
+
+    public long endNanos() {
+        return endNanos == Long.MIN_VALUE ? startNanos() : endNanos;
+    }
+
+    public long startMillis() {
+        return startNanos() / 1_000_000;
+    }
+
+    public long durationMillis() {
+        return (endNanos() - startNanos()) / 1_000_000;
+    }
+
+    public void countEvent(String type, long n) {
+        sourceEvents.merge(type, n, Long::sum);
+    }
+
+    public void warn(String message) {
+        warnings.add(message);
+    }
+
+    /** A frame's display name: {@code package.Class.method}, plus descriptor and/or line as asked. */
+    public String frameName(int frame, FrameNaming naming) {
+        int method = frames.method(frame);
+        String cls = strings.get(methods.className(method));
+        String name = strings.get(methods.name(method));
+        StringBuilder sb = new StringBuilder(cls.length() + name.length() + 8);
+        if (!cls.isEmpty()) {
+            sb.append(cls).append('.');
+        }
+        sb.append(name);
+        if (naming.signatures()) {
+            sb.append(strings.get(methods.descriptor(method)));
+        }
+        if (naming.lines() && frames.line(frame) > 0) {
+            sb.append(':').append(frames.line(frame));
+        }
+        return sb.toString();
+    }
+
+    public String frameName(int frame) {
+        return frameName(frame, FrameNaming.DEFAULT);
+    }
+}
