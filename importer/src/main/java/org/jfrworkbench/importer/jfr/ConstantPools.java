@@ -55,7 +55,7 @@ final class ConstantPools implements JfrInput.StringPool {
         int start = in.pos;
         int size = in.readInt();
         if (size <= 0 || size > in.limit() - start) {
-            throw in.error("checkpoint size " + size + " does not fit the chunk");
+            throw new InvalidRecordingException(in.fileOffset(start), "checkpoint size " + size + " does not fit the chunk");
         }
         long type = in.readLong();
         if (type != CHECKPOINT_TYPE) {

@@ -167,8 +167,12 @@ final class EventMapper {
             }
             case ACTIVE_SETTING -> builder.setting(e.text("name"), e.text("value"));
             case SYSTEM_PROPERTY -> {
-                if ("java.version".equals(e.text("key"))) {
-                    builder.fact("javaVersion", e.text("value"));
+                String key = e.text("key");
+                String value = e.text("value");
+                if ("java.version".equals(key) && value != null) {
+                    profile.metadata().put("javaVersion", value);
+                } else if ("java.vm.version".equals(key)) {
+                    builder.fact("javaVersion", value);
                 }
             }
             default -> { }

@@ -33,7 +33,7 @@ final class MetadataReader {
         int start = in.pos;
         int size = in.readInt();
         if (size <= 0 || size > in.limit() - start) {
-            throw in.error("metadata event size " + size + " does not fit the chunk");
+            throw new InvalidRecordingException(in.fileOffset(start), "metadata event size " + size + " does not fit the chunk");
         }
         long type = in.readLong();
         if (type != 0) {
