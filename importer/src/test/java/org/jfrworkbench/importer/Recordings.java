@@ -79,6 +79,9 @@ public final class Recordings {
     /** The JDK home for a version, or null when it is not installed. */
     public static Path jdkHome(String version) {
         String home = System.getProperty("jdk" + version + ".home");
+        if ((home == null || home.isBlank()) && Integer.toString(Runtime.version().feature()).equals(version)) {
+            home = System.getProperty("java.home");   // run outside surefire (e.g. the benchmark): this JVM will do
+        }
         if (home == null || home.isBlank() || !Files.isExecutable(Path.of(home, "bin", "java"))) {
             return null;
         }
@@ -99,7 +102,7 @@ public final class Recordings {
         return publish(part, out);
     }
 
-    static Path asyncProfiler(String jdk, String name, String options) throws Exception {
+    public static Path asyncProfiler(String jdk, String name, String options) throws Exception {
         Path out = DIR.resolve(name + ".jfr");
         if (Files.exists(out)) {
             return out;

@@ -37,7 +37,7 @@ final class ChunkReader {
         }
         in.pos = (int) metadataOffset;
         types = MetadataReader.read(in);
-        pools = new ConstantPools(types);
+        pools = new ConstantPools(types, builder.stackTraces());
         values.strings(null);
         pools.read(in, values, header.constantPoolOffset());
         values.strings(pools);

@@ -19,12 +19,14 @@ final class ConstantPools implements JfrInput.StringPool {
     private final LongIntMap[] keys;
     @SuppressWarnings("unchecked")
     private final List<Object>[] values;
-    final StackTraces stackTraces = new StackTraces();
+    final StackTraces stackTraces;
     private final JfrType stringType;
 
     @SuppressWarnings("unchecked")
-    ConstantPools(ChunkTypes types) {
+    ConstantPools(ChunkTypes types, StackTraces reusable) {
         this.types = types;
+        this.stackTraces = reusable;
+        reusable.reset();
         this.keys = new LongIntMap[types.size()];
         this.values = new List[types.size()];
         this.stringType = types.byName("java.lang.String");
