@@ -98,11 +98,15 @@ public final class Recordings {
             return null;
         }
         Path part = partial(out);
-        run(home, part, "-XX:StartFlightRecording=settings=" + settings + ",filename=" + part);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=" + settings + ",filename=" + part);
         return publish(part, out);
     }
 
     public static Path asyncProfiler(String jdk, String name, String options) throws Exception {
+        return asyncProfiler(jdk, name, options, WORKLOAD_MILLIS);
+    }
+
+    public static Path asyncProfiler(String jdk, String name, String options, long millis) throws Exception {
         Path out = DIR.resolve(name + ".jfr");
         if (Files.exists(out)) {
             return out;
@@ -112,7 +116,7 @@ public final class Recordings {
             return null;
         }
         Path part = partial(out);
-        run(home, part, "--enable-native-access=ALL-UNNAMED",
+        run(home, part, millis, "--enable-native-access=ALL-UNNAMED",
                 "-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part);
         return publish(part, out);
     }
@@ -204,13 +208,13 @@ public final class Recordings {
         return classes;
     }
 
-    private static void run(Path home, Path out, String... jvmOptions) throws Exception {
+    private static void run(Path home, Path out, long millis, String... jvmOptions) throws Exception {
         Files.createDirectories(DIR);
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-cp", workloadClasses().toString(), "Workload", Long.toString(WORKLOAD_MILLIS)));
+        cmd.addAll(List.of("-cp", workloadClasses().toString(), "Workload", Long.toString(millis)));
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

@@ -114,6 +114,9 @@ final class MetadataReader {
                 if (f.type == null) {
                     throw in.error("field " + t.name + "." + f.name + " has undeclared type id " + f.typeId);
                 }
+                int p = f.type.primitive;
+                f.varint = in.compressed() && !f.array && (f.constantPool
+                        || p == JfrType.CHAR || p == JfrType.SHORT || p == JfrType.INT || p == JfrType.LONG);
             }
         }
         for (Object[] a : fieldAnnotations) {

@@ -69,10 +69,10 @@ public final class ImportBench {
                 results.get("RecordingFile")[0] / ours, results.get("JfrReader")[0] / ours);
     }
 
-    /** A few MB from async-profiler (all engines), copied end to end until >= 50 MB: a valid multi-chunk file. */
+    /** A few MB (10 s) from async-profiler (all engines), copied end to end until >= 50 MB: a valid multi-chunk file. */
     private static Path makeInput() throws Exception {
-        Path one = Recordings.asyncProfiler("25", "bench-source",
-                "event=cpu,interval=1ms,alloc=64k,live,lock=0,wall=2ms");
+        Path one = Recordings.asyncProfiler("25", "bench-source-10s",
+                "event=cpu,interval=1ms,alloc=16k,live,lock=0,wall=1ms", 10_000);
         if (one == null) {
             throw new IOException("no JDK 25 to record the benchmark input; pass a .jfr file as the argument");
         }
