@@ -2,8 +2,14 @@ package org.jfrworkbench.importer.jfr;
 
 import java.util.Arrays;
 
-/** Open-addressing map from long keys to non-negative ints; {@link #get} answers -1 for absent keys. */
+/**
+ * Map from long keys to non-negative ints; {@link #get} answers -1 for absent keys. JFR ids are mostly small and
+ * dense, so keys below {@link #DENSE_LIMIT} live in a direct array; the rest in an open-addressing table.
+ */
 final class LongIntMap {
+    private static final int DENSE_LIMIT = 1 << 16;
+    /** value + 1 per small key, 0 = absent; grows with the largest small key put */
+    private int[] dense = new int[0];
     private long[] keys;
     private int[] values;
     private boolean[] used;
@@ -21,6 +27,9 @@ final class LongIntMap {
     }
 
     int get(long key) {
+        if (key >= 0 && key < DENSE_LIMIT) {
+            return key < dense.length ? dense[(int) key] - 1 : -1;
+        }
         int mask = keys.length - 1;
         for (int i = hash(key) & mask; used[i]; i = (i + 1) & mask) {
             if (keys[i] == key) {
@@ -31,6 +40,14 @@ final class LongIntMap {
     }
 
     void put(long key, int value) {
+        if (key >= 0 && key < DENSE_LIMIT) {
+            int k = (int) key;
+            if (k >= dense.length) {
+                dense = Arrays.copyOf(dense, Math.min(DENSE_LIMIT, Math.max(k + 1, dense.length * 2 + 64)));
+            }
+            dense[k] = value + 1;
+            return;
+        }
         if ((size + 1) * 2 > keys.length) {
             rehash();
         }
@@ -49,11 +66,8 @@ final class LongIntMap {
         size++;
     }
 
-    int size() {
-        return size;
-    }
-
     void clear() {
+        Arrays.fill(dense, 0);
         Arrays.fill(used, false);
         size = 0;
     }
