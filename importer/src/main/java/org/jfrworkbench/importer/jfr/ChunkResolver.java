@@ -12,25 +12,35 @@ final class ChunkResolver {
     private static final int MAX_FRAMES = 65536;
 
     private final Profile profile;
-    private final ConstantPools pools;
+    // the caches are emptied, not reallocated, for each chunk: their arrays are sized once per file
     private final LongIntMap threadIds = new LongIntMap();
     private final LongIntMap stackIds = new LongIntMap(4096);
     private final LongIntMap methodIds = new LongIntMap(4096);
     private final LongIntMap classNames = new LongIntMap();
     private final LongIntMap frameTypes = new LongIntMap();
-    private int[] frames = new int[256];
-    private JfrType methodType;
-    private JfrType frameTypeType;
     private final FrameKeyMap frameIds = new FrameKeyMap();
     private final LongIntMap symbolIds = new LongIntMap(4096);
     private final LongIntMap classOfMethodIds = new LongIntMap(1024);
-    private final int methodClass;
-    private final int methodName;
-    private final int methodDescriptor;
+    private int[] frames = new int[256];
+    private ConstantPools pools;
+    private JfrType methodType;
+    private JfrType frameTypeType;
+    private int methodClass;
+    private int methodName;
+    private int methodDescriptor;
 
-    ChunkResolver(Profile profile, ConstantPools pools, ChunkTypes types) {
+    ChunkResolver(Profile profile) {
         this.profile = profile;
-        this.pools = pools;
+    }
+
+    /** Starts a chunk: forgets the previous chunk's keys. */
+    void reset(ConstantPools chunkPools, ChunkTypes types) {
+        for (LongIntMap m : new LongIntMap[] {threadIds, stackIds, methodIds, classNames, frameTypes, symbolIds,
+                classOfMethodIds}) {
+            m.clear();
+        }
+        frameIds.clear();
+        this.pools = chunkPools;
         JfrType stackTrace = types.byName("jdk.types.StackTrace");
         JfrType frame = ConstantPools.fieldType(stackTrace, "frames");
         this.methodType = ConstantPools.fieldType(frame, "method");

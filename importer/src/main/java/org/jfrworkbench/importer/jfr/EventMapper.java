@@ -25,7 +25,8 @@ final class EventMapper {
         this.types = types;
         this.pools = pools;
         this.chunk = chunk;
-        this.resolver = new ChunkResolver(profile, pools, types);
+        this.resolver = builder.resolver();
+        resolver.reset(pools, types);
         this.layouts = new EventLayout[types.size()];
         for (int i = 0; i < types.size(); i++) {
             JfrType t = types.get(i);

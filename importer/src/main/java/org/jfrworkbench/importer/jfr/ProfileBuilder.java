@@ -16,6 +16,12 @@ final class ProfileBuilder {
     private final List<GcEvent> agentGcs = new ArrayList<>();
 
     private final StackTraces stackTraces = new StackTraces();
+    private final ChunkResolver resolver;
+
+    /** The key-to-model-id caches, reset by each chunk. */
+    ChunkResolver resolver() {
+        return resolver;
+    }
 
     /** One stack-trace pool, emptied and refilled by each chunk, so its arrays are allocated once per file. */
     StackTraces stackTraces() {
@@ -24,6 +30,7 @@ final class ProfileBuilder {
 
     ProfileBuilder(Profile profile) {
         this.profile = profile;
+        this.resolver = new ChunkResolver(profile);
     }
 
     Profile profile() {
