@@ -31,7 +31,7 @@ public final class JfrFixture {
         }
         Path out = Files.createTempFile("workbench-" + variant, ".jfr");
         try (Recording r = new Recording(Configuration.getConfiguration("profile"))) {
-            r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(10));
+            r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(2));
             r.enable("jdk.OldObjectSample").with("cutoff", "infinity");
             r.start();
             work(variant);
