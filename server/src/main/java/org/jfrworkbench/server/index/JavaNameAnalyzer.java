@@ -31,6 +31,11 @@ public final class JavaNameAnalyzer {
             }
 
             @Override
+            protected TokenStream normalize(String field, TokenStream in) {
+                return new LowerCaseFilter(in); // wildcard and prefix terms (Service*) meet lowercased tokens
+            }
+
+            @Override
             public int getPositionIncrementGap(String field) {
                 return 100; // phrases never span two method names
             }
@@ -46,6 +51,11 @@ public final class JavaNameAnalyzer {
                         | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS;
                 TokenStream stream = new WordDelimiterGraphFilter(source, flags, null);
                 return new TokenStreamComponents(source, new LowerCaseFilter(stream));
+            }
+
+            @Override
+            protected TokenStream normalize(String field, TokenStream in) {
+                return new LowerCaseFilter(in); // wildcard and prefix terms (Service*) meet lowercased tokens
             }
 
             @Override

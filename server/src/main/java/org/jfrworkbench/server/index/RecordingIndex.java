@@ -184,7 +184,7 @@ public final class RecordingIndex implements Closeable {
             Sort newest = new Sort(new SortField("uploaded", SortField.Type.LONG, true));
             TopDocs top = s.search(query, Math.max(1, offset + limit), newest);
             List<RecordingInfo> out = new ArrayList<>();
-            for (int i = offset; i < top.scoreDocs.length; i++) {
+            for (int i = offset; i < Math.min(top.scoreDocs.length, offset + limit); i++) {
                 out.add(JSON.readValue(s.storedFields().document(top.scoreDocs[i].doc).get("meta"), RecordingInfo.class));
             }
             Map<String, Map<String, Long>> named = new java.util.LinkedHashMap<>();

@@ -157,7 +157,7 @@ class QueriesApiTest {
 
     @Test
     void searchFindsMethodsByClassMethodAndQualifiedName() throws Exception {
-        for (String q : new String[] {"HashMap.resize", "resize", "java.util.HashMap.resize", "HashMap", "Map"}) {
+        for (String q : new String[] {"HashMap.resize", "resize", "java.util.HashMap.resize", "HashMap", "Map", "Hash*"}) {
             JsonNode s = server.get("/api/search?q=" + q + "&kind=cpu").json();
             boolean found = false;
             for (JsonNode h : s.get("hits")) {
@@ -183,6 +183,7 @@ class QueriesApiTest {
         assertEquals(2, server.get("/api/recordings?q=service:shop").json().get("total").asLong());
         assertEquals(1, server.get("/api/recordings?q=label:build%3D2").json().get("total").asLong());
         assertEquals(1, server.get("/api/recordings?q=method:%22Cart.load%22").json().get("total").asLong());
+        assertEquals(0, server.get("/api/recordings?limit=0").json().get("recordings").size());
         JsonNode page = server.get("/api/recordings?limit=1&offset=1").json();
         assertEquals(1, page.get("recordings").size());
         assertEquals(3, page.get("total").asLong());
