@@ -13,6 +13,7 @@ export class FlamePanel {
   constructor(container, options = {}) {
     this.options = options;
     this.tree = null;
+    this.applied = {};
     this.searchInput = el('input', { type: 'search', class: 'search', placeholder: 'Search frames (regex)  /',
       'aria-label': 'Search frames by regular expression', id: 'flame-search', spellcheck: 'false' });
     this.searchInput.addEventListener('keydown', e => {
@@ -37,7 +38,13 @@ export class FlamePanel {
     this.root = el('section', { class: 'flame-panel' }, toolbar, this.crumbs, this.body, this.legend);
     container.appendChild(this.root);
     this.graph = new FlameGraph(this.body, {
-      onZoom: node => state.update({ zoom: node > 0 ? this.tree.pathOf(node).join(';') : undefined }),
+      onZoom: node => {
+        // the graph already shows this zoom: record it so the URL round trip does not redraw
+        const zoom = node > 0 ? this.tree.pathOf(node).join(';') : '';
+        this.applied.zoom = zoom;
+        this.drawCrumbs();
+        state.update({ zoom: zoom || undefined });
+      },
       describe: node => this.describe(node),
       colorOf: options.colorOf,
     });
@@ -110,7 +117,7 @@ export class FlamePanel {
     this.searchResult = result;
     this.graph.setSearch(result);
     this.matchInfo.textContent = result.nodes
-      ? `Matched ${formatPercent(result.share)} of all (${formatWeight(result.matched, this.options.unit)})`
+      ? `Matched ${formatPercent(result.share)} of all \u00b7 ${formatWeight(result.matched, this.options.unit)}`
       : 'No frame matches';
     this.matchInfo.dataset.share = result.share.toFixed(6);
   }

@@ -89,15 +89,19 @@ export class FlameTree {
     return { hit, matched, nodes, share: this.total[0] ? matched / this.total[0] : 0 };
   }
 
-  /** Hot methods: self and total per name (total counted once per stack even under recursion). */
-  methods() {
+  /**
+   * Hot methods: self and total per name (total counted once per stack even under recursion). In an inverted
+   * tree the first level holds the leaf frames, so a method's self weight is its first-level total there.
+   */
+  methods(inverted = false) {
     const k = this.names.length;
     const self = new Float64Array(k), total = new Float64Array(k), onStack = new Int32Array(k);
     const stack = [];
     for (let i = 1; i < this.size; i++) {
       while (stack.length && stack[stack.length - 1].end <= i) onStack[this.name[stack.pop().node]]--;
       const nm = this.name[i];
-      self[nm] += this.self[i];
+      if (!inverted) self[nm] += this.self[i];
+      else if (this.depth[i] === 1) self[nm] += this.total[i];
       if (onStack[nm] === 0) total[nm] += this.total[i];
       onStack[nm]++;
       stack.push({ node: i, end: i + this.count[i] });

@@ -34,7 +34,8 @@ export function toUrl(state) {
     if (key === 'page' && value === 'recordings') continue;
     params.set(key, value === true ? '1' : String(value));
   }
-  const query = params.toString();
+  // keep separators readable in shared links; URLSearchParams reads them back unchanged
+  const query = params.toString().replace(/%3B/g, ';').replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
   return location.pathname + (query ? '?' + query : '');
 }
 

@@ -82,7 +82,7 @@ export async function mount(root, st) {
       ? `${formatCount(flame.samples ?? flame.total)} samples \u00b7 ${formatCount(tree.size)} frames`
       : 'No samples in this range or thread selection.';
     panel.show(tree, current, { inverted: s.invert === '1' });
-    hot.setRows(tree.methods(), tree.total[0], flame.unit);
+    hot.setRows(tree.methods(s.invert === '1'), tree.total[0], flame.unit);
   }
   await update(st);
   return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
