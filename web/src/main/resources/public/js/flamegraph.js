@@ -36,15 +36,17 @@ export class FlameGraph {
       if ((e.key === 'u' || e.key === 'Backspace') && this.zoom > 0) { e.preventDefault(); this.select(this.tree.parent[this.zoom]); }
     });
     this.width = 0;
-    this.resizer = new ResizeObserver(() => {
+    // redraw in the next frame, not inside the observer, so a scrollbar appearing cannot loop the observer
+    this.resizer = new ResizeObserver(() => requestAnimationFrame(() => {
       const w = this.root.clientWidth;
       if (w && w !== this.width && this.tree) this.render();
-    });
+    }));
     this.resizer.observe(this.root);
   }
 
   setTree(tree, { inverted = false } = {}) {
     this.tree = tree;
+    this.colors = new Array(tree.names.length);
     this.inverted = inverted;
     this.zoom = 0;
     this.hit = null;
@@ -127,7 +129,8 @@ export class FlameGraph {
     if (this.hit && this.hit[i]) return MATCH_COLOR;
     if (i === 0) return ROOT_COLOR;
     if (this.options.colorOf) return this.options.colorOf(i);
-    return frameColor(t.type[i], t.nameOf(i));
+    const key = t.name[i];
+    return this.colors[key] || (this.colors[key] = frameColor(t.type[i], t.names[key]));
   }
 
   drawFrame(i, x, w, rows) {

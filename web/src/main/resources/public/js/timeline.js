@@ -12,7 +12,7 @@ export class Timeline {
     container.appendChild(this.root);
     this.svg = d3.select(this.root).append('svg').attr('role', 'img').attr('aria-label', 'Samples over time; drag to select a range');
     this.quiet = false;
-    new ResizeObserver(() => { if (this.data && this.root.clientWidth !== this.width) this.draw(); }).observe(this.root);
+    new ResizeObserver(() => requestAnimationFrame(() => { if (this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
   }
 
   setData(bucketMillis, counts, durationMillis) {

@@ -36,7 +36,8 @@ export async function mount(root, st) {
   function relative(ms) { return ms - (recording.startMillis || (gcs[0] && gcs[0].startMillis) || 0); }
   let selected = -1;
   const draw = () => drawChart(chartBox, gcs, heap.samples || [], relative, selected, i => state.update({ gc: String(i) }));
-  new ResizeObserver(draw).observe(chartBox);
+  let drawnWidth = 0;
+  new ResizeObserver(() => requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } })).observe(chartBox);
 
   let seq = 0, dataKey = null, panel = null, current = st;
   async function update(s) {
