@@ -61,6 +61,7 @@ export async function mount(root, st) {
     clearRange.hidden = from === undefined && to === undefined;
     const line = recording.timeline && recording.timeline[kind];
     if (line) timeline.setData(line.bucketMillis, line.counts, recording.durationMillis);
+    else timeline.setData(Math.max(1, recording.durationMillis || 1000), [], recording.durationMillis);
     timeline.setRange(from, to);
     hot.sort(s.sort);
     const key = [kind, s.from, s.to, s.threads, s.invert].join('|');

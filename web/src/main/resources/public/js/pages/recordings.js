@@ -6,11 +6,11 @@ import { api, upload } from '../api.js';
 import * as state from '../state.js';
 import { KIND_LABELS, kindsOf, labelChips, link, loading } from './common.js';
 
-const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['JVM', 'jvm'], kinds: ['Kinds', 'kind'] };
+const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['Java', 'java'], kinds: ['Kinds', 'kind'] };
 
 export async function mount(root, st) {
   const search = el('input', { type: 'search', id: 'recordings-search', class: 'search wide', spellcheck: 'false',
-    placeholder: 'Search recordings: name, label:service=checkout, jvm:25, kind:alloc, method:HashMap  (/)',
+    placeholder: 'Search recordings: name, label:service=checkout, java:25, kind:alloc, method:HashMap  (/)',
     'aria-label': 'Search recordings (Lucene query syntax)' });
   search.addEventListener('keydown', e => {
     if (e.key === 'Enter') state.update({ q: search.value.trim() || undefined });
