@@ -15,9 +15,23 @@ export const FRAME_TYPES = [
 const BY_TYPE = new Map(FRAME_TYPES.map((t, i) => [t.type, i]));
 export const UNKNOWN_TYPE = BY_TYPE.get('unknown');
 
-export function typeCode(type) {
+export function typeCode(type, name) {
   const code = BY_TYPE.get(String(type || '').toLowerCase());
-  return code === undefined ? UNKNOWN_TYPE : code;
+  if (code !== undefined && code !== UNKNOWN_TYPE) return code;
+  return name ? guessType(name) : UNKNOWN_TYPE;
+}
+
+/**
+ * Frames without a type (collapsed-text uploads): async-profiler's suffixes (_[j] _[i] _[0] _[1] _[k]) when
+ * present, else C++ for "::", Java for dotted names, native for the rest.
+ */
+export function guessType(name) {
+  const suffix = /_\[([jik01])\]$/.exec(name);
+  if (suffix) return BY_TYPE.get({ j: 'jit', i: 'inlined', k: 'kernel', 0: 'interpreted', 1: 'c1' }[suffix[1]]);
+  if (name.includes('::')) return BY_TYPE.get('cpp');
+  if (/^[\w$]+(\.[\w$<>\-]+)+$/.test(name) || name.includes('/')) return BY_TYPE.get('jit');
+  if (/^\[.*\]$/.test(name) || name === 'all') return UNKNOWN_TYPE;
+  return BY_TYPE.get('native');
 }
 
 function hash(text) {

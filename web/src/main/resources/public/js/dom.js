@@ -56,7 +56,8 @@ export function formatCount(n) {
 export function formatWeight(value, unit) {
   if (unit === 'bytes') return formatBytes(value);
   if (unit === 'ns') return formatDuration(value / 1e6);
-  return formatCount(value) + (unit === 'samples' ? ' samples' : unit ? ' ' + unit : '');
+  if (unit === 'samples') return formatCount(value) + (Math.round(value) === 1 ? ' sample' : ' samples');
+  return formatCount(value) + (unit ? ' ' + unit : '');
 }
 
 export function formatPercent(share, digits = 2) {

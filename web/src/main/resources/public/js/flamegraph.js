@@ -188,9 +188,10 @@ export class FlameGraph {
     const rows = this.options.describe ? this.options.describe(node) : [];
     for (const [label, value] of rows) tip.appendChild(el('div', { class: 'tip-row' }, el('span', { text: label }), el('b', { text: value })));
     tip.hidden = false;
-    const box = this.root.getBoundingClientRect();
-    let left = event.clientX - box.left + 14, top = event.clientY - box.top + 14;
-    if (left + tip.offsetWidth > box.width) left = Math.max(0, event.clientX - box.left - tip.offsetWidth - 10);
+    // fixed to the viewport so the scrolling graph box cannot clip it
+    let left = event.clientX + 14, top = event.clientY + 14;
+    if (left + tip.offsetWidth > window.innerWidth - 8) left = Math.max(4, event.clientX - tip.offsetWidth - 10);
+    if (top + tip.offsetHeight > window.innerHeight - 8) top = Math.max(4, event.clientY - tip.offsetHeight - 10);
     tip.style.left = left + 'px';
     tip.style.top = top + 'px';
   }

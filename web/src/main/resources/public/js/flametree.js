@@ -1,7 +1,7 @@
 // The flame tree as typed arrays, built from the API's columnar form (pre-order nodes; the subtree of i is
 // i .. i + count[i] - 1). Layout (x offset and depth) is computed once in O(n) so that zooming only redraws.
 
-import { typeCode } from './colors.js';
+import { typeCode, UNKNOWN_TYPE } from './colors.js';
 
 export class FlameTree {
   /**
@@ -17,12 +17,14 @@ export class FlameTree {
     this.count = Int32Array.from(nodes.count);
     this.total = Float64Array.from(weights || nodes.total);
     this.type = new Uint8Array(n);
-    const typeCache = new Map();
+    const typeCache = new Map(), typeByName = new Array(names.length);
     const types = nodes.type || [];
     for (let i = 0; i < n; i++) {
       const t = types[i] || '';
       let code = typeCache.get(t);
       if (code === undefined) { code = typeCode(t); typeCache.set(t, code); }
+      // untyped frames (collapsed text) are classified by name, once per name
+      if (code === UNKNOWN_TYPE) code = typeByName[this.name[i]] ??= typeCode('', names[this.name[i]]);
       this.type[i] = code;
     }
     this.self = new Float64Array(n);

@@ -33,9 +33,9 @@ export class Timeline {
       .attr('x', (_, i) => x(i * bucketMillis)).attr('width', barWidth)
       .attr('y', d => y(d)).attr('height', d => y(0) - y(d));
     svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - MARGIN.bottom})`)
-      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor(width / 110))).tickFormat(ms => (ms / 1000).toLocaleString('en-US') + ' s'));
+      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor(width / 110))).tickFormat(timeTick(x.domain()[1])));
     svg.append('g').attr('class', 'axis').attr('transform', `translate(${MARGIN.left},0)`)
-      .call(d3.axisLeft(y).ticks(3).tickFormat(d3.format('~s')));
+      .call(d3.axisLeft(y).ticks(Math.min(3, y.domain()[1])).tickFormat(d3.format('~s')));
     this.brush = d3.brushX().extent([[MARGIN.left, MARGIN.top], [width - MARGIN.right, HEIGHT - MARGIN.bottom]])
       .on('end', event => {
         if (this.quiet || !event.sourceEvent) return;
@@ -55,4 +55,9 @@ export class Timeline {
     this.brushGroup.call(this.brush.move, this.range ? this.range.map(this.x) : null);
     this.quiet = false;
   }
+}
+
+/** Axis labels in s, or in ms for recordings shorter than two seconds. */
+export function timeTick(span) {
+  return span < 2000 ? ms => d3.format('~r')(ms) + ' ms' : ms => d3.format('~r')(+(ms / 1000).toPrecision(6)) + ' s';
 }

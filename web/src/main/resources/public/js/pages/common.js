@@ -15,11 +15,20 @@ export function labelChips(labels) {
   return Object.entries(labels || {}).map(([k, v]) => el('span', { class: 'chip', text: k + '=' + v }));
 }
 
+/** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */
+export function jvmText(jvm) {
+  if (!jvm) return null;
+  const java = jvm.javaVersion || (jvm.jvmVersion || '').match(/\(([^)]+)\)/)?.[1] || '';
+  const name = (jvm.jvmName || '').trim();
+  const text = [java ? 'Java ' + java : '', name].filter(Boolean).join(' \u00b7 ');
+  return text || null;
+}
+
 export function recordingHeader(recording, extra = []) {
   const facts = [
     recording.startMillis ? formatDate(recording.startMillis) : null,
     recording.durationMillis ? formatDuration(recording.durationMillis) : null,
-    recording.jvm && (recording.jvm.jvmVersion || recording.jvm.jvmName) ? 'JVM ' + (recording.jvm.jvmVersion || recording.jvm.jvmName) : null,
+    jvmText(recording.jvm),
   ].filter(Boolean);
   return el('header', { class: 'page-head' },
     el('div', {},

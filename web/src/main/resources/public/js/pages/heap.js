@@ -7,6 +7,7 @@ import * as state from '../state.js';
 import { FlameTree } from '../flametree.js';
 import { FlamePanel } from '../flamepanel.js';
 import { recordingHeader, message, link, loading } from './common.js';
+import { timeTick } from '../timeline.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
@@ -100,7 +101,7 @@ function drawChart(box, gcs, samples, relative, selected, onPick) {
   const top = d3.max([...gcs.map(g => Math.max(g.usedBefore || 0, g.committed || 0)), ...samples.map(s => Math.max(s.used || 0, s.committed || 0))]) || 1;
   const y = d3.scaleLinear().domain([0, top]).nice().range([HEIGHT - M.bottom, M.top]);
   svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - M.bottom})`)
-    .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(ms => (ms / 1000).toLocaleString('en-US') + ' s'));
+    .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(x.domain()[1] - x.domain()[0])));
   svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(4).tickFormat(formatBytes));
   const committed = gcs.filter(g => g.committed).map(g => [relative(g.startMillis), g.committed]);
   if (committed.length) svg.append('path').attr('class', 'committed-line').attr('d', d3.line().curve(d3.curveStepAfter).x(d => x(d[0])).y(d => y(d[1]))(committed));

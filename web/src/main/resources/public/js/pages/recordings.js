@@ -18,10 +18,14 @@ export async function mount(root, st) {
   });
   const facets = el('aside', { class: 'facets', 'aria-label': 'Facets' });
   const list = el('div', { class: 'recording-list' });
-  const compare = el('button', { type: 'button', class: 'button primary', id: 'compare', disabled: true, text: 'Compare 2 selected' });
+  const compare = el('button', { type: 'button', class: 'button primary', id: 'compare', disabled: true, text: 'Tick two to compare' });
   const picked = [];
+  const when = new Map();
   compare.addEventListener('click', () => {
-    if (picked.length === 2) state.update({ page: 'diff', base: picked[0], id: picked[1] }, { reset: true });
+    if (picked.length !== 2) return;
+    // the older recording is the baseline
+    const [base, target] = [...picked].sort((a, b) => (when.get(a) || 0) - (when.get(b) || 0));
+    state.update({ page: 'diff', base, id: target }, { reset: true });
   });
   const dropzone = uploadBox(() => refresh(state.readState()));
   root.append(
@@ -45,6 +49,7 @@ export async function mount(root, st) {
     }
     if (mine !== seq) return;
     drawFacets(facets, result.facets || {}, s.q);
+    for (const r of result.recordings || []) when.set(r.id, r.startMillis || r.uploadedMillis || 0);
     drawList(list, result, picked, compare, () => refresh(state.readState()));
   }
   await refresh(st);
@@ -63,7 +68,7 @@ function drawFacets(box, facets, q) {
       const next = active ? (q || '').replace(clause, '').replace(/\s+AND\s*$|^\s*AND\s+/g, '').trim() : (q ? `${q} AND ${clause}` : clause);
       ul.appendChild(el('li', {}, el('button', { type: 'button', class: 'facet' + (active ? ' active' : ''), 'aria-pressed': active ? 'true' : 'false',
         onclick: () => state.update({ q: next || undefined }) },
-        el('span', { text: key === 'kinds' ? (KIND_LABELS[value] || value) : value }), el('small', { text: String(count) }))));
+        el('span', { text: key === 'kinds' ? (KIND_LABELS[value] || value) : key === 'jvm' ? 'Java ' + value : value }), el('small', { text: String(count) }))));
     }
     box.append(el('h3', { text: title }), ul);
   }
@@ -77,7 +82,7 @@ function drawList(box, result, picked, compare, reload) {
   if (!recordings.length) { box.appendChild(el('p', { class: 'hint', text: 'No recordings match. Upload one above, or clear the search.' })); return; }
   const syncCompare = () => {
     compare.disabled = picked.length !== 2;
-    compare.textContent = picked.length === 2 ? 'Compare selected' : `Compare 2 selected (${picked.length}/2)`;
+    compare.textContent = picked.length === 2 ? 'Compare selected' : `Tick two to compare (${picked.length}/2)`;
   };
   const body = el('tbody');
   for (const r of recordings) {
