@@ -104,7 +104,7 @@ function drawList(box, result, picked, compare, reload) {
     });
     body.appendChild(el('tr', { dataset: { id: r.id } },
       el('td', {}, pick),
-      el('td', { class: 'name' }, link(r.name || r.id, { page: 'recording', id: r.id }, { class: 'title-link' }), el('div', { class: 'chips' }, labelChips(r.labels))),
+      el('td', { class: 'name' }, link(r.name || r.id, { page: 'recording', id: r.id, kind: kindsOf(r)[0] }, { class: 'title-link' }), el('div', { class: 'chips' }, labelChips(r.labels))),
       el('td', { text: formatDate(r.startMillis || r.uploadedMillis) }),
       el('td', { class: 'num', text: r.durationMillis ? formatDuration(r.durationMillis) : '' }),
       el('td', {}, kindsOf(r).map(k => el('span', { class: 'kind kind-' + k, text: KIND_LABELS[k] || k }))),
@@ -140,7 +140,7 @@ function uploadBox(onDone) {
       const rec = await upload(file, { labels: labels.value.trim() || undefined, onProgress: f => { bar.value = f; status.textContent = Math.round(f * 100) + '%'; } });
       bar.value = 1;
       item.classList.add('done');
-      clear(status).appendChild(link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id }));
+      clear(status).appendChild(link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id, kind: kindsOf(rec)[0] }));
       onDone();
     } catch (e) {
       item.classList.add('failed');
