@@ -49,35 +49,37 @@ final class RecordingApi {
             throw new UploadTooLargeException(store.maxUpload());
         }
         String contentType = ctx.contentType();
-        RecordingStore.Staged staged;
+        boolean multipart = contentType != null && contentType.toLowerCase().startsWith("multipart/form-data");
+        UploadedFile file = null;
         String name;
         String labels;
         String kind;
-        if (contentType != null && contentType.toLowerCase().startsWith("multipart/form-data")) {
-            UploadedFile file = ctx.uploadedFile("file");
+        if (multipart) {
+            file = ctx.uploadedFile("file");
             if (file == null) {
                 throw new BadQueryException("multipart upload needs a file in the form field 'file'");
-            }
-            try (InputStream in = file.content()) {
-                staged = store.stage(in);
             }
             name = firstNonBlank(ctx.formParam("name"), ctx.queryParam("name"), file.filename());
             labels = firstNonBlank(ctx.formParam("labels"), ctx.queryParam("labels"));
             kind = firstNonBlank(ctx.formParam("kind"), ctx.queryParam("kind"));
         } else {
-            try (InputStream in = ctx.req().getInputStream()) {
-                staged = store.stage(in);
-            }
             name = firstNonBlank(ctx.queryParam("name"), ctx.header("X-File-Name"));
             labels = ctx.queryParam("labels");
             kind = ctx.queryParam("kind");
         }
-        RecordingStore.Imported result;
+        // parameters are checked before any byte is staged
+        Map<String, String> parsedLabels = Labels.parse(labels);
+        Kind collapsedKind;
         try {
-            result = store.commit(staged, name, Labels.parse(labels), kind == null ? Kind.CPU : Kind.parse(kind));
+            collapsedKind = kind == null ? Kind.CPU : Kind.parse(kind);
         } catch (IllegalArgumentException e) {
             throw new BadQueryException(e.getMessage());
         }
+        RecordingStore.Staged staged;
+        try (InputStream in = multipart ? file.content() : ctx.req().getInputStream()) {
+            staged = store.stage(in);
+        }
+        RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 

@@ -75,7 +75,8 @@ public final class WorkbenchServer {
         });
         app.exception(Exception.class, (e, ctx) -> internal(ctx, e));
         app.error(404, ctx -> {
-            if (ctx.path().startsWith("/api/") && !ctx.res().isCommitted() && ctx.result() == null) {
+            String type = ctx.res().getContentType();
+            if (ctx.path().startsWith("/api/") && (type == null || !type.contains("json"))) {
                 ctx.json(Map.of("error", "no such API route: " + ctx.method() + " " + ctx.path()));
             }
         });

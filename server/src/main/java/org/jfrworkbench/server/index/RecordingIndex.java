@@ -213,6 +213,7 @@ public final class RecordingIndex implements Closeable {
 
     private Query parse(String q, String[] fields) {
         MultiFieldQueryParser parser = new MultiFieldQueryParser(fields, analyzer);
+        parser.setSplitOnWhitespace(true);
         parser.setAutoGeneratePhraseQueries(true);
         parser.setDefaultOperator(QueryParser.Operator.AND);
         try {
