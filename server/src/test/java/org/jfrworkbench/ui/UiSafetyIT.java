@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class UiSafetyIT {
     static final String IMG = "<img src=x onerror=window.__pwned=1>";
     static final String SCRIPT = "<script>window.__pwned=2</script>";
+    static final String FILE_NAME = "<svg onload=window.__pwned=3>.txt";
 
     @TempDir
     static Path temp;
@@ -42,9 +44,17 @@ class UiSafetyIT {
         }
     }
 
+    private static Path export(Page page, String item) {
+        if (!page.isVisible(item)) {
+            page.click(".flame-panel summary");
+        }
+        Download download = page.waitForDownload(() -> page.click(item));
+        return download.path();
+    }
+
     @Test
-    void markupInFrameNamesLabelsAndFileNamesIsRenderedAsText() throws Exception {
-        Path file = temp.resolve("evil.collapsed.txt");
+    void markupInFrameNamesLabelsAndFileNamesIsShownAsTextOnScreenAndInExports() throws Exception {
+        Path file = temp.resolve(FILE_NAME);
         Files.writeString(file, String.join("\n",
                 "java.lang.Thread.run;" + IMG + ";" + SCRIPT + " 700",
                 "java.lang.Thread.run;" + IMG + ";com.acme.Safe.work 200",
@@ -59,7 +69,9 @@ class UiSafetyIT {
             page.waitForSelector("#recordings tbody tr");
             assertTrue(page.locator("#recordings .chip").first().textContent().contains("<script>"), "label shown as text");
 
+            assertEquals(FILE_NAME, page.textContent("#recordings a.title-link"));
             page.click("#recordings a.title-link");
+            assertEquals(FILE_NAME, page.textContent("h1.title"));
             page.waitForSelector(".flame-canvas[data-drawn]");
             Locator hot = page.locator("#hot-methods td.method");
             assertTrue(hot.allTextContents().contains(IMG), "frame name shown as text: " + hot.allTextContents());
@@ -74,6 +86,15 @@ class UiSafetyIT {
             page.waitForSelector(".flame-tooltip:not([hidden])");
             assertTrue(page.textContent(".flame-tooltip").contains("<"), "tooltip text: " + page.textContent(".flame-tooltip"));
             Browser.screenshot(page, "safety.png");
+
+            String collapsed = Files.readString(export(page, "#export-collapsed"));
+            assertTrue(collapsed.contains("java.lang.Thread.run;" + IMG + ";" + SCRIPT + " 700"), collapsed);
+            String svg = Files.readString(export(page, "#export-svg"));
+            assertTrue(svg.startsWith("<svg") && svg.contains("&lt;img src=x onerror=window.__pwned=1&gt;"), "names escaped in SVG");
+            assertTrue(!svg.contains("<img") && !svg.contains("<script"), "no markup from names in the SVG");
+            byte[] png = Files.readAllBytes(export(page, "#export-png"));
+            assertEquals((byte) 0x89, png[0]);
+            assertEquals('P', png[1]);
 
             assertEquals(0, page.locator("#app img, #app script").count(), "no element was created from a name");
             assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
