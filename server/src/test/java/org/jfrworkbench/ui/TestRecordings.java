@@ -22,8 +22,17 @@ final class TestRecordings {
     }
 
     static Path record(Path out, boolean mapHeavy, long millis) throws IOException, java.text.ParseException {
+        return record(out, mapHeavy, millis, true);
+    }
+
+    /** With live=false no old-object samples are taken: a recording with GCs but no live heap. */
+    static Path record(Path out, boolean mapHeavy, long millis, boolean live) throws IOException, java.text.ParseException {
         try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
-            recording.enable("jdk.OldObjectSample").with("cutoff", "0 ns");
+            if (live) {
+                recording.enable("jdk.OldObjectSample").with("cutoff", "0 ns");
+            } else {
+                recording.disable("jdk.OldObjectSample");
+            }
             recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
             recording.start();
             // a worker thread of its own keeps the stacks short, like a service's request thread

@@ -191,6 +191,27 @@ class UiIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    @Order(5)
+    void aRecordingWithoutLiveSamplesSaysHowToRecordThem() throws Exception {
+        Path noLive = TestRecordings.record(temp.resolve("no-live.jfr"), false, 800, false);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.setInputFiles("#file-input", noLive);
+            page.waitForSelector("#uploads li.done");
+            page.click("#uploads li.done a");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.click("#heap-link");
+            page.waitForSelector(".message");
+            String text = page.textContent(".message");
+            assertTrue(text.contains("live=true") && text.contains("asprof -e alloc --live"), text);
+            Browser.screenshot(page, "heap-no-live.png");
+        }
+        assertEquals(List.of(), errors);
+    }
+
     private static void zoomIntoAFrame(Page page, Locator canvas) {
         BoundingBox box = canvas.boundingBox();
         for (int depth = 2; depth >= 1; depth--) {

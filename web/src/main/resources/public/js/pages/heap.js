@@ -50,16 +50,21 @@ export async function mount(root, st) {
     if (dataKey === gc) { if (panel) panel.apply(s); return; }
     dataKey = gc;
     const mine = ++seq;
-    let live;
-    try { live = await api.live(recording.id, gc); } catch (e) { if (mine === seq) { toast(e.message, true); dataKey = null; } return; }
+    const hasLive = heap.liveSamples > 0 || (recording.heap && recording.heap.hasLive);
+    let live = { liveSamples: 0 };
+    if (hasLive) {
+      try { live = await api.live(recording.id, gc); } catch (e) { if (mine === seq) { toast(e.message, true); dataKey = null; } return; }
+    }
     if (mine !== seq) return;
     clear(body);
     panel = null;
     if (!live.liveSamples) {
       body.appendChild(message('No live-object samples in this recording',
-        'The live heap needs samples of objects that survive GC. Record them with our agent (option live=true, the default for heap profiling), '
-        + 'with async-profiler: asprof -e alloc --live -f out.jfr <pid> (or the agent option event=alloc,live), '
-        + 'or with JDK Flight Recorder\u2019s jdk.OldObjectSample event (settings=profile).'));
+        'The live heap needs allocation samples that are tracked until GC frees them. Record them with one of:',
+        [el('code', { text: '-javaagent:agent.jar=alloc=512k,live=true' }), ' our agent (live=true is its default)'],
+        [el('code', { text: 'asprof -e alloc --live -f recording.jfr <pid>' }), ' async-profiler, or as an agent: ',
+          el('code', { text: '-agentpath:libasyncProfiler.so=start,event=alloc,live,file=recording.jfr' })],
+        [el('code', { text: '-XX:StartFlightRecording:settings=profile' }), ' JDK Flight Recorder\u2019s jdk.OldObjectSample (fewer samples)']));
       return;
     }
     body.appendChild(el('p', { class: 'status-line', id: 'live-summary',
