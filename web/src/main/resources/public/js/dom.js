@@ -92,3 +92,23 @@ export function download(filename, blob) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * A method or class name with its package muted and Class.method emphasised; the cell's text stays the full name.
+ */
+export function nameCell(name, attrs = {}) {
+  const text = String(name);
+  const cut = packageEnd(text);
+  return el('td', { class: 'method', title: text, ...attrs },
+    cut > 0 ? el('span', { class: 'pkg', text: text.slice(0, cut) }) : null,
+    el('span', { class: 'leaf', text: text.slice(cut) }));
+}
+
+function packageEnd(name) {
+  if (!/^[\w$.]+(\[\])*$/.test(name)) return 0;
+  const parts = name.split('.');
+  let i = 0, at = 0;
+  // package segments start lower case; the class (and method) follow
+  while (i < parts.length - 1 && /^[a-z_]/.test(parts[i])) { at += parts[i].length + 1; i++; }
+  return at;
+}

@@ -1,6 +1,6 @@
 // Hot-methods table: self and total per method, sortable; Enter or click focuses the flame graph on it.
 
-import { el, clear, formatPercent, formatWeight } from './dom.js';
+import { el, clear, formatPercent, formatWeight, nameCell } from './dom.js';
 
 const LIMIT = 300;
 
@@ -44,7 +44,7 @@ export class HotMethods {
     clear(this.body);
     for (const row of sorted) {
       const tr = el('tr', { tabindex: '0', title: 'Focus the flame graph on ' + row.name },
-        el('td', { class: 'method', text: row.name }),
+        nameCell(row.name),
         el('td', { class: 'num' }, el('span', { text: formatPercent(row.self / this.all) }), el('small', { text: formatWeight(row.self, this.unit) })),
         el('td', { class: 'num' }, el('span', { text: formatPercent(row.total / this.all) }), el('small', { text: formatWeight(row.total, this.unit) })));
       tr.addEventListener('click', () => this.onFocus(row.name));

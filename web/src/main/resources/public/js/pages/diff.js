@@ -1,7 +1,7 @@
 // Diff page: baseline vs target of one kind. Merged flame graph (width = mean of both normalised shares),
 // coloured by the change of each frame's share: red grows, blue shrinks, stronger = bigger change.
 
-import { el, clear, formatPercent, toast } from '../dom.js';
+import { el, clear, formatPercent, toast, nameCell } from '../dom.js';
 import { api } from '../api.js';
 import * as state from '../state.js';
 import { FlameTree } from '../flametree.js';
@@ -83,7 +83,7 @@ function drawChanges(container, changes, onFocus) {
   const body = el('tbody');
   for (const c of shown) {
     const tr = el('tr', { tabindex: '0', class: c.delta > 0 ? 'grows' : 'shrinks' },
-      el('td', { class: 'method', text: c.method }),
+      nameCell(c.method),
       el('td', { class: 'num', text: formatPercent(c.baseShare) }),
       el('td', { class: 'num', text: formatPercent(c.targetShare) }),
       el('td', { class: 'num delta', text: (c.delta > 0 ? '+' : '') + formatPercent(c.delta) }));

@@ -1,7 +1,7 @@
 // Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
 // that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
 
-import { el, clear, formatBytes, formatCount, formatPercent, toast } from '../dom.js';
+import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell } from '../dom.js';
 import { api } from '../api.js';
 import * as state from '../state.js';
 import { FlameTree } from '../flametree.js';
@@ -86,7 +86,7 @@ export async function mount(root, st) {
 function classTable(rows) {
   const body = el('tbody');
   for (const r of rows.slice(0, 300)) {
-    body.appendChild(el('tr', {}, el('td', { class: 'method', text: r.class }),
+    body.appendChild(el('tr', {}, nameCell(r.class),
       el('td', { class: 'num', text: formatBytes(r.bytes) }), el('td', { class: 'num', text: formatPercent(r.share) }),
       el('td', { class: 'num', text: formatCount(r.samples) })));
   }
