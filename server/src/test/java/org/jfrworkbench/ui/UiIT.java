@@ -119,7 +119,7 @@ class UiIT {
 
     @Test
     @Order(2)
-    void twoPickedRecordingsOpenAColouredDiff() {
+    void searchAndFacetsFilterTheListAndTwoPickedRecordingsOpenAColouredDiff() {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
             Page page = Browser.watched(context, errors);
@@ -127,6 +127,20 @@ class UiIT {
             page.setInputFiles("#file-input", sortHeavy);
             page.waitForSelector("#uploads li.done");
             page.waitForFunction("() => document.querySelectorAll('#recordings tbody tr').length >= 2");
+
+            page.locator("button.facet", new Page.LocatorOptions().setHasText("service=checkout")).click();
+            page.waitForURL(u -> u.contains("q="));
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '1 recording'");
+            assertEquals("label:\"service=checkout\"", page.inputValue("#recordings-search"));
+            assertEquals("checkout-maps.jfr", page.textContent("#recordings a.title-link"));
+            page.fill("#recordings-search", "kind:cpu");
+            page.press("#recordings-search", "Enter");
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '2 recordings'");
+            page.goBack();
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '1 recording'");
+            page.press("#recordings-search", "Escape");
+            page.waitForFunction("() => document.querySelectorAll('#recordings tbody tr').length >= 2");
+
             page.locator("#recordings input.pick").nth(0).check();
             page.locator("#recordings input.pick").nth(1).check();
             page.click("#compare");
