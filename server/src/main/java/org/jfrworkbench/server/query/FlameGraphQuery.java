@@ -3,10 +3,8 @@ package org.jfrworkbench.server.query;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -84,9 +82,11 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         long[] samples = new long[n];
         String[] type = new String[n];
         List<String> outNames = new ArrayList<>();
-        Map<Integer, Integer> remap = new HashMap<>();
+        int[] remap = new int[dict.length];
+        java.util.Arrays.fill(remap, -1);
         outNames.add("all");
-        List<Integer> hits = new ArrayList<>();
+        int[] hits = new int[16];
+        int hitCount = 0;
         for (int i = 0; i < n; i++) {
             int node = l.order()[i];
             int nm = tree.name(node);
@@ -94,13 +94,17 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
                 nameCol[i] = 0;
                 type[i] = "";
             } else {
-                nameCol[i] = remap.computeIfAbsent(nm, k -> {
-                    outNames.add(dict[k]);
-                    return outNames.size() - 1;
-                });
+                if (remap[nm] < 0) {
+                    remap[nm] = outNames.size();
+                    outNames.add(dict[nm]);
+                }
+                nameCol[i] = remap[nm];
                 type[i] = TYPE_NAMES[tree.type(node)];
                 if (matches != null && matches[nm]) {
-                    hits.add(i);
+                    if (hitCount == hits.length) {
+                        hits = java.util.Arrays.copyOf(hits, hitCount * 2);
+                    }
+                    hits[hitCount++] = i;
                 }
             }
             total[i] = scaled(tree.total(0, node));
@@ -110,7 +114,7 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         FlameGraph.Search found = null;
         if (matches != null) {
             found = new FlameGraph.Search(search, scaled(matched), sw.totalWeight() == 0 ? 0 : (double) matched / sw.totalWeight(),
-                    hits.stream().mapToInt(Integer::intValue).toArray());
+                    java.util.Arrays.copyOf(hits, hitCount));
         }
         return new FlameGraph(kind.id(), kind.unit(), scaled(sw.totalWeight()), sw.samples(), outNames,
                 new FlameGraph.Nodes(nameCol, l.parent(), total, self, type, l.count(), samples), found);

@@ -129,7 +129,8 @@ final class TreeBuilder {
         int sp = 0;
         stack[sp] = 0;
         stackOut[sp++] = -1;
-        Integer[] tmp = new Integer[16];
+        int[] rank = nameRanks();
+        long[] tmp = new long[16];
         while (sp > 0) {
             int node = stack[--sp];
             int outP = stackOut[sp];
@@ -140,16 +141,17 @@ final class TreeBuilder {
             int to = childStart[node + 1];
             int k = 0;
             if (tmp.length < to - from) {
-                tmp = new Integer[to - from];
+                tmp = new long[to - from];
             }
             for (int c = from; c < to; c++) {
-                if (heavyEnough(children[c], minWeight)) {
-                    tmp[k++] = children[c];
+                int child = children[c];
+                if (heavyEnough(child, minWeight)) {
+                    tmp[k++] = ((long) rank[name[child]] << 32) | child; // sorts by name, then node id
                 }
             }
-            Arrays.sort(tmp, 0, k, (a, b) -> names[name[a]].compareTo(names[name[b]]));
+            Arrays.sort(tmp, 0, k);
             for (int c = k - 1; c >= 0; c--) {
-                stack[sp] = tmp[c];
+                stack[sp] = (int) tmp[c];
                 stackOut[sp++] = out;
             }
         }
@@ -161,6 +163,20 @@ final class TreeBuilder {
             }
         }
         return new Layout(Arrays.copyOf(order, n), Arrays.copyOf(outParent, n), Arrays.copyOf(count, n));
+    }
+
+    /** Position of each name in sorted order, so children sort by int instead of by string. */
+    private int[] nameRanks() {
+        Integer[] order = new Integer[names.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> names[a].compareTo(names[b]));
+        int[] rank = new int[names.length];
+        for (int i = 0; i < order.length; i++) {
+            rank[order[i]] = i;
+        }
+        return rank;
     }
 
     private boolean heavyEnough(int node, long minWeight) {
