@@ -27,7 +27,9 @@ export async function mount(root, st) {
   const kindOf = s => (kinds.includes(s.kind) ? s.kind : kinds[0]);
   const heapLink = recording.heap && (recording.heap.gcs > 0 || recording.heap.hasLive)
     ? link('Live heap', { page: 'heap', id: recording.id }, { class: 'button', id: 'heap-link' }) : null;
-  root.appendChild(recordingHeader(recording, [heapLink]));
+  const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
+    download: recording.name || recording.id, text: 'Download original' });
+  root.appendChild(recordingHeader(recording, [heapLink, original]));
 
   const tabsHolder = el('div', { class: 'tabs-holder' });
   const threadBox = threadFilter(recording.threads || []);
