@@ -98,6 +98,12 @@ class UiIT {
                 restored.waitForSelector("#match-info[data-share]");
                 assertEquals(before, View.of(restored), "the permalink restores the same view");
 
+                restored.click("#hot-methods th:nth-child(3) button");
+                restored.waitForURL(u -> u.contains("sort=total"));
+                assertEquals("descending", restored.getAttribute("#hot-methods th:nth-child(3)", "aria-sort"));
+                List<String> totals = restored.locator("#hot-methods tbody td:nth-child(3) span").allTextContents();
+                assertTrue(percent(totals.get(0)) >= percent(totals.get(totals.size() - 1)), "sorted by total: " + totals);
+
                 restored.locator("body").press("Escape");
                 restored.waitForFunction("() => document.querySelector('.crumbs').dataset.path === ''");
                 restored.goBack();
@@ -224,6 +230,10 @@ class UiIT {
             Browser.screenshot(page, "heap-no-live.png");
         }
         assertEquals(List.of(), errors);
+    }
+
+    private static double percent(String text) {
+        return Double.parseDouble(text.replace("%", ""));
     }
 
     private static void zoomIntoAFrame(Page page, Locator canvas) {
