@@ -78,7 +78,9 @@ function drawFacets(box, facets, q) {
 function drawList(box, result, picked, compare, reload) {
   clear(box);
   const recordings = result.recordings || [];
-  box.appendChild(el('p', { class: 'count', id: 'recordings-count', text: `${result.total ?? recordings.length} recording${(result.total ?? recordings.length) === 1 ? '' : 's'}` }));
+  const total = result.total ?? recordings.length;
+  box.appendChild(el('p', { class: 'count', id: 'recordings-count', text: `${total} recording${total === 1 ? '' : 's'}` }));
+  if (total > recordings.length) box.appendChild(el('p', { class: 'hint', text: `Showing the newest ${recordings.length}; refine the search to see others.` }));
   if (!recordings.length) { box.appendChild(el('p', { class: 'hint', text: 'No recordings match. Upload one above, or clear the search.' })); return; }
   const syncCompare = () => {
     compare.disabled = picked.length !== 2;
