@@ -29,6 +29,7 @@ import one.convert.FlameGraph;
  * of the graph, including fetching the tree; zoom = the synchronous work of one click on a frame.
  */
 public final class FlameGraphBenchmark {
+    private static final int WARMUP = 2;
     private static final int RUNS = 5;
 
     public static void main(String[] args) throws Exception {
@@ -49,7 +50,9 @@ public final class FlameGraphBenchmark {
             int nodes = nodeCount(server.baseUrl(), id);
             double[] ourPaint = new double[RUNS], ourZoom = new double[RUNS], peerPaint = new double[RUNS], peerZoom = new double[RUNS];
             double[] ourServer = new double[RUNS], ourClient = new double[RUNS];
-            for (int run = 0; run < RUNS; run++) {
+            // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
+            for (int round = -WARMUP; round < RUNS; round++) {
+                int run = Math.max(0, round);
                 try (BrowserContext context = browser.newContext(server.baseUrl())) {
                     Page page = context.newPage();
                     page.navigate("/?page=recording&id=" + id + "&kind=cpu");
