@@ -32,11 +32,28 @@ function query(params) {
   return s ? '?' + s : '';
 }
 
+/** Must build the same URL as the inline prefetch in index.html. */
+export function flameUrl(id, { kind, from, to, threads, invert } = {}) {
+  return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert });
+}
+
+/** The flame graph index.html started fetching before the modules loaded, if it is the one asked for (once). */
+function prefetched(url) {
+  const early = window.__flamePrefetch;
+  if (!early || early.url !== url) return null;
+  window.__flamePrefetch = null;
+  return early.promise.then(async response => {
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
+    return body;
+  }, e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
+}
+
 export const api = {
   list: (q, limit = 200, offset = 0) => request('/api/recordings' + query({ q, limit, offset })),
   get: id => request('/api/recordings/' + encodeURIComponent(id)),
   remove: id => request('/api/recordings/' + encodeURIComponent(id), { method: 'DELETE' }),
-  flame: (id, p) => request('/api/recordings/' + encodeURIComponent(id) + '/flame' + query(p)),
+  flame: (id, p) => prefetched(flameUrl(id, p)) || request(flameUrl(id, p)),
   diff: (base, target, kind) => request('/api/diff' + query({ base, target, kind })),
   heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
   live: (id, gc) => request('/api/recordings/' + encodeURIComponent(id) + '/live' + query({ gc })),
