@@ -34,8 +34,15 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, String> parsedLabels = Labels.parse(labels);
-        Kind collapsedKind = Kind.parse(kind);
+        Map<String, String> parsedLabels;
+        Kind collapsedKind;
+        try {
+            parsedLabels = Labels.parse(labels);
+            collapsedKind = Kind.parse(kind);
+        } catch (RuntimeException e) {
+            System.err.println("workbench import: " + e.getMessage());
+            return 2;
+        }
         int failed = 0;
         try (RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT), Long.MAX_VALUE)) {
             for (Path f : files) {

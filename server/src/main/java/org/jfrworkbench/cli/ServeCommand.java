@@ -38,6 +38,15 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            return serve();
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("workbench serve: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int serve() throws Exception {
         RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT), maxUpload);
         if (store.size() == 0 && !noSamples) {
             int n = SampleLoader.load(store);

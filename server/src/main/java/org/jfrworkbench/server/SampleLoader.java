@@ -45,7 +45,8 @@ public final class SampleLoader {
         return loadFrom(store, Path.of(uri));
     }
 
-    private static int loadFrom(RecordingStore store, Path dir) throws IOException {
+    /** Imports the .jfr and .jfr.gz files of dir (a directory or a path inside the jar). */
+    static int loadFrom(RecordingStore store, Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.getFileName().toString().matches(".*\\.jfr(\\.gz)?")).sorted().toList();

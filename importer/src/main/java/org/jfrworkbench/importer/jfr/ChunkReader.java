@@ -21,9 +21,9 @@ final class ChunkReader {
     private long[] counts;
     private long unknownEvents;
 
-    ChunkReader(ByteBuffer chunk, long fileOffset, ChunkHeader header, ProfileBuilder builder) {
+    ChunkReader(ByteBuffer chunk, byte[] bytes, long fileOffset, ChunkHeader header, ProfileBuilder builder) {
         this.header = header;
-        this.in = new JfrInput(chunk, fileOffset, header.compressedIntegers());
+        this.in = new JfrInput(chunk, bytes, fileOffset, header.compressedIntegers());
         this.values = new ValueReader(in);
         this.builder = builder;
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
@@ -37,7 +37,7 @@ final class ChunkReader {
         }
         in.pos = (int) metadataOffset;
         types = MetadataReader.read(in);
-        pools = new ConstantPools(types);
+        pools = new ConstantPools(types, builder.stackTraces());
         values.strings(null);
         pools.read(in, values, header.constantPoolOffset());
         values.strings(pools);
@@ -94,7 +94,9 @@ final class ChunkReader {
             throws InvalidRecordingException {
         for (int i = 0; i < fields.length; i++) {
             JfrField f = fields[i];
-            if (ValueReader.isScalar(f)) {
+            if (f.varint) {
+                longs[i] = in.varLong();
+            } else if (ValueReader.isScalar(f)) {
                 longs[i] = values.scalar(f);
             } else if (needed[i]) {
                 objects[i] = values.read(f, 1);

@@ -21,6 +21,12 @@ final class ChunkResolver {
     private int[] frames = new int[256];
     private JfrType methodType;
     private JfrType frameTypeType;
+    private final FrameKeyMap frameIds = new FrameKeyMap();
+    private final LongIntMap symbolIds = new LongIntMap(4096);
+    private final LongIntMap classOfMethodIds = new LongIntMap(1024);
+    private final int methodClass;
+    private final int methodName;
+    private final int methodDescriptor;
 
     ChunkResolver(Profile profile, ConstantPools pools, ChunkTypes types) {
         this.profile = profile;
@@ -29,6 +35,9 @@ final class ChunkResolver {
         JfrType frame = ConstantPools.fieldType(stackTrace, "frames");
         this.methodType = ConstantPools.fieldType(frame, "method");
         this.frameTypeType = ConstantPools.fieldType(frame, "type");
+        this.methodClass = methodType == null ? -1 : methodType.field("type");
+        this.methodName = methodType == null ? -1 : methodType.field("name");
+        this.methodDescriptor = methodType == null ? -1 : methodType.field("descriptor");
     }
 
     /** Model thread id for a thread key of the given pool type; 0 (unknown) when absent. */
@@ -72,7 +81,15 @@ final class ChunkResolver {
             }
             for (int i = 0; i < depth; i++) {
                 int f = first + i;
-                frames[i] = profile.frames().add(method(st.method(f)), Math.max(0, st.line(f)), frameType(st.type(f)));
+                long m = st.method(f);
+                int line = Math.max(0, st.line(f));
+                long t = st.type(f);
+                int frame = frameIds.get(m, line, t);
+                if (frame < 0) {
+                    frame = profile.frames().add(method(m), line, frameType(t));
+                    frameIds.put(m, line, t, frame);
+                }
+                frames[i] = frame;
             }
             id = profile.stacks().add(frames, 0, depth, st.truncated(s) || depth < st.endFrame(s) - first);
         }
@@ -85,24 +102,55 @@ final class ChunkResolver {
         if (id >= 0) {
             return id;
         }
-        String cls = "";
-        String name = "unknown";
-        String descriptor = "";
+        int cls = 0;
+        int name = 0;
+        int descriptor = 0;
         Object m = methodType == null ? null : pools.get(methodType, key);
-        if (m != null) {
-            JfrType classType = ConstantPools.fieldType(methodType, "type");
-            Object c = pools.field(methodType, m, "type");
-            if (c != null && classType != null) {
-                cls = ClassNames.dotted(pools.text(pools.field(classType, c, "name"), 0));
-            }
-            String n = pools.text(pools.field(methodType, m, "name"), 0);
-            name = n == null ? name : n;
-            String d = pools.text(pools.field(methodType, m, "descriptor"), 0);
-            descriptor = d == null ? "" : d;
+        if (m instanceof Object[] record) {
+            cls = classOfMethod(record);
+            name = symbol(record, methodName);
+            descriptor = symbol(record, methodDescriptor);
         }
-        var strings = profile.strings();
-        id = profile.methods().add(strings.intern(cls), strings.intern(name), strings.intern(descriptor));
+        if (name == 0) {
+            name = profile.strings().intern("unknown");
+        }
+        id = profile.methods().add(cls, name, descriptor);
         methodIds.put(key, id);
+        return id;
+    }
+
+    /** String id of the symbol (or inline string) in field i of a method record; 0 when absent. */
+    private int symbol(Object[] record, int i) {
+        if (i < 0 || i >= record.length) {
+            return 0;
+        }
+        Object v = record[i];
+        if (v instanceof Long key && methodType.fields[i].constantPool) {
+            int id = symbolIds.get(key);
+            if (id < 0) {
+                String s = pools.text(pools.get(methodType.fields[i].type, key), 0);
+                id = s == null ? 0 : profile.strings().intern(s);
+                symbolIds.put(key, id);
+            }
+            return id;
+        }
+        String s = pools.text(v, 0);
+        return s == null ? 0 : profile.strings().intern(s);
+    }
+
+    /** String id of the dotted name of a method's class, cached per class key. */
+    private int classOfMethod(Object[] record) {
+        if (methodClass < 0 || methodClass >= record.length || !(record[methodClass] instanceof Long key)) {
+            return 0;
+        }
+        int id = classOfMethodIds.get(key);
+        if (id < 0) {
+            JfrType classType = methodType.fields[methodClass].type;
+            Object c = pools.get(classType, key);
+            String name = c == null ? null : pools.text(pools.field(classType, c, "name"), 0);
+            id = name == null ? 0 : profile.strings().intern(ClassNames.dotted(name));
+            classOfMethodIds.put(key, id);
+        }
         return id;
     }
 

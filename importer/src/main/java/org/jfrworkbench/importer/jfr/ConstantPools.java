@@ -19,12 +19,14 @@ final class ConstantPools implements JfrInput.StringPool {
     private final LongIntMap[] keys;
     @SuppressWarnings("unchecked")
     private final List<Object>[] values;
-    final StackTraces stackTraces = new StackTraces();
+    final StackTraces stackTraces;
     private final JfrType stringType;
 
     @SuppressWarnings("unchecked")
-    ConstantPools(ChunkTypes types) {
+    ConstantPools(ChunkTypes types, StackTraces reusable) {
         this.types = types;
+        this.stackTraces = reusable;
+        reusable.reset();
         this.keys = new LongIntMap[types.size()];
         this.values = new List[types.size()];
         this.stringType = types.byName("java.lang.String");
@@ -55,7 +57,7 @@ final class ConstantPools implements JfrInput.StringPool {
         int start = in.pos;
         int size = in.readInt();
         if (size <= 0 || size > in.limit() - start) {
-            throw in.error("checkpoint size " + size + " does not fit the chunk");
+            throw new InvalidRecordingException(in.fileOffset(start), "checkpoint size " + size + " does not fit the chunk");
         }
         long type = in.readLong();
         if (type != CHECKPOINT_TYPE) {

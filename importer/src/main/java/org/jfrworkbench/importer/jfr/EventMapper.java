@@ -65,8 +65,9 @@ final class EventMapper {
             }
             case LIVE_OLD_OBJECT -> {
                 long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
-                profile.samples(Kind.LIVE).add(allocated, thread(l, longs), stack(l, longs), Math.max(0, at(longs, l.weight)),
-                        oldObjectClass(l, longs));
+                // JDK < 20 has no objectSize: each surviving sample then counts as one, which keeps the proportions
+                long size = l.weight >= 0 ? Math.max(0, longs[l.weight]) : 1;
+                profile.samples(Kind.LIVE).add(allocated, thread(l, longs), stack(l, longs), size, oldObjectClass(l, longs));
             }
             case LOCK -> sample(Kind.LOCK, l, longs, time, l.duration >= 0 ? chunk.timespan(f[l.duration], longs[l.duration]) : 0,
                     objectClass(l, longs));
@@ -166,8 +167,12 @@ final class EventMapper {
             }
             case ACTIVE_SETTING -> builder.setting(e.text("name"), e.text("value"));
             case SYSTEM_PROPERTY -> {
-                if ("java.version".equals(e.text("key"))) {
-                    builder.fact("javaVersion", e.text("value"));
+                String key = e.text("key");
+                String value = e.text("value");
+                if ("java.version".equals(key) && value != null) {
+                    profile.metadata().put("javaVersion", value);
+                } else if ("java.vm.version".equals(key)) {
+                    builder.fact("javaVersion", value);
                 }
             }
             default -> { }

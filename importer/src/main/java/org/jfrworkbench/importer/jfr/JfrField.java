@@ -9,6 +9,8 @@ final class JfrField {
     JfrType type;
     /** Value of a @Timestamp or @Timespan annotation (e.g. "TICKS", "NANOSECONDS"), or null. */
     String timeUnit;
+    /** Read as one compressed integer (a pool key or an integral field in a chunk with compressed integers). */
+    boolean varint;
 
     JfrField(String name, long typeId, boolean constantPool, boolean array) {
         this.name = name;

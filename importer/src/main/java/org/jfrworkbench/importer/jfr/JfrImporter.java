@@ -15,6 +15,9 @@ import org.jfrworkbench.model.Profile;
  * truncated or corrupt is dropped with a warning naming it; a file with no usable chunk fails with the first reason.
  */
 public final class JfrImporter {
+    /** Largest chunk read from a heap copy; larger ones are read from the mapped file so the heap stays bounded. */
+    private static final long HEAP_CHUNK_LIMIT = 32L << 20;
+
     private JfrImporter() {
     }
 
@@ -22,6 +25,7 @@ public final class JfrImporter {
         ProfileBuilder builder = new ProfileBuilder(profile);
         InvalidRecordingException firstFailure = null;
         int usable = 0;
+        byte[] heapCopy = new byte[0];
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long fileSize = channel.size();
             long offset = 0;
@@ -56,7 +60,16 @@ public final class JfrImporter {
                     break;
                 }
                 MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, offset, header.size());
-                ChunkReader reader = new ChunkReader(chunk, offset, header, builder);
+                byte[] bytes = null;
+                if (header.size() <= HEAP_CHUNK_LIMIT) {
+                    // chunks up to this size are copied to one reused heap array: reading it is several times faster
+                    if (heapCopy.length < header.size()) {
+                        heapCopy = new byte[(int) header.size()];
+                    }
+                    chunk.get(0, heapCopy, 0, (int) header.size());
+                    bytes = heapCopy;
+                }
+                ChunkReader reader = new ChunkReader(chunk, bytes, offset, header, builder);
                 boolean poolsRead = false;
                 try {
                     reader.readPools();

@@ -17,13 +17,16 @@ final class JfrInput {
     }
 
     private final ByteBuffer buf;
+    /** The chunk's bytes on the heap when it is small enough to copy: much faster to read than the mapped buffer. */
+    private final byte[] bytes;
     private final long fileOffset;
     private final int limit;
     private final boolean compressed;
     int pos;
 
-    JfrInput(ByteBuffer buf, long fileOffset, boolean compressed) {
+    JfrInput(ByteBuffer buf, byte[] bytes, long fileOffset, boolean compressed) {
         this.buf = buf;
+        this.bytes = bytes;
         this.fileOffset = fileOffset;
         this.limit = buf.limit();
         this.compressed = compressed;
@@ -56,10 +59,34 @@ final class JfrInput {
         if (pos >= limit) {
             throw error("unexpected end of chunk");
         }
-        return buf.get(pos++) & 0xff;
+        return (bytes != null ? bytes[pos++] : buf.get(pos++)) & 0xff;
+    }
+
+    boolean compressed() {
+        return compressed;
     }
 
     long varLong() throws InvalidRecordingException {
+        byte[] b = bytes;
+        int p = pos;
+        if (b != null && limit - p >= 9) {
+            // fast path: no bounds check per byte
+            long result = 0;
+            for (int shift = 0; shift < 56; shift += 7) {
+                int v = b[p++];
+                result |= (long) (v & 0x7f) << shift;
+                if (v >= 0) {
+                    pos = p;
+                    return result;
+                }
+            }
+            pos = p + 1;
+            return result | ((long) (b[p] & 0xff) << 56);
+        }
+        return varLongChecked();
+    }
+
+    private long varLongChecked() throws InvalidRecordingException {
         long result = 0;
         for (int shift = 0; shift < 56; shift += 7) {
             int b = u1();

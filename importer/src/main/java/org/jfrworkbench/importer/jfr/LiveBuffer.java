@@ -42,16 +42,8 @@ final class LiveBuffer {
         }
         SampleTable live = profile.samples(Kind.LIVE);
         for (int i = 0; i < size; i++) {
-            live.add(times[i], threads[i], stacks[i], upscale(Math.max(0, sizes[i]), interval), classes[i]);
+            live.add(times[i], threads[i], stacks[i], LiveUpscaling.upscale(Math.max(0, sizes[i]), interval), classes[i]);
         }
         size = 0;
-    }
-
-    static long upscale(long s, long interval) {
-        if (interval <= 0 || s <= 0) {
-            return s;
-        }
-        double p = -Math.expm1(-(double) s / interval);
-        return p > 0 ? Math.round(s / p) : s;
     }
 }

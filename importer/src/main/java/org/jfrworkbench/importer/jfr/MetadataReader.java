@@ -33,7 +33,7 @@ final class MetadataReader {
         int start = in.pos;
         int size = in.readInt();
         if (size <= 0 || size > in.limit() - start) {
-            throw in.error("metadata event size " + size + " does not fit the chunk");
+            throw new InvalidRecordingException(in.fileOffset(start), "metadata event size " + size + " does not fit the chunk");
         }
         long type = in.readLong();
         if (type != 0) {
@@ -114,6 +114,9 @@ final class MetadataReader {
                 if (f.type == null) {
                     throw in.error("field " + t.name + "." + f.name + " has undeclared type id " + f.typeId);
                 }
+                int p = f.type.primitive;
+                f.varint = in.compressed() && !f.array && (f.constantPool
+                        || p == JfrType.CHAR || p == JfrType.SHORT || p == JfrType.INT || p == JfrType.LONG);
             }
         }
         for (Object[] a : fieldAnnotations) {

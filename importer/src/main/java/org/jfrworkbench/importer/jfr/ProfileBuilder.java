@@ -15,6 +15,13 @@ final class ProfileBuilder {
     private String producer;
     private final List<GcEvent> agentGcs = new ArrayList<>();
 
+    private final StackTraces stackTraces = new StackTraces();
+
+    /** One stack-trace pool, emptied and refilled by each chunk, so its arrays are allocated once per file. */
+    StackTraces stackTraces() {
+        return stackTraces;
+    }
+
     ProfileBuilder(Profile profile) {
         this.profile = profile;
     }

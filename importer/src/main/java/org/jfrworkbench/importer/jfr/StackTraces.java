@@ -19,6 +19,14 @@ final class StackTraces {
     private long[] types = new long[8192];
     private int frameCount;
 
+    /** Empties the pool for the next chunk, keeping the arrays. */
+    void reset() {
+        index.clear();
+        count = 0;
+        frameCount = 0;
+        rolesFor = null;
+    }
+
     /** Reads one pool entry of the stack-trace type st. */
     void read(JfrInput in, ValueReader values, long key, JfrType st) throws InvalidRecordingException {
         boolean wasTruncated = false;
@@ -42,24 +50,25 @@ final class StackTraces {
         index.put(key, count++);
     }
 
+    private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
+    private JfrType rolesFor;
+    private int[] roles;
+
     private void readFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
+        int[] role = roles(frame);
         for (int i = 0; i < n; i++) {
             long method = 0;
             long type = 0;
             int line = 0;
-            for (JfrField f : fields) {
-                if (!ValueReader.isScalar(f)) {
-                    values.skip(f, 2);
-                    continue;
-                }
-                long v = values.scalar(f);
-                switch (f.name) {
-                    case "method" -> method = v;
-                    case "lineNumber" -> line = (int) v;
-                    case "type" -> type = v;
-                    default -> { }
+            for (int j = 0; j < fields.length; j++) {
+                switch (role[j]) {
+                    case METHOD -> method = values.scalar(fields[j]);
+                    case LINE -> line = (int) values.scalar(fields[j]);
+                    case TYPE -> type = values.scalar(fields[j]);
+                    case SKIP -> values.scalar(fields[j]);
+                    default -> values.skip(fields[j], 2);
                 }
             }
             if (frameCount == methods.length) {
@@ -73,6 +82,29 @@ final class StackTraces {
             types[frameCount] = type;
             frameCount++;
         }
+    }
+
+    /** What each field of the frame type is to us, worked out once per chunk. */
+    private int[] roles(JfrType frame) {
+        if (rolesFor != frame) {
+            JfrField[] fields = frame.fields;
+            roles = new int[fields.length];
+            for (int j = 0; j < fields.length; j++) {
+                JfrField f = fields[j];
+                if (!ValueReader.isScalar(f)) {
+                    roles[j] = OTHER;
+                } else {
+                    roles[j] = switch (f.name) {
+                        case "method" -> METHOD;
+                        case "lineNumber" -> LINE;
+                        case "type" -> TYPE;
+                        default -> SKIP;
+                    };
+                }
+            }
+            rolesFor = frame;
+        }
+        return roles;
     }
 
     /** The internal index of a stack key, or -1. */
