@@ -28,6 +28,8 @@ public final class WorkbenchServer {
         long maxUpload = store.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
+            // flame graphs are megabytes of JSON: the default gzip level 6 costs more time than it saves on a LAN
+            config.http.gzipOnlyCompression(1);
             config.staticFiles.add(sf -> {
                 sf.hostedPath = "/";
                 sf.directory = "/public";

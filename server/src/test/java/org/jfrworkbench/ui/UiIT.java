@@ -1,0 +1,271 @@
+package org.jfrworkbench.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.BoundingBox;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The web UI end to end in Chromium against the real server: upload, flame graph, permalinks, diff, heap. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UiIT {
+    @TempDir
+    static Path temp;
+    static UiServer server;
+    static Browser browser;
+    static Path mapHeavy;
+    static Path sortHeavy;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = UiServer.start(temp.resolve("data"));
+        browser = new Browser();
+        mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500);
+        sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 2500);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void uploadedRecordingShowsAFlameGraphWhoseZoomSearchAndRangeSurviveAPermalink() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.fill("#upload-labels", "service=checkout,env=test");
+            page.setInputFiles("#file-input", mapHeavy);
+            page.waitForSelector("#uploads li.done");
+            assertEquals("1", page.getAttribute("#uploads li.done progress", "value"));
+            page.waitForSelector("#recordings tbody tr");
+            assertTrue(page.textContent("#recordings").contains("service=checkout"));
+            Browser.screenshot(page, "recordings.png");
+
+            page.click("#uploads li.done a");
+            Locator canvas = page.locator(".flame-canvas");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
+
+            page.click("#flame-search");
+            page.keyboard().type("HashMap|TreeMap");
+            page.keyboard().press("Enter");
+            page.waitForSelector("#match-info[data-share]");
+            double share = Double.parseDouble(page.getAttribute("#match-info", "data-share"));
+            assertTrue(share > 0 && share <= 1, "matched share " + share);
+            assertTrue(page.url().contains("search="), page.url());
+
+            zoomIntoAFrame(page, canvas);
+            String zoomPath = page.getAttribute(".crumbs", "data-path");
+            assertTrue(!zoomPath.isEmpty() && page.url().contains("zoom="), "zoomed: " + page.url());
+
+            brushTimeline(page, 0.15, 0.85);
+            page.waitForURL(u -> u.contains("from=") && u.contains("to="));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForFunction("() => document.querySelector('#flame-status').textContent.includes('frames')");
+            Browser.screenshot(page, "recording.png");
+            View before = View.of(page);
+            assertEquals(zoomPath, before.zoomPath, "zoom kept across the range change");
+
+            page.click("#copy-link");
+            String link = (String) page.evaluate("() => navigator.clipboard.readText()");
+            assertEquals(page.url(), link);
+
+            try (BrowserContext fresh = browser.newContext(server.baseUrl())) {
+                Page restored = Browser.watched(fresh, errors);
+                restored.navigate(link);
+                restored.waitForSelector(".flame-canvas[data-drawn]");
+                restored.waitForSelector("#match-info[data-share]");
+                assertEquals(before, View.of(restored), "the permalink restores the same view");
+
+                restored.click("#hot-methods th:nth-child(3) button");
+                restored.waitForURL(u -> u.contains("sort=total"));
+                assertEquals("descending", restored.getAttribute("#hot-methods th:nth-child(3)", "aria-sort"));
+                List<String> totals = restored.locator("#hot-methods tbody td:nth-child(3) span").allTextContents();
+                assertTrue(percent(totals.get(0)) >= percent(totals.get(totals.size() - 1)), "sorted by total: " + totals);
+
+                restored.locator("body").press("Escape");
+                restored.waitForFunction("() => document.querySelector('.crumbs').dataset.path === ''");
+                restored.goBack();
+                restored.waitForFunction("p => document.querySelector('.crumbs').dataset.path === p", zoomPath);
+                restored.locator("body").press("i");
+                restored.waitForURL(u -> u.contains("invert=1"));
+                restored.waitForSelector(".flame-canvas[data-drawn]");
+                assertTrue(restored.isChecked("#invert"));
+            }
+
+            page.goBack();
+            page.waitForFunction("() => !location.search.includes('from=')");
+            page.waitForFunction("() => document.querySelector('#range-info').textContent === 'Whole recording'");
+            page.goForward();
+            page.waitForFunction("() => document.querySelector('#range-info').textContent.startsWith('Range')");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    @Order(2)
+    void searchAndFacetsFilterTheListAndTwoPickedRecordingsOpenAColouredDiff() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.setInputFiles("#file-input", sortHeavy);
+            page.waitForSelector("#uploads li.done");
+            page.waitForFunction("() => document.querySelectorAll('#recordings tbody tr').length >= 2");
+
+            page.locator("button.facet", new Page.LocatorOptions().setHasText("service=checkout")).click();
+            page.waitForURL(u -> u.contains("q="));
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '1 recording'");
+            assertEquals("label:\"service=checkout\"", page.inputValue("#recordings-search"));
+            assertEquals("checkout-maps.jfr", page.textContent("#recordings a.title-link"));
+            page.fill("#recordings-search", "kind:cpu");
+            page.press("#recordings-search", "Enter");
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '2 recordings'");
+            page.goBack();
+            page.waitForFunction("() => document.querySelector('#recordings-count').textContent === '1 recording'");
+            page.press("#recordings-search", "Escape");
+            page.waitForFunction("() => document.querySelectorAll('#recordings tbody tr').length >= 2");
+
+            page.locator("#recordings input.pick").nth(0).check();
+            page.locator("#recordings input.pick").nth(1).check();
+            page.click("#compare");
+            page.waitForURL(u -> u.contains("page=diff") && u.contains("base="));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForSelector("#changes tbody tr");
+            assertTrue(Integer.parseInt(page.getAttribute(".flame-canvas", "data-drawn")) > 10);
+            Browser.screenshot(page, "diff.png");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    @Order(3)
+    void heapPageScalesTheLiveHeapToAPickedGc() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.click("#recordings tbody tr:last-child a.title-link");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.click("#heap-link");
+            page.waitForSelector("#gc-chart .gc");
+            int gcs = page.locator("#gc-chart .gc").count();
+            assertTrue(gcs >= 2, "GCs drawn: " + gcs);
+            int picked = gcs - 2;
+            page.locator("#gc-chart .gc").nth(picked).locator(".gc-hit").click(new Locator.ClickOptions().setForce(true));
+            page.waitForURL(u -> u.contains("gc=" + picked));
+            page.waitForSelector("#gc-chart .gc.selected");
+            page.waitForSelector("#live-summary, .message");
+            assertEquals(String.valueOf(picked), page.inputValue("#gc-select"));
+            assertEquals(1, page.locator("#gc-chart .gc.selected").count());
+            if (page.locator("#live-summary").count() > 0) {
+                page.waitForSelector("#live-classes tbody tr");
+            }
+            Browser.screenshot(page, "heap.png");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    @Order(4)
+    void aBrokenUploadShowsTheServersMessageAndStoresNothing() throws Exception {
+        Path broken = temp.resolve("broken.jfr");
+        Files.write(broken, new byte[] {'F', 'L', 'R', 0, 9, 9, 9, 9, 1, 2, 3});
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.waitForSelector("#recordings-count");
+            String countBefore = page.textContent("#recordings-count");
+            page.setInputFiles("#file-input", broken);
+            page.waitForSelector("#uploads li.failed");
+            String status = page.textContent("#uploads li.failed .upload-status");
+            assertTrue(status.startsWith("Failed: ") && status.length() > "Failed: ".length() + 5, status);
+            page.reload();
+            page.waitForSelector("#recordings-count");
+            assertEquals(countBefore, page.textContent("#recordings-count"));
+        }
+        // the browser itself logs the 4xx answer of the upload; nothing else may appear
+        errors.removeIf(e -> e.contains("Failed to load resource") && e.contains("status of 4"));
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    @Order(5)
+    void aRecordingWithoutLiveSamplesSaysHowToRecordThem() throws Exception {
+        Path noLive = TestRecordings.record(temp.resolve("no-live.jfr"), false, 800, false);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.setInputFiles("#file-input", noLive);
+            page.waitForSelector("#uploads li.done");
+            page.click("#uploads li.done a");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.click("#heap-link");
+            page.waitForSelector(".message");
+            String text = page.textContent(".message");
+            assertTrue(text.contains("live=true") && text.contains("asprof -e alloc --live"), text);
+            Browser.screenshot(page, "heap-no-live.png");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    private static double percent(String text) {
+        return Double.parseDouble(text.replace("%", ""));
+    }
+
+    private static void zoomIntoAFrame(Page page, Locator canvas) {
+        BoundingBox box = canvas.boundingBox();
+        for (int depth = 2; depth >= 1; depth--) {
+            canvas.click(new Locator.ClickOptions().setPosition(4, box.height - 18 * depth - 9));
+            if (!"0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
+                page.waitForURL(u -> u.contains("zoom="));
+                return;
+            }
+        }
+        throw new AssertionError("no frame to zoom into");
+    }
+
+    private static void brushTimeline(Page page, double from, double to) {
+        Locator overlay = page.locator("#timeline .overlay");
+        overlay.scrollIntoViewIfNeeded();
+        BoundingBox box = overlay.boundingBox();
+        double y = box.y + box.height / 2;
+        page.mouse().move(box.x + box.width * from, y);
+        page.mouse().down();
+        page.mouse().move(box.x + box.width * to, y, new com.microsoft.playwright.Mouse.MoveOptions().setSteps(5));
+        page.mouse().up();
+    }
+
+    /** What a user sees of a flame graph view, compared across browsers. */
+    record View(String url, String zoomPath, String matchText, String share, String range, String kind, String drawn) {
+        static View of(Page page) {
+            String path = page.url().substring(page.url().indexOf('?'));
+            return new View(path, page.getAttribute(".crumbs", "data-path"), page.textContent("#match-info"),
+                    page.getAttribute("#match-info", "data-share"), page.textContent("#range-info"),
+                    page.getAttribute(".tab[aria-selected=true]", "data-kind"), page.getAttribute(".flame-canvas", "data-drawn"));
+        }
+    }
+}

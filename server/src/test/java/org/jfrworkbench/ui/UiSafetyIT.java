@@ -1,0 +1,104 @@
+package org.jfrworkbench.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Download;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Frame names, labels and file names from uploads are shown as text: markup in them never runs. */
+class UiSafetyIT {
+    static final String IMG = "<img src=x onerror=window.__pwned=1>";
+    static final String SCRIPT = "<script>window.__pwned=2</script>";
+    static final String FILE_NAME = "<svg onload=window.__pwned=3>.txt";
+
+    @TempDir
+    static Path temp;
+    static UiServer server;
+    static Browser browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = UiServer.start(temp.resolve("data"));
+        browser = new Browser();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static Path export(Page page, String item) {
+        if (!page.isVisible(item)) {
+            page.click(".flame-panel summary");
+        }
+        Download download = page.waitForDownload(() -> page.click(item));
+        return download.path();
+    }
+
+    @Test
+    void markupInFrameNamesLabelsAndFileNamesIsShownAsTextOnScreenAndInExports() throws Exception {
+        Path file = temp.resolve(FILE_NAME);
+        Files.writeString(file, String.join("\n",
+                "java.lang.Thread.run;" + IMG + ";" + SCRIPT + " 700",
+                "java.lang.Thread.run;" + IMG + ";com.acme.Safe.work 200",
+                "java.lang.Thread.run;com.acme.Other.\"quoted\"&amp; 100", ""), StandardCharsets.UTF_8);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.fill("#upload-labels", "team=" + SCRIPT.replace("=", ":"));
+            page.setInputFiles("#file-input", file);
+            page.waitForSelector("#uploads li.done");
+            page.waitForSelector("#recordings tbody tr");
+            assertTrue(page.locator("#recordings .chip").first().textContent().contains("<script>"), "label shown as text");
+
+            assertEquals(FILE_NAME, page.textContent("#recordings a.title-link"));
+            page.click("#recordings a.title-link");
+            assertEquals(FILE_NAME, page.textContent("h1.title"));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            Locator hot = page.locator("#hot-methods td.method");
+            assertTrue(hot.allTextContents().contains(IMG), "frame name shown as text: " + hot.allTextContents());
+            assertTrue(hot.allTextContents().contains(SCRIPT));
+            assertTrue(page.getByText(IMG, new Page.GetByTextOptions().setExact(true)).first().isVisible());
+
+            page.getByText(IMG, new Page.GetByTextOptions().setExact(true)).first().click();
+            page.waitForURL(u -> u.contains("zoom="));
+            assertTrue(page.getAttribute(".crumbs", "data-path").contains(IMG));
+            assertTrue(page.locator(".crumbs button").allTextContents().contains(IMG));
+            page.locator(".flame-canvas").hover(new Locator.HoverOptions().setPosition(30, 9));
+            page.waitForSelector(".flame-tooltip:not([hidden])");
+            assertTrue(page.textContent(".flame-tooltip").contains("<"), "tooltip text: " + page.textContent(".flame-tooltip"));
+            Browser.screenshot(page, "safety.png");
+
+            String collapsed = Files.readString(export(page, "#export-collapsed"));
+            assertTrue(collapsed.contains("java.lang.Thread.run;" + IMG + ";" + SCRIPT + " 700"), collapsed);
+            String svg = Files.readString(export(page, "#export-svg"));
+            assertTrue(svg.startsWith("<svg") && svg.contains("&lt;img src=x onerror=window.__pwned=1&gt;"), "names escaped in SVG");
+            assertTrue(!svg.contains("<img") && !svg.contains("<script"), "no markup from names in the SVG");
+            byte[] png = Files.readAllBytes(export(page, "#export-png"));
+            assertEquals((byte) 0x89, png[0]);
+            assertEquals('P', png[1]);
+
+            assertEquals(0, page.locator("#app img, #app script").count(), "no element was created from a name");
+            assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
+        }
+        assertEquals(List.of(), errors);
+    }
+}

@@ -1,0 +1,86 @@
+// HTTP API client (docs/http-api.md). Errors carry the server's {"error": "..."} message.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    throw new ApiError(0, 'Cannot reach the server: ' + e.message);
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  if (!response.ok) {
+    const message = body && body.error ? body.error : `HTTP ${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, message);
+  }
+  return body;
+}
+
+function query(params) {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') out.set(k, v);
+  const s = out.toString();
+  return s ? '?' + s : '';
+}
+
+/** Must build the same URL as the inline prefetch in index.html. */
+export function flameUrl(id, { kind, from, to, threads, invert } = {}) {
+  return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert });
+}
+
+/** The flame graph index.html started fetching before the modules loaded, if it is the one asked for (once). */
+function prefetched(url) {
+  const early = window.__flamePrefetch;
+  if (!early || early.url !== url) return null;
+  window.__flamePrefetch = null;
+  return early.promise.then(async response => {
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
+    return body;
+  }, e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
+}
+
+export const api = {
+  list: (q, limit = 200, offset = 0) => request('/api/recordings' + query({ q, limit, offset })),
+  get: id => request('/api/recordings/' + encodeURIComponent(id)),
+  remove: id => request('/api/recordings/' + encodeURIComponent(id), { method: 'DELETE' }),
+  flame: (id, p) => prefetched(flameUrl(id, p)) || request(flameUrl(id, p)),
+  diff: (base, target, kind) => request('/api/diff' + query({ base, target, kind })),
+  heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
+  live: (id, gc) => request('/api/recordings/' + encodeURIComponent(id) + '/live' + query({ gc })),
+};
+
+/**
+ * Uploads one file with XMLHttpRequest so the page can show upload progress (fetch cannot).
+ * onProgress receives a fraction 0..1; resolves with the stored recording.
+ */
+export function upload(file, { name, labels, kind, onProgress } = {}) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    if (name) form.append('name', name);
+    if (labels) form.append('labels', labels);
+    if (kind) form.append('kind', kind);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/recordings');
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = e => { if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total); };
+    xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the connection was lost'));
+    xhr.onload = () => {
+      let body = null;
+      try { body = JSON.parse(xhr.responseText); } catch { body = null; }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, (body && body.error) || `HTTP ${xhr.status}`));
+    };
+    xhr.send(form);
+  });
+}

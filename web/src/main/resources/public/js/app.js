@@ -1,0 +1,90 @@
+// Router: the URL picks the page; pages get state updates for everything else (see state.js).
+
+import { el, clear, toast } from './dom.js';
+import * as state from './state.js';
+import * as recordingsPage from './pages/recordings.js';
+import * as recordingPage from './pages/recording.js';
+import * as diffPage from './pages/diff.js';
+import * as heapPage from './pages/heap.js';
+import { message } from './pages/common.js';
+
+const PAGES = { recordings: recordingsPage, recording: recordingPage, diff: diffPage, heap: heapPage };
+const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
+const main = document.getElementById('app');
+let mounted = null, mountedKey = null, mounting = null;
+
+async function show(st) {
+  const key = [st.page, st.id, st.base].join('|');
+  if (key === mountedKey && mounted) {
+    await mounting;
+    await mounted.update(st);
+    return;
+  }
+  mountedKey = key;
+  mounted = null;
+  clear(main);
+  document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
+  const page = PAGES[st.page];
+  if (!page || (st.page !== 'recordings' && !st.id) || (st.page === 'diff' && !st.base)) {
+    main.appendChild(message('Page not found', 'This link does not name a known view. Go back to the recordings list.'));
+    return;
+  }
+  const holder = el('div', { class: 'page page-' + st.page });
+  main.appendChild(holder);
+  mounting = page.mount(holder, st).then(p => { if (mountedKey === key) mounted = p; }, e => {
+    if (mountedKey !== key) return;
+    clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
+  });
+  await mounting;
+  document.body.dataset.ready = String(Date.now());
+}
+
+function copyLink() {
+  const url = location.href;
+  const button = document.getElementById('copy-link');
+  button.dataset.link = url;
+  const done = () => toast('Link copied');
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(url).then(done, () => fallbackCopy(url));
+  } else fallbackCopy(url);
+}
+
+function fallbackCopy(url) {
+  const input = el('input', { type: 'text', value: url, 'aria-label': 'Link to this view', class: 'copy-fallback' });
+  document.body.appendChild(input);
+  input.select();
+  const ok = document.execCommand && document.execCommand('copy');
+  input.remove();
+  toast(ok ? 'Link copied' : 'Copy this link: ' + url);
+}
+
+function inField(e) {
+  const t = e.target;
+  return t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+}
+
+document.addEventListener('keydown', e => {
+  if (e.ctrlKey || e.metaKey || e.altKey || inField(e)) return;
+  if (e.key === '/') {
+    const box = document.getElementById('flame-search') || document.getElementById('recordings-search');
+    if (box) { e.preventDefault(); box.focus(); box.select(); }
+  } else if (e.key === 'Escape') {
+    const open = document.querySelector('details[open]');
+    if (open) { open.open = false; return; }
+    if (state.readState().zoom) state.update({ zoom: undefined });
+  } else if (e.key === 'i' && mounted && mounted.toggleInvert) {
+    mounted.toggleInvert();
+  } else if (e.key === 'l') {
+    copyLink();
+  }
+});
+
+document.getElementById('copy-link').addEventListener('click', copyLink);
+document.getElementById('home').addEventListener('click', e => {
+  if (e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  state.update({ page: 'recordings' }, { reset: true });
+});
+window.addEventListener('unhandledrejection', e => toast(String(e.reason && e.reason.message || e.reason), true));
+state.onStateChange(st => show(st));
+show(state.readState());

@@ -1,0 +1,114 @@
+// Tiny DOM helpers. Every string goes in through textContent or setAttribute, never innerHTML,
+// because frame names, labels, thread and file names come from uploaded files.
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else if (value === true) node.setAttribute(key, '');
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else if (child instanceof Node) node.appendChild(child);
+    else node.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+export function formatBytes(bytes) {
+  let v = Number(bytes) || 0, u = 0;
+  while (Math.abs(v) >= 1024 && u < UNITS.length - 1) { v /= 1024; u++; }
+  return (u === 0 ? v.toFixed(0) : v.toFixed(v >= 100 ? 0 : 1)) + ' ' + UNITS[u];
+}
+
+export function formatDuration(ms) {
+  ms = Number(ms) || 0;
+  if (ms < 1000) return ms.toFixed(0) + ' ms';
+  const s = ms / 1000;
+  if (s < 60) return s.toFixed(s < 10 ? 2 : 1) + ' s';
+  const m = Math.floor(s / 60), rest = Math.round(s % 60);
+  if (m < 60) return m + ' min ' + rest + ' s';
+  return Math.floor(m / 60) + ' h ' + (m % 60) + ' min';
+}
+
+export function formatCount(n) {
+  return (Number(n) || 0).toLocaleString('en-US');
+}
+
+/** Formats a weight in the kind's unit: samples, ns or bytes. */
+export function formatWeight(value, unit) {
+  if (unit === 'bytes') return formatBytes(value);
+  if (unit === 'ns') return formatDuration(value / 1e6);
+  if (unit === 'samples') return formatCount(value) + (Math.round(value) === 1 ? ' sample' : ' samples');
+  return formatCount(value) + (unit ? ' ' + unit : '');
+}
+
+export function formatPercent(share, digits = 2) {
+  return (100 * (Number(share) || 0)).toFixed(digits) + '%';
+}
+
+export function formatDate(millis) {
+  if (!millis) return '';
+  const d = new Date(millis);
+  return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+let toastTimer = 0;
+export function toast(message, isError = false) {
+  let box = document.getElementById('toast');
+  if (!box) {
+    box = el('div', { id: 'toast', role: 'status', 'aria-live': 'polite' });
+    document.body.appendChild(box);
+  }
+  box.textContent = message;
+  box.className = isError ? 'show error' : 'show';
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = ''; }, 2600);
+}
+
+/** Offers a Blob as a file download. */
+export function download(filename, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: filename });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * A method or class name with its package muted and Class.method emphasised; the cell's text stays the full name.
+ */
+export function nameCell(name, attrs = {}) {
+  const text = String(name);
+  const cut = packageEnd(text);
+  return el('td', { class: 'method', title: text, ...attrs },
+    cut > 0 ? el('span', { class: 'pkg', text: text.slice(0, cut) }) : null,
+    el('span', { class: 'leaf', text: text.slice(cut) }));
+}
+
+function packageEnd(name) {
+  if (!/^[\w$.]+(\[\])*$/.test(name)) return 0;
+  const parts = name.split('.');
+  let i = 0, at = 0;
+  // package segments start lower case; the class (and method) follow
+  while (i < parts.length - 1 && /^[a-z_]/.test(parts[i])) { at += parts[i].length + 1; i++; }
+  return at;
+}

@@ -1,0 +1,137 @@
+// The flame tree as typed arrays, built from the API's columnar form (pre-order nodes; the subtree of i is
+// i .. i + count[i] - 1). Layout (x offset and depth) is computed once in O(n) so that zooming only redraws.
+
+import { typeCode, UNKNOWN_TYPE } from './colors.js';
+
+export class FlameTree {
+  /**
+   * @param names  name dictionary
+   * @param nodes  {name, parent, total, self, type, count}; total may be replaced by `weights`
+   */
+  constructor(names, nodes, weights) {
+    const n = nodes.name.length;
+    this.names = names;
+    this.size = n;
+    this.name = Int32Array.from(nodes.name);
+    this.parent = Int32Array.from(nodes.parent);
+    this.count = Int32Array.from(nodes.count);
+    this.total = Float64Array.from(weights || nodes.total);
+    this.type = new Uint8Array(n);
+    const typeCache = new Map(), typeByName = new Array(names.length);
+    const types = nodes.type || [];
+    for (let i = 0; i < n; i++) {
+      const t = types[i] || '';
+      let code = typeCache.get(t);
+      if (code === undefined) { code = typeCode(t); typeCache.set(t, code); }
+      // untyped frames (collapsed text) are classified by name, once per name
+      if (code === UNKNOWN_TYPE) code = typeByName[this.name[i]] ??= typeCode('', names[this.name[i]]);
+      this.type[i] = code;
+    }
+    this.self = new Float64Array(n);
+    if (nodes.self && !weights) this.self.set(nodes.self);
+    else {
+      this.self.set(this.total);
+      for (let i = 1; i < n; i++) this.self[this.parent[i]] -= this.total[i];
+    }
+    this.depth = new Uint16Array(n);
+    this.x = new Float64Array(n);
+    this.maxDepth = 0;
+    const next = new Float64Array(n);
+    for (let i = 1; i < n; i++) {
+      const p = this.parent[i];
+      this.x[i] = next[p];
+      next[p] += this.total[i];
+      next[i] = this.x[i];
+      const d = this.depth[p] + 1;
+      this.depth[i] = d;
+      if (d > this.maxDepth) this.maxDepth = d;
+    }
+  }
+
+  nameOf(i) { return this.names[this.name[i]]; }
+
+  /** Names from the root's child down to node i (the root `all` is implied). */
+  pathOf(i) {
+    const path = [];
+    for (let j = i; j > 0; j = this.parent[j]) path.push(this.nameOf(j));
+    return path.reverse();
+  }
+
+  /** Finds a node by its path of names; returns the deepest node found and whether all matched. */
+  findPath(path) {
+    let node = 0, matched = 0;
+    for (const wanted of path) {
+      let found = -1;
+      const end = node + this.count[node];
+      for (let c = node + 1; c < end; c += this.count[c]) {
+        if (this.nameOf(c) === wanted) { found = c; break; }
+      }
+      if (found < 0) break;
+      node = found;
+      matched++;
+    }
+    return { node, complete: matched === path.length };
+  }
+
+  /** Per-name match flags for a regex, then the weight of samples with at least one matching frame. */
+  search(regex) {
+    const nameHit = new Uint8Array(this.names.length);
+    for (let k = 0; k < this.names.length; k++) {
+      regex.lastIndex = 0;
+      nameHit[k] = regex.test(this.names[k]) ? 1 : 0;
+    }
+    const hit = new Uint8Array(this.size);
+    let matched = 0, coverEnd = 0, nodes = 0;
+    for (let i = 1; i < this.size; i++) {
+      if (!nameHit[this.name[i]]) continue;
+      hit[i] = 1;
+      nodes++;
+      if (i >= coverEnd) { matched += this.total[i]; coverEnd = i + this.count[i]; }
+    }
+    return { hit, matched, nodes, share: this.total[0] ? matched / this.total[0] : 0 };
+  }
+
+  /**
+   * Hot methods: self and total per name (total counted once per stack even under recursion). In an inverted
+   * tree the first level holds the leaf frames, so a method's self weight is its first-level total there.
+   */
+  methods(inverted = false) {
+    const k = this.names.length;
+    const self = new Float64Array(k), total = new Float64Array(k), onStack = new Int32Array(k);
+    const stack = [];
+    for (let i = 1; i < this.size; i++) {
+      while (stack.length && stack[stack.length - 1].end <= i) onStack[this.name[stack.pop().node]]--;
+      const nm = this.name[i];
+      if (!inverted) self[nm] += this.self[i];
+      else if (this.depth[i] === 1) self[nm] += this.total[i];
+      if (onStack[nm] === 0) total[nm] += this.total[i];
+      onStack[nm]++;
+      stack.push({ node: i, end: i + this.count[i] });
+    }
+    const rows = [];
+    for (let nm = 0; nm < k; nm++) if (total[nm] > 0 && nm !== this.name[0]) rows.push({ name: this.names[nm], self: self[nm], total: total[nm] });
+    return rows;
+  }
+
+  /** The heaviest node carrying a name, or -1. */
+  heaviest(name) {
+    let best = -1;
+    for (let i = 1; i < this.size; i++) {
+      if (this.nameOf(i) === name && (best < 0 || this.total[i] > this.total[best])) best = i;
+    }
+    return best;
+  }
+
+  /** Collapsed stacks ("a;b;c weight"), one line per node with self weight. */
+  collapsed() {
+    const lines = [], path = [];
+    for (let i = 1; i < this.size; i++) {
+      const d = this.depth[i];
+      path.length = d - 1;
+      path.push(this.nameOf(i));
+      const self = Math.round(this.self[i]);
+      if (self > 0) lines.push(path.join(';') + ' ' + self);
+    }
+    return lines.join('\n') + '\n';
+  }
+}

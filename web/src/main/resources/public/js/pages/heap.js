@@ -1,0 +1,124 @@
+// Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
+// that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
+
+import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell } from '../dom.js';
+import { api } from '../api.js';
+import * as state from '../state.js';
+import { FlameTree } from '../flametree.js';
+import { FlamePanel } from '../flamepanel.js';
+import { recordingHeader, message, link, loading } from './common.js';
+import { timeTick } from '../timeline.js';
+
+const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
+
+export async function mount(root, st) {
+  root.appendChild(loading());
+  const [recording, heap] = await Promise.all([api.get(st.id), api.heap(st.id)]);
+  clear(root);
+  root.appendChild(recordingHeader(recording, [link('Flame graph', { page: 'recording', id: recording.id }, { class: 'button' })]));
+  const gcs = heap.gcs || [];
+  if (!gcs.length) {
+    root.appendChild(message('No GC in this recording', 'The heap view needs jdk.GCHeapSummary / jdk.GarbageCollection events. Record with JFR enabled (the agent does this by default, or -XX:StartFlightRecording).'));
+    return { update() {} };
+  }
+  const chartBox = el('div', { class: 'heap-chart', id: 'gc-chart' });
+  const picker = el('select', { id: 'gc-select', 'aria-label': 'Pick a GC' },
+    gcs.map((g, i) => el('option', { value: String(i), text: `#${g.gcId ?? i} ${g.name || ''} at ${(relative(g.startMillis) / 1000).toFixed(2)} s \u2014 ${formatBytes(g.usedAfter)} after` })));
+  picker.addEventListener('change', () => state.update({ gc: picker.value }));
+  root.appendChild(el('section', { class: 'card' },
+    el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Heap around each GC' }),
+      el('span', { class: 'legend-inline' }, el('span', { class: 'swatch used-before' }), 'used before',
+        el('span', { class: 'swatch used-after' }), 'used after', el('span', { class: 'swatch committed' }), 'committed'),
+      el('span', { class: 'spacer' }), el('label', { text: 'GC ' }, picker)),
+    chartBox));
+  const body = el('div', { class: 'heap-body' });
+  root.appendChild(body);
+
+  function relative(ms) { return ms - (recording.startMillis || (gcs[0] && gcs[0].startMillis) || 0); }
+  let selected = -1;
+  const draw = () => drawChart(chartBox, gcs, heap.samples || [], relative, selected, i => state.update({ gc: String(i) }));
+  let drawnWidth = 0;
+  new ResizeObserver(() => requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } })).observe(chartBox);
+
+  let seq = 0, dataKey = null, panel = null, current = st;
+  async function update(s) {
+    current = s;
+    const gc = s.gc !== undefined ? Math.min(gcs.length - 1, Math.max(0, Number(s.gc) | 0)) : gcs.length - 1;
+    selected = gc;
+    picker.value = String(gc);
+    draw();
+    if (dataKey === gc) { if (panel) panel.apply(s); return; }
+    dataKey = gc;
+    const mine = ++seq;
+    const hasLive = heap.liveSamples > 0 || (recording.heap && recording.heap.hasLive);
+    let live = { liveSamples: 0 };
+    if (hasLive) {
+      try { live = await api.live(recording.id, gc); } catch (e) { if (mine === seq) { toast(e.message, true); dataKey = null; } return; }
+    }
+    if (mine !== seq) return;
+    clear(body);
+    panel = null;
+    if (!live.liveSamples) {
+      body.appendChild(message('No live-object samples in this recording',
+        'The live heap needs allocation samples that are tracked until GC frees them. Record them with one of:',
+        [el('code', { text: '-javaagent:agent.jar=alloc=512k,live=true' }), ' our agent (live=true is its default)'],
+        [el('code', { text: 'asprof -e alloc --live -f recording.jfr <pid>' }), ' async-profiler, or as an agent: ',
+          el('code', { text: '-agentpath:libasyncProfiler.so=start,event=alloc,live,file=recording.jfr' })],
+        [el('code', { text: '-XX:StartFlightRecording:settings=profile' }), ' JDK Flight Recorder\u2019s jdk.OldObjectSample (fewer samples)']));
+      return;
+    }
+    body.appendChild(el('p', { class: 'status-line', id: 'live-summary',
+      text: `Live heap after GC #${live.gc?.gcId ?? gc}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.` }));
+    const grid = el('div', { class: 'flame-grid' });
+    const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
+    grid.append(left, right);
+    body.appendChild(grid);
+    right.appendChild(classTable(live.byClass || []));
+    if (live.flame && live.flame.names) {
+      panel = new FlamePanel(left, { unit: 'bytes', fileName: `${recording.name || recording.id}-live-gc${gc}` });
+      panel.show(new FlameTree(live.flame.names, live.flame.nodes), current);
+    }
+  }
+  await update(st);
+  return { update };
+}
+
+function classTable(rows) {
+  const body = el('tbody');
+  for (const r of rows.slice(0, 300)) {
+    body.appendChild(el('tr', {}, nameCell(r.class),
+      el('td', { class: 'num', text: formatBytes(r.bytes) }), el('td', { class: 'num', text: formatPercent(r.share) }),
+      el('td', { class: 'num', text: formatCount(r.samples) })));
+  }
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'live-classes' },
+    el('caption', { text: 'Live heap by class' }),
+    el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Bytes' }),
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Samples' }))), body));
+}
+
+function drawChart(box, gcs, samples, relative, selected, onPick) {
+  const width = box.clientWidth || 800;
+  d3.select(box).selectAll('*').remove();
+  const svg = d3.select(box).append('svg').attr('width', width).attr('height', HEIGHT).attr('role', 'img')
+    .attr('aria-label', 'Heap used before and after each GC, and committed heap');
+  const times = gcs.map(g => relative(g.startMillis)).concat(samples.map(s => relative(s.timeMillis)));
+  const x = d3.scaleLinear().domain([Math.min(0, d3.min(times)), Math.max(1, d3.max(times))]).range([M.left, width - M.right]);
+  const top = d3.max([...gcs.map(g => Math.max(g.usedBefore || 0, g.committed || 0)), ...samples.map(s => Math.max(s.used || 0, s.committed || 0))]) || 1;
+  const y = d3.scaleLinear().domain([0, top]).nice().range([HEIGHT - M.bottom, M.top]);
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - M.bottom})`)
+    .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(x.domain()[1] - x.domain()[0])));
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(4).tickFormat(formatBytes));
+  const committed = gcs.filter(g => g.committed).map(g => [relative(g.startMillis), g.committed]);
+  if (committed.length) svg.append('path').attr('class', 'committed-line').attr('d', d3.line().curve(d3.curveStepAfter).x(d => x(d[0])).y(d => y(d[1]))(committed));
+  const saw = [];
+  for (const g of gcs) { const t = relative(g.startMillis); saw.push([t, g.usedBefore], [t + (g.durationMillis || 0), g.usedAfter]); }
+  svg.append('path').attr('class', 'used-line').attr('d', d3.line().x(d => x(d[0])).y(d => y(d[1]))(saw));
+  const marks = svg.append('g').selectAll('g').data(gcs).join('g')
+    .attr('class', (_, i) => 'gc' + (i === selected ? ' selected' : ''))
+    .attr('transform', g => `translate(${x(relative(g.startMillis))},0)`)
+    .on('click', (_, g) => onPick(gcs.indexOf(g)));
+  marks.append('rect').attr('class', 'gc-hit').attr('x', -4).attr('width', 8).attr('y', M.top).attr('height', HEIGHT - M.top - M.bottom);
+  marks.append('circle').attr('class', 'before').attr('r', 3).attr('cy', g => y(g.usedBefore || 0));
+  marks.append('circle').attr('class', 'after').attr('r', 3.5).attr('cy', g => y(g.usedAfter || 0));
+  marks.append('title').text(g => `GC #${g.gcId ?? ''} ${g.name || ''} (${g.cause || ''}): ${formatBytes(g.usedBefore)} \u2192 ${formatBytes(g.usedAfter)}`);
+}

@@ -1,0 +1,135 @@
+// Recording page: kind tabs, timeline with a range brush, thread filter, inverted toggle,
+// the flame graph and the hot-methods table. Everything it shows follows the URL state.
+
+import { el, clear, formatCount, toast } from '../dom.js';
+import { api } from '../api.js';
+import * as state from '../state.js';
+import { FlameTree } from '../flametree.js';
+import { FlamePanel } from '../flamepanel.js';
+import { HotMethods } from '../hotmethods.js';
+import { Timeline } from '../timeline.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
+
+const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
+
+export async function mount(root, st) {
+  root.appendChild(loading());
+  // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
+  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, flameParams(st.kind, st)).catch(e => e) : null };
+  const recording = await api.get(st.id);
+  clear(root);
+  const kinds = kindsOf(recording);
+  if (!kinds.length) {
+    root.append(recordingHeader(recording), message('No samples in this recording',
+      'It holds no CPU, wall-clock, allocation, lock or native-memory samples. Record with the agent or async-profiler (event=cpu,alloc,live) and upload again.'));
+    return { update() {} };
+  }
+  const kindOf = s => (kinds.includes(s.kind) ? s.kind : kinds[0]);
+  const heapLink = recording.heap && (recording.heap.gcs > 0 || recording.heap.hasLive)
+    ? link('Live heap', { page: 'heap', id: recording.id }, { class: 'button', id: 'heap-link' }) : null;
+  const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
+    download: recording.name || recording.id, text: 'Download original' });
+  root.appendChild(recordingHeader(recording, [heapLink, original]));
+
+  const tabsHolder = el('div', { class: 'tabs-holder' });
+  const threadBox = threadFilter(recording.threads || []);
+  const invert = el('input', { type: 'checkbox', id: 'invert' });
+  invert.addEventListener('change', () => state.update({ invert: invert.checked ? '1' : undefined, zoom: undefined }));
+  const rangeInfo = el('span', { class: 'range-info', id: 'range-info' });
+  const clearRange = el('button', { type: 'button', class: 'button small', id: 'range-clear', text: 'Whole recording',
+    onclick: () => state.update({ from: undefined, to: undefined }) });
+  root.appendChild(el('div', { class: 'controls' }, tabsHolder, el('span', { class: 'spacer' }), threadBox.root,
+    el('label', { class: 'toggle', title: 'Inverted: callers of the hottest frames (I)' }, invert, ' Inverted (callers)')));
+  const timelineBox = el('div', { class: 'timeline-box' }, el('div', { class: 'timeline-head' },
+    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange));
+  root.appendChild(timelineBox);
+  const timeline = new Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
+
+  const grid = el('div', { class: 'flame-grid' });
+  const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
+  grid.append(left, right);
+  root.appendChild(grid);
+  const status = el('div', { class: 'status-line', id: 'flame-status', 'aria-live': 'polite' });
+  left.appendChild(status);
+  const panel = new FlamePanel(left, { unit: 'samples', fileName: recording.name || recording.id });
+  const hot = new HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
+
+  let dataKey = null, seq = 0, current = st;
+  async function update(s) {
+    current = s;
+    const kind = kindOf(s);
+    clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined, search: s.search })));
+    invert.checked = s.invert === '1';
+    threadBox.set(state.parseIds(s.threads));
+    const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
+    rangeInfo.textContent = from !== undefined || to !== undefined
+      ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
+    clearRange.hidden = from === undefined && to === undefined;
+    const line = recording.timeline && recording.timeline[kind];
+    if (line) timeline.setData(line.bucketMillis, line.counts, recording.durationMillis);
+    else timeline.setData(Math.max(1, recording.durationMillis || 1000), [], recording.durationMillis);
+    timeline.setRange(from, to);
+    hot.sort(s.sort);
+    const key = [kind, s.from, s.to, s.threads, s.invert].join('|');
+    if (key === dataKey) { panel.apply(s); return; }
+    dataKey = key;
+    const mine = ++seq;
+    status.textContent = 'Loading flame graph\u2026';
+    let flame;
+    try {
+      const prefetched = early.kind === kind && s === st ? early.request : null;
+      early.kind = null;
+      flame = await (prefetched || api.flame(recording.id, flameParams(kind, s)));
+      if (flame instanceof Error) throw flame;
+    } catch (e) {
+      if (mine === seq) { status.textContent = ''; toast(e.message, true); dataKey = null; }
+      return;
+    }
+    if (mine !== seq) return;
+    const tree = new FlameTree(flame.names, flame.nodes);
+    panel.options.unit = flame.unit;
+    status.textContent = tree.size > 1
+      ? `${formatCount(flame.samples ?? flame.total)} samples \u00b7 ${formatCount(tree.size)} frames`
+      : 'No samples in this range or thread selection.';
+    panel.show(tree, current, { inverted: s.invert === '1' });
+    hot.setRows(tree.methods(s.invert === '1'), tree.total[0], flame.unit);
+  }
+  await update(st);
+  return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
+}
+
+/** Thread filter: a disclosure with a name filter and one checkbox per thread. */
+function threadFilter(threads) {
+  const summary = el('summary', { class: 'button', id: 'threads-button', text: 'All threads' });
+  const filter = el('input', { type: 'search', placeholder: 'Filter threads', 'aria-label': 'Filter threads', class: 'thread-filter' });
+  const list = el('div', { class: 'thread-list', role: 'group', 'aria-label': 'Threads' });
+  const boxes = [];
+  const sorted = [...threads].sort((a, b) => (b.samples || 0) - (a.samples || 0));
+  for (const t of sorted) {
+    const box = el('input', { type: 'checkbox', value: String(t.id), dataset: { name: t.name || '' } });
+    boxes.push(box);
+    list.appendChild(el('label', { class: 'thread' }, box, el('span', { class: 'thread-name', text: t.name || ('thread ' + t.id) }),
+      el('small', { text: formatCount(t.samples || 0) })));
+  }
+  filter.addEventListener('input', () => {
+    const q = filter.value.toLowerCase();
+    for (const b of boxes) b.parentElement.hidden = q && !b.dataset.name.toLowerCase().includes(q);
+  });
+  const apply = el('button', { type: 'button', class: 'button primary small', text: 'Apply', id: 'threads-apply', onclick: () => {
+    const ids = boxes.filter(b => b.checked).map(b => b.value);
+    root.open = false;
+    state.update({ threads: ids.length ? ids.join(',') : undefined, zoom: undefined });
+  } });
+  const none = el('button', { type: 'button', class: 'button small', text: 'All threads', onclick: () => { boxes.forEach(b => { b.checked = false; }); apply.click(); } });
+  const root = el('details', { class: 'menu threads', id: 'threads' }, summary,
+    el('div', { class: 'menu-items wide' }, filter, list, el('div', { class: 'row' }, none, apply)));
+  root.addEventListener('keydown', e => { if (e.key === 'Escape') { root.open = false; summary.focus(); } });
+  if (!threads.length) summary.setAttribute('aria-disabled', 'true');
+  return {
+    root,
+    set(ids) {
+      for (const b of boxes) b.checked = ids.includes(b.value);
+      summary.textContent = ids.length ? `${ids.length} thread${ids.length > 1 ? 's' : ''}` : 'All threads';
+    },
+  };
+}
