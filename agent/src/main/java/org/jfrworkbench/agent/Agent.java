@@ -47,9 +47,19 @@ public final class Agent {
         }
     }
 
+    /** Runs at JVM exit; bounded, so a stuck engine can never keep the application from exiting. */
     private static void stopQuietly(ChunkRecorder r) {
         try {
-            r.stop(3000);
+            Thread worker = new Thread(() -> {
+                try {
+                    r.stop(3000);
+                } catch (Throwable t) {
+                    Log.failureOnce("shutdown", "error at shutdown", t);
+                }
+            }, "workbench-agent-stop");
+            worker.setDaemon(true);
+            worker.start();
+            worker.join(15_000);
         } catch (Throwable t) {
             Log.failureOnce("shutdown", "error at shutdown", t);
         }

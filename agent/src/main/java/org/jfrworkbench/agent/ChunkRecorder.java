@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
 import org.jfrworkbench.agent.engine.JfrEngine;
 import org.jfrworkbench.agent.engine.ProfilingEngine;
@@ -39,6 +40,8 @@ final class ChunkRecorder {
     private Path current;
     private int sequence;
     private boolean stopped;
+    /** Not a monitor: the shutdown hook must be able to give up waiting for a rotation stuck inside the JVM. */
+    private final ReentrantLock lock = new ReentrantLock();
 
     ChunkRecorder(AgentOptions options) {
         this.options = options;
@@ -72,7 +75,7 @@ final class ChunkRecorder {
         }
     }
 
-    synchronized void start() throws Exception {
+    void start() throws Exception {
         Files.createDirectories(options.dir());
         engine = chooseEngine();
         heapMonitor.start();
@@ -107,13 +110,16 @@ final class ChunkRecorder {
         return new JfrEngine(options);
     }
 
+    /** Opens the next chunk file; does nothing once the JVM is exiting (see {@link ExitGuard}). */
     private void startChunk() throws Exception {
         String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
         String prefix = labels.getOrDefault("service", "app").replaceAll("[^A-Za-z0-9._-]", "_");
         current = options.dir().resolve(prefix + "-" + stamp + "-" + labels.get("pid") + "-" + String.format("%04d", ++sequence)
                 + Spool.SUFFIX + ".part");
+        Path file = current;
+        boolean started;
         try {
-            engine.start(current);
+            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
         } catch (Exception e) {
             if (!(engine instanceof AsyncProfilerEngine) || options.engine() == AgentOptions.Engine.ASYNC) {
                 throw e;
@@ -121,7 +127,11 @@ final class ChunkRecorder {
             // the native engine loaded but cannot start (e.g. jfrsync refused): fall back for good
             Log.failureOnce("async-start", "async-profiler could not start, using JDK Flight Recorder", e);
             engine = new JfrEngine(options);
-            engine.start(current);
+            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+        }
+        if (!started) {
+            current = null;
+            return;
         }
         for (Map.Entry<String, String> label : labels.entrySet()) {
             LabelEvent event = new LabelEvent();
@@ -132,22 +142,28 @@ final class ChunkRecorder {
     }
 
     /** Closes the current chunk and opens the next. */
-    private synchronized void rotateSafely() {
-        if (stopped) {
-            return;
-        }
+    private void rotateSafely() {
+        lock.lock();
         try {
+            if (stopped) {
+                return;
+            }
             closeChunk();
             startChunk();
         } catch (Throwable t) {
             Log.failureOnce("rotate", "could not rotate the recording; recording stops", t);
             stopped = true;
             scheduler.shutdown();
+        } finally {
+            lock.unlock();
         }
     }
 
     private void closeChunk() throws Exception {
         Path part = current;
+        if (part == null) {
+            return; // no chunk open: the JVM began exiting before it could start
+        }
         current = null;
         engine.stop();
         if (part != null && Files.exists(part)) {
@@ -161,17 +177,28 @@ final class ChunkRecorder {
     }
 
     /** Closes the last chunk (shutdown hook or {@code stop} via attach) and gives the uploader a moment. */
-    synchronized void stop(long uploadGraceMillis) {
-        if (stopped) {
+    void stop(long uploadGraceMillis) {
+        try {
+            if (!lock.tryLock(5, TimeUnit.SECONDS)) {
+                Log.failureOnce("stop", "a chunk rotation did not finish; the last chunk stays unfinished", null);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return;
         }
-        stopped = true;
-        scheduler.shutdownNow();
-        heapMonitor.stop();
         try {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            scheduler.shutdownNow();
+            heapMonitor.stop();
             closeChunk();
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);
+        } finally {
+            lock.unlock();
         }
         if (uploader != null) {
             uploader.drainAndStop(uploadGraceMillis);

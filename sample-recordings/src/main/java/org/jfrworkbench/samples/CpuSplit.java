@@ -1,8 +1,9 @@
 package org.jfrworkbench.samples;
 
 /**
- * Spends a known share of CPU time in three methods: 60 % in {@link #sixty}, 30 % in {@link #thirty},
- * 10 % in {@link #ten}, measured by the clock, on one thread. A profiler's shares must match.
+ * Spends a known share of CPU in three methods: 60 % in {@link #sixty}, 30 % in {@link #thirty},
+ * 10 % in {@link #ten}, on one thread. The split is by amount of work (the same loop, 6:3:1 iterations), not by
+ * the clock, so it holds on a busy machine too. A profiler's shares must match.
  * Usage: {@code CpuSplit SECONDS}.
  */
 public final class CpuSplit {
@@ -20,25 +21,26 @@ public final class CpuSplit {
     }
 
     static void sixty() {
-        spin(6_000_000);
+        spin(6 * UNIT);
     }
 
     static void thirty() {
-        spin(3_000_000);
+        spin(3 * UNIT);
     }
 
     static void ten() {
-        spin(1_000_000);
+        spin(UNIT);
     }
 
-    /** Busy work for {@code nanos} of elapsed time; the thread is on CPU the whole time. */
-    static void spin(long nanos) {
-        long until = System.nanoTime() + nanos;
+    /** Iterations per unit: about a millisecond of work. */
+    private static final int UNIT = 400_000;
+
+    /** A dependent chain of multiplications the JIT cannot shorten: time is proportional to {@code iterations}. */
+    static void spin(int iterations) {
         long x = sink;
-        while (System.nanoTime() < until) {
-            for (int i = 0; i < 200; i++) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-            }
+        for (int i = 0; i < iterations; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 29;
         }
         sink = x;
     }

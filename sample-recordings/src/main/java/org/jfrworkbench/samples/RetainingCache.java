@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Slowly retains objects of a known mix (per retained entry: one {@link Session}, one 2 KB {@code byte[]} buffer,
@@ -36,6 +37,7 @@ public final class RetainingCache {
                 cache.put(id, new Session(id, System.nanoTime(), new byte[2048], history));
             }
             garbage += churn();
+            LockSupport.parkNanos(100_000); // a service, not a benchmark: a few GCs a second, not hundreds
         }
         System.out.println("retained " + cache.size() + " sessions, churned " + garbage);
     }

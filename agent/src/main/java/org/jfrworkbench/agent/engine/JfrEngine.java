@@ -29,7 +29,10 @@ public final class JfrEngine implements ProfilingEngine {
         Recording r = recording;
         recording = null;
         if (r != null) {
-            r.stop(); // writes the destination file
+            // at JVM exit the JDK's own shutdown hook may have stopped (and written) it already
+            if (r.getState() == jdk.jfr.RecordingState.RUNNING) {
+                r.stop(); // writes the destination file
+            }
             r.close();
         }
     }
