@@ -26,7 +26,7 @@ public final class Agent {
         try {
             if (args != null && args.trim().equals("stop")) {
                 if (recorder != null) {
-                    recorder.stop(5000);
+                    recorder.stop(5000, false);
                     recorder = null;
                     Log.info("stopped");
                 }
@@ -52,7 +52,7 @@ public final class Agent {
         try {
             Thread worker = new Thread(() -> {
                 try {
-                    r.stop(3000);
+                    r.stop(3000, true);
                 } catch (Throwable t) {
                     Log.failureOnce("shutdown", "error at shutdown", t);
                 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
+import org.jfrworkbench.agent.engine.ChunkFiles;
 import org.jfrworkbench.agent.engine.JfrEngine;
 import org.jfrworkbench.agent.engine.ProfilingEngine;
 import org.jfrworkbench.agent.events.HeapMonitor;
@@ -165,10 +166,10 @@ final class ChunkRecorder {
             return; // no chunk open: the JVM began exiting before it could start
         }
         current = null;
-        engine.stop();
-        if (part != null && Files.exists(part)) {
-            String name = part.getFileName().toString();
-            Files.move(part, part.resolveSibling(name.substring(0, name.length() - ".part".length())), StandardCopyOption.ATOMIC_MOVE);
+        try {
+            engine.stop();
+        } finally {
+            publish(part);
         }
         spool.enforceBound();
         if (uploader != null) {
@@ -176,8 +177,43 @@ final class ChunkRecorder {
         }
     }
 
+    /** Renames a complete chunk to .jfr (now readers and the uploader see it); an incomplete one stays .part. */
+    private static void publish(Path part) throws Exception {
+        if (!ChunkFiles.isComplete(part)) {
+            Log.failureOnce("incomplete-" + part.getFileName(), "chunk " + part.getFileName() + " is incomplete; left as .part", null);
+        } else {
+            String name = part.getFileName().toString();
+            Files.move(part, part.resolveSibling(name.substring(0, name.length() - ".part".length())), StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /**
+     * At exit the JDK's own shutdown hook stops every JDK recording (and writes it to its file); stopping ours at the
+     * same moment races with that write, so let it finish first (bounded).
+     */
+    private static void awaitJdkRecorderShutdown() {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        try {
+            while (System.nanoTime() < deadline && jdk.jfr.FlightRecorder.isInitialized()
+                    && jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings().stream()
+                            .anyMatch(r -> r.getState() == jdk.jfr.RecordingState.RUNNING)) {
+                Thread.sleep(10);
+            }
+        } catch (Throwable t) {
+            Log.failureOnce("await-jfr", "could not check the JDK recorder at exit", t);
+        }
+    }
+
     /** Closes the last chunk (shutdown hook or {@code stop} via attach) and gives the uploader a moment. */
-    void stop(long uploadGraceMillis) {
+    void stop(long uploadGraceMillis, boolean atExit) {
+        if (atExit && ExitGuard.waitingThreads() > 0) {
+            // a rotation waits for exit to finish; it will not start a chunk, and nothing is open
+            Log.info("exiting during a chunk rotation; the last chunk was closed by it");
+            return;
+        }
+        if (atExit) {
+            awaitJdkRecorderShutdown();
+        }
         try {
             if (!lock.tryLock(5, TimeUnit.SECONDS)) {
                 Log.failureOnce("stop", "a chunk rotation did not finish; the last chunk stays unfinished", null);

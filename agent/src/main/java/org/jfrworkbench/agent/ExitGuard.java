@@ -13,6 +13,8 @@ package org.jfrworkbench.agent;
 final class ExitGuard {
     private static final Object MONITOR = find();
 
+    private static final java.util.concurrent.atomic.AtomicInteger WAITING = new java.util.concurrent.atomic.AtomicInteger();
+
     private ExitGuard() {
     }
 
@@ -30,13 +32,23 @@ final class ExitGuard {
 
     /** Runs {@code action} unless the JVM is already exiting; returns whether it ran. */
     static boolean runUnlessExiting(Action action) throws Exception {
+        if (shutdownInProgress()) {
+            return false;
+        }
+        WAITING.incrementAndGet();
         synchronized (MONITOR) {
+            WAITING.decrementAndGet();
             if (shutdownInProgress()) {
                 return false;
             }
             action.run();
             return true;
         }
+    }
+
+    /** Threads blocked entering the guard: at exit they wait for the exit to finish and will do nothing. */
+    static int waitingThreads() {
+        return WAITING.get();
     }
 
     static boolean shutdownInProgress() {

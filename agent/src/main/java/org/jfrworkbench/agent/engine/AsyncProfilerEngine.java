@@ -80,7 +80,14 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     public void stop() throws Exception {
         Path file = current;
         current = null;
-        profiler.execute("stop");
+        try {
+            profiler.execute("stop");
+        } catch (IllegalStateException e) {
+            // at JVM exit the JDK's shutdown hook stops the synced recording, and async-profiler stops with it
+            if (file == null || !ChunkFiles.isComplete(file)) {
+                throw e;
+            }
+        }
         // jfrsync finishes the JDK recording's chunk as part of stop; wait briefly in case the file is still settling
         for (int i = 0; file != null && i < 50 && !ChunkFiles.isComplete(file); i++) {
             Thread.sleep(20);

@@ -81,7 +81,7 @@ public final class OverheadBenchmark {
         }
         for (String line : out.split("\n")) {
             if (line.startsWith("RATE ")) {
-                return Double.parseDouble(line.substring(5).trim());
+                return Double.parseDouble(line.substring(5).trim().split(" ")[0]);
             }
         }
         throw new IllegalStateException("no rate in: " + out);
