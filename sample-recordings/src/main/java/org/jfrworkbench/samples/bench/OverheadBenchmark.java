@@ -35,7 +35,7 @@ public final class OverheadBenchmark {
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        long orders = args.length > 2 ? Long.parseLong(args[2]) : 150_000;
+        long orders = args.length > 2 ? Long.parseLong(args[2]) : 2_000_000;
         Path work = Files.createTempDirectory("workbench-overhead");
         Path lib = extractProfiler(agentJar, work);
 
