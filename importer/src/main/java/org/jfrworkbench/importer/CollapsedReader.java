@@ -116,9 +116,9 @@ public final class CollapsedReader {
     private int frame(String name) {
         FrameType type = FrameType.UNKNOWN;
         int n = name.length();
-        if (n > 4 && name.charAt(n - 1) == ']' && name.charAt(n - 4) == '[' && name.charAt(n - 5) == '_') {
+        if (n > 4 && name.charAt(n - 1) == ']' && name.charAt(n - 3) == '[' && name.charAt(n - 4) == '_') {
             type = FrameType.fromCollapsedSuffix(name.charAt(n - 2));
-            name = name.substring(0, n - 5);
+            name = name.substring(0, n - 4);
         }
         int dot = name.indexOf('(') < 0 ? name.lastIndexOf('.') : name.lastIndexOf('.', name.indexOf('('));
         String cls = dot > 0 ? name.substring(0, dot) : "";

@@ -1,18 +1,25 @@
 package org.jfrworkbench.model;
 
+import java.util.Arrays;
+
 /**
  * The samples of one {@link Kind}: parallel columns of time (epoch nanoseconds), thread id ({@link ThreadTable}),
  * stack id ({@link StackTable}, -1 when the event had none), weight (in the kind's unit) and, for alloc/live/nativemem,
  * the allocated class as a {@link StringTable} id (0 when none).
  * For {@code live} samples the time is the allocation time.
+ * Columns are stored in fixed-size pages so that millions of samples never need one huge array or a growth copy.
  */
 public final class SampleTable {
+    private static final int PAGE_BITS = 14;
+    private static final int PAGE = 1 << PAGE_BITS;
+    private static final int MASK = PAGE - 1;
+
     private final Kind kind;
-    private long[] times = new long[0];
-    private int[] threads = new int[0];
-    private int[] stacks = new int[0];
-    private long[] weights = new long[0];
-    private int[] classes = new int[0];
+    private long[][] times = new long[0][];
+    private int[][] threads = new int[0][];
+    private int[][] stacks = new int[0][];
+    private long[][] weights = new long[0][];
+    private int[][] classes = new int[0][];
     private int size;
     private long totalWeight;
 
@@ -21,20 +28,47 @@ public final class SampleTable {
     }
 
     public void add(long timeNanos, int thread, int stack, long weight, int objectClass) {
-        int i = size++;
-        if (i == times.length) {
-            times = IntArrays.grow(times, size);
-            threads = IntArrays.grow(threads, size);
-            stacks = IntArrays.grow(stacks, size);
-            weights = IntArrays.grow(weights, size);
-            classes = IntArrays.grow(classes, size);
+        int i = size;
+        int page = i >>> PAGE_BITS;
+        int at = i & MASK;
+        if (page == times.length) {
+            addPage();
+        } else if (at == times[page].length) {
+            growFirstPage();
         }
-        times[i] = timeNanos;
-        threads[i] = thread;
-        stacks[i] = stack;
-        weights[i] = weight;
-        classes[i] = objectClass;
+        times[page][at] = timeNanos;
+        threads[page][at] = thread;
+        stacks[page][at] = stack;
+        weights[page][at] = weight;
+        classes[page][at] = objectClass;
+        size = i + 1;
         totalWeight += weight;
+    }
+
+    private void addPage() {
+        int n = times.length + 1;
+        times = Arrays.copyOf(times, n);
+        threads = Arrays.copyOf(threads, n);
+        stacks = Arrays.copyOf(stacks, n);
+        weights = Arrays.copyOf(weights, n);
+        classes = Arrays.copyOf(classes, n);
+        int last = n - 1;
+        // the first page starts small: most kinds of most recordings have few samples
+        int length = last == 0 ? 256 : PAGE;
+        times[last] = new long[length];
+        threads[last] = new int[length];
+        stacks[last] = new int[length];
+        weights[last] = new long[length];
+        classes[last] = new int[length];
+    }
+
+    private void growFirstPage() {
+        int length = Math.min(PAGE, times[0].length * 4);
+        times[0] = Arrays.copyOf(times[0], length);
+        threads[0] = Arrays.copyOf(threads[0], length);
+        stacks[0] = Arrays.copyOf(stacks[0], length);
+        weights[0] = Arrays.copyOf(weights[0], length);
+        classes[0] = Arrays.copyOf(classes[0], length);
     }
 
     public Kind kind() {
@@ -50,22 +84,22 @@ public final class SampleTable {
     }
 
     public long time(int i) {
-        return times[i];
+        return times[i >>> PAGE_BITS][i & MASK];
     }
 
     public int thread(int i) {
-        return threads[i];
+        return threads[i >>> PAGE_BITS][i & MASK];
     }
 
     public int stack(int i) {
-        return stacks[i];
+        return stacks[i >>> PAGE_BITS][i & MASK];
     }
 
     public long weight(int i) {
-        return weights[i];
+        return weights[i >>> PAGE_BITS][i & MASK];
     }
 
     public int objectClass(int i) {
-        return classes[i];
+        return classes[i >>> PAGE_BITS][i & MASK];
     }
 }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The one command line: {@code workbench summary|collapse|serve|import}. */
 @Command(name = "workbench", mixinStandardHelpOptions = true, version = "JFR Workbench 0.1.0",
         description = "Upload, search, diff and explain Java Flight Recorder recordings.",
-        subcommands = {})
+        subcommands = {SummaryCommand.class, CollapseCommand.class, ServeCommand.class, ImportCommand.class})
 public final class Workbench implements Runnable {
     @Override
     public void run() {

@@ -1,0 +1,156 @@
+package org.jfrworkbench.importer.jfr;
+
+import java.nio.ByteBuffer;
+
+import org.jfrworkbench.importer.InvalidRecordingException;
+
+/**
+ * Reads one chunk: metadata, then every constant pool, then the event stream in file order. Each event is
+ * size-prefixed, so types we do not map are skipped by size (and still counted). Pools are fully read before any
+ * event touches the model, so a chunk whose metadata or pools are corrupt adds nothing.
+ */
+final class ChunkReader {
+    private final ChunkHeader header;
+    private final JfrInput in;
+    private final ValueReader values;
+    private final ProfileBuilder builder;
+    private final double nanosPerTick;
+    private ChunkTypes types;
+    private ConstantPools pools;
+    private EventMapper mapper;
+    private long[] counts;
+    private long unknownEvents;
+
+    ChunkReader(ByteBuffer chunk, byte[] bytes, long fileOffset, ChunkHeader header, ProfileBuilder builder) {
+        this.header = header;
+        this.in = new JfrInput(chunk, bytes, fileOffset, header.compressedIntegers());
+        this.values = new ValueReader(in);
+        this.builder = builder;
+        this.nanosPerTick = 1e9 / header.ticksPerSecond();
+    }
+
+    /** Phase 1: metadata and constant pools. Throws without touching the profile. */
+    void readPools() throws InvalidRecordingException {
+        long metadataOffset = header.metadataOffset();
+        if (metadataOffset < ChunkHeader.SIZE || metadataOffset >= in.limit()) {
+            throw new InvalidRecordingException(in.fileOffset(24), "metadata offset " + metadataOffset + " outside the chunk");
+        }
+        in.pos = (int) metadataOffset;
+        types = MetadataReader.read(in);
+        pools = new ConstantPools(types, builder.stackTraces());
+        values.strings(null);
+        pools.read(in, values, header.constantPoolOffset());
+        values.strings(pools);
+        counts = new long[types.size()];
+    }
+
+    /** Phase 2: the events. On corrupt data the events read so far stay and the exception says where it stopped. */
+    void readEvents() throws InvalidRecordingException {
+        builder.profile().addChunk(header.startNanos(), header.durationNanos());
+        mapper = new EventMapper(builder, types, pools, this);
+        EventLayout[] layouts = mapper.layouts();
+        long[] longs = new long[16];
+        Object[] objects = new Object[16];
+        int limit = in.limit();
+        int pos = ChunkHeader.SIZE;
+        try {
+            while (pos < limit) {
+                in.pos = pos;
+                int size = in.readInt();
+                if (size <= 0 || size > limit - pos) {
+                    throw new InvalidRecordingException(in.fileOffset(pos), "event size " + size + " does not fit the chunk");
+                }
+                long typeId = in.readLong();
+                if (typeId > 1) {
+                    JfrType t = types.byId(typeId);
+                    if (t == null) {
+                        unknownEvents++;
+                    } else {
+                        counts[t.index]++;
+                        EventLayout layout = layouts[t.index];
+                        if (layout != null) {
+                            int n = t.fields.length;
+                            if (longs.length < n) {
+                                longs = new long[n];
+                                objects = new Object[n];
+                            }
+                            values.budget(size);
+                            readFields(t.fields, layout.needed, longs, objects);
+                            if (in.pos > pos + size) {
+                                throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
+                            }
+                            mapper.handle(layout, longs, objects);
+                        }
+                    }
+                }
+                pos += size;
+            }
+        } finally {
+            finish();
+        }
+    }
+
+    private void readFields(JfrField[] fields, boolean[] needed, long[] longs, Object[] objects)
+            throws InvalidRecordingException {
+        for (int i = 0; i < fields.length; i++) {
+            JfrField f = fields[i];
+            if (f.varint) {
+                longs[i] = in.varLong();
+            } else if (ValueReader.isScalar(f)) {
+                longs[i] = values.scalar(f);
+            } else if (needed[i]) {
+                objects[i] = values.read(f, 1);
+            } else {
+                values.skip(f, 1);
+            }
+        }
+    }
+
+    private void finish() {
+        if (counts == null) {
+            return;
+        }
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                builder.profile().countEvent(types.get(i).name, counts[i]);
+            }
+        }
+        if (unknownEvents > 0) {
+            builder.profile().warn("chunk " + builder.chunkNumber() + ": " + unknownEvents
+                    + " events of types the metadata does not declare were skipped");
+        }
+        if (mapper != null) {
+            mapper.finishChunk();
+        }
+    }
+
+    /** Epoch nanoseconds of a timestamp field's value. */
+    long timestamp(JfrField f, long v) {
+        String unit = f.timeUnit;
+        if (unit == null || unit.equals("TICKS")) {
+            return header.startNanos() + (long) ((v - header.startTicks()) * nanosPerTick);
+        }
+        return switch (unit) {
+            case "MILLISECONDS_SINCE_EPOCH" -> v * 1_000_000;
+            default -> v;
+        };
+    }
+
+    /** Nanoseconds of a timespan field's value. */
+    long timespan(JfrField f, long v) {
+        String unit = f.timeUnit;
+        if (unit == null || unit.equals("TICKS")) {
+            return (long) (v * nanosPerTick);
+        }
+        return switch (unit) {
+            case "MICROSECONDS" -> v * 1_000;
+            case "MILLISECONDS" -> v * 1_000_000;
+            case "SECONDS" -> v * 1_000_000_000;
+            default -> v;
+        };
+    }
+
+    long chunkStartNanos() {
+        return header.startNanos();
+    }
+}

@@ -1,0 +1,185 @@
+package org.jfrworkbench.importer.jfr;
+
+import org.jfrworkbench.model.FrameType;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.ThreadTable;
+
+/**
+ * Turns one chunk's constant-pool keys into model ids (threads, stacks, methods, class names), caching each key so
+ * every pool entry is resolved once per chunk.
+ */
+final class ChunkResolver {
+    private static final int MAX_FRAMES = 65536;
+
+    private final Profile profile;
+    private final ConstantPools pools;
+    private final LongIntMap threadIds = new LongIntMap();
+    private final LongIntMap stackIds = new LongIntMap(4096);
+    private final LongIntMap methodIds = new LongIntMap(4096);
+    private final LongIntMap classNames = new LongIntMap();
+    private final LongIntMap frameTypes = new LongIntMap();
+    private int[] frames = new int[256];
+    private JfrType methodType;
+    private JfrType frameTypeType;
+    private final FrameKeyMap frameIds = new FrameKeyMap();
+    private final LongIntMap symbolIds = new LongIntMap(4096);
+    private final LongIntMap classOfMethodIds = new LongIntMap(1024);
+    private final int methodClass;
+    private final int methodName;
+    private final int methodDescriptor;
+
+    ChunkResolver(Profile profile, ConstantPools pools, ChunkTypes types) {
+        this.profile = profile;
+        this.pools = pools;
+        JfrType stackTrace = types.byName("jdk.types.StackTrace");
+        JfrType frame = ConstantPools.fieldType(stackTrace, "frames");
+        this.methodType = ConstantPools.fieldType(frame, "method");
+        this.frameTypeType = ConstantPools.fieldType(frame, "type");
+        this.methodClass = methodType == null ? -1 : methodType.field("type");
+        this.methodName = methodType == null ? -1 : methodType.field("name");
+        this.methodDescriptor = methodType == null ? -1 : methodType.field("descriptor");
+    }
+
+    /** Model thread id for a thread key of the given pool type; 0 (unknown) when absent. */
+    int thread(JfrType threadType, long key) {
+        if (key == 0 || threadType == null) {
+            return 0;
+        }
+        int id = threadIds.get(key);
+        if (id >= 0) {
+            return id;
+        }
+        Object t = pools.get(threadType, key);
+        id = 0;
+        if (t != null) {
+            String name = pools.text(pools.field(threadType, t, "javaName"), 0);
+            if (name == null) {
+                name = pools.text(pools.field(threadType, t, "osName"), 0);
+            }
+            long javaId = asLong(pools.field(threadType, t, "javaThreadId"), -1);
+            long osId = asLong(pools.field(threadType, t, "osThreadId"), -1);
+            id = profile.threads().add(new ThreadTable.ThreadInfo(name == null ? "thread " + key : name, javaId, osId));
+        }
+        threadIds.put(key, id);
+        return id;
+    }
+
+    /** Model stack id for a stack-trace key; -1 when the event has none. */
+    int stack(long key) {
+        int id = stackIds.get(key);
+        if (id != -1) {
+            return id;
+        }
+        StackTraces st = pools.stackTraces;
+        int s = st.find(key);
+        id = -1;
+        if (s >= 0) {
+            int first = st.firstFrame(s);
+            int depth = Math.min(st.endFrame(s) - first, MAX_FRAMES);
+            if (frames.length < depth) {
+                frames = new int[Math.max(depth, frames.length * 2)];
+            }
+            for (int i = 0; i < depth; i++) {
+                int f = first + i;
+                long m = st.method(f);
+                int line = Math.max(0, st.line(f));
+                long t = st.type(f);
+                int frame = frameIds.get(m, line, t);
+                if (frame < 0) {
+                    frame = profile.frames().add(method(m), line, frameType(t));
+                    frameIds.put(m, line, t, frame);
+                }
+                frames[i] = frame;
+            }
+            id = profile.stacks().add(frames, 0, depth, st.truncated(s) || depth < st.endFrame(s) - first);
+        }
+        stackIds.put(key, id);
+        return id;
+    }
+
+    private int method(long key) {
+        int id = methodIds.get(key);
+        if (id >= 0) {
+            return id;
+        }
+        int cls = 0;
+        int name = 0;
+        int descriptor = 0;
+        Object m = methodType == null ? null : pools.get(methodType, key);
+        if (m instanceof Object[] record) {
+            cls = classOfMethod(record);
+            name = symbol(record, methodName);
+            descriptor = symbol(record, methodDescriptor);
+        }
+        if (name == 0) {
+            name = profile.strings().intern("unknown");
+        }
+        id = profile.methods().add(cls, name, descriptor);
+        methodIds.put(key, id);
+        return id;
+    }
+
+    /** String id of the symbol (or inline string) in field i of a method record; 0 when absent. */
+    private int symbol(Object[] record, int i) {
+        if (i < 0 || i >= record.length) {
+            return 0;
+        }
+        Object v = record[i];
+        if (v instanceof Long key && methodType.fields[i].constantPool) {
+            int id = symbolIds.get(key);
+            if (id < 0) {
+                String s = pools.text(pools.get(methodType.fields[i].type, key), 0);
+                id = s == null ? 0 : profile.strings().intern(s);
+                symbolIds.put(key, id);
+            }
+            return id;
+        }
+        String s = pools.text(v, 0);
+        return s == null ? 0 : profile.strings().intern(s);
+    }
+
+    /** String id of the dotted name of a method's class, cached per class key. */
+    private int classOfMethod(Object[] record) {
+        if (methodClass < 0 || methodClass >= record.length || !(record[methodClass] instanceof Long key)) {
+            return 0;
+        }
+        int id = classOfMethodIds.get(key);
+        if (id < 0) {
+            JfrType classType = methodType.fields[methodClass].type;
+            Object c = pools.get(classType, key);
+            String name = c == null ? null : pools.text(pools.field(classType, c, "name"), 0);
+            id = name == null ? 0 : profile.strings().intern(ClassNames.dotted(name));
+            classOfMethodIds.put(key, id);
+        }
+        return id;
+    }
+
+    private FrameType frameType(long key) {
+        int t = frameTypes.get(key);
+        if (t < 0) {
+            Object v = frameTypeType == null ? null : pools.get(frameTypeType, key);
+            t = FrameType.fromJfrName(pools.text(v, 0)).ordinal();
+            frameTypes.put(key, t);
+        }
+        return FrameType.of(t);
+    }
+
+    /** String id of a class's dotted name (Java array syntax for arrays); 0 when absent. */
+    int className(JfrType classType, long key) {
+        if (classType == null || key == 0) {
+            return 0;
+        }
+        int id = classNames.get(key);
+        if (id < 0) {
+            Object c = pools.get(classType, key);
+            String name = c == null ? null : pools.text(pools.field(classType, c, "name"), 0);
+            id = name == null ? 0 : profile.strings().intern(ClassNames.pretty(name));
+            classNames.put(key, id);
+        }
+        return id;
+    }
+
+    static long asLong(Object v, long otherwise) {
+        return v instanceof Long l ? l : otherwise;
+    }
+}

@@ -1,0 +1,114 @@
+package org.jfrworkbench.importer.jfr;
+
+/**
+ * How one event type of a chunk is mapped: the {@link Mapping} chosen by its name and the positions of the fields it
+ * uses, found by name in the chunk's metadata (-1 when the type lacks the field).
+ */
+final class EventLayout {
+    enum Mapping {
+        CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
+        GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
+        SYSTEM_PROPERTY
+    }
+
+    final JfrType type;
+    final Mapping mapping;
+    final int time;
+    final int duration;
+    final int thread;
+    final int stack;
+    /** The mapping's weight field(s), allocation-time field and class field, or -1. */
+    final int weight;
+    final int weight2;
+    final int allocationTime;
+    final int objectClass;
+    /** Whether field i must be materialised (non-scalar fields the handler reads); others are skipped. */
+    final boolean[] needed;
+
+    EventLayout(JfrType type, Mapping mapping) {
+        this.type = type;
+        this.mapping = mapping;
+        this.time = type.field("startTime");
+        this.duration = type.field("duration");
+        int sampled = type.field("sampledThread");
+        this.thread = sampled >= 0 ? sampled : type.field("eventThread");
+        this.stack = type.field("stackTrace");
+        this.weight = type.field(switch (mapping) {
+            case WALL -> "samples";
+            case ALLOC_WEIGHT -> "weight";
+            case ALLOC_TLAB -> "tlabSize";
+            case ALLOC_SIZE, LIVE_PROFILER -> "allocationSize";
+            case ALLOC_DATADOG, MALLOC -> "size";
+            case LIVE_OLD_OBJECT -> "objectSize";
+            default -> "duration";
+        });
+        this.weight2 = type.field(switch (mapping) {
+            case ALLOC_TLAB -> "allocationSize";
+            case ALLOC_DATADOG -> "weight";
+            default -> "";
+        });
+        this.allocationTime = type.field("allocationTime");
+        int cls = type.field(switch (mapping) {
+            case LIVE_OLD_OBJECT -> "object";
+            case LOCK -> type.field("monitorClass") >= 0 ? "monitorClass" : "parkedClass";
+            default -> "objectClass";
+        });
+        this.objectClass = cls >= 0 && ValueReader.isScalar(type.fields[cls]) ? cls : -1;
+        this.needed = new boolean[type.fields.length];
+        boolean samplesOnly = mapping.ordinal() <= Mapping.MALLOC.ordinal();
+        for (int i = 0; i < needed.length; i++) {
+            needed[i] = !samplesOnly && !ValueReader.isScalar(type.fields[i]);
+        }
+    }
+
+    /** The mapping for an event type name, or null when the type is only counted. */
+    static Mapping mappingOf(String name) {
+        switch (name) {
+            case "jdk.ExecutionSample", "jdk.CPUTimeSample", "datadog.ExecutionSample":
+                return Mapping.CPU;
+            case "profiler.WallClockSample", "jdk.NativeMethodSample", "datadog.MethodSample":
+                return Mapping.WALL;
+            case "jdk.ObjectAllocationSample":
+                return Mapping.ALLOC_WEIGHT;
+            case "jdk.ObjectAllocationInNewTLAB":
+                return Mapping.ALLOC_TLAB;
+            case "jdk.ObjectAllocationOutsideTLAB":
+                return Mapping.ALLOC_SIZE;
+            case "datadog.ObjectSample":
+                return Mapping.ALLOC_DATADOG;
+            case "profiler.LiveObject":
+                return Mapping.LIVE_PROFILER;
+            case "jdk.OldObjectSample":
+                return Mapping.LIVE_OLD_OBJECT;
+            case "jdk.JavaMonitorEnter", "jdk.ThreadPark":
+                return Mapping.LOCK;
+            case "profiler.Malloc":
+                return Mapping.MALLOC;
+            case "jdk.GarbageCollection":
+                return Mapping.GC;
+            case "jdk.GCHeapSummary":
+                return Mapping.GC_HEAP_SUMMARY;
+            case "workbench.HeapSummary":
+                return Mapping.WORKBENCH_HEAP;
+            case "workbench.Label":
+                return Mapping.WORKBENCH_LABEL;
+            case "jdk.JVMInformation":
+                return Mapping.JVM_INFO;
+            case "jdk.OSInformation":
+                return Mapping.OS_INFO;
+            case "jdk.CPUInformation":
+                return Mapping.CPU_INFO;
+            case "jdk.ActiveSetting":
+                return Mapping.ACTIVE_SETTING;
+            case "jdk.InitialSystemProperty":
+                return Mapping.SYSTEM_PROPERTY;
+            default:
+                // dd-trace-java's lock events (e.g. datadog.JavaMonitorEnter / datadog.ThreadPark)
+                if (name.startsWith("datadog.") && (name.contains("Monitor") || name.contains("Lock")
+                        || name.contains("Park"))) {
+                    return Mapping.LOCK;
+                }
+                return null;
+        }
+    }
+}

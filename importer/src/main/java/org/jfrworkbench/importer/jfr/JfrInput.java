@@ -1,0 +1,228 @@
+package org.jfrworkbench.importer.jfr;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import org.jfrworkbench.importer.InvalidRecordingException;
+
+/**
+ * Reads the primitive encodings of one chunk: LEB128-style compressed integers or fixed big-endian ones (per the
+ * chunk's features flag), floats, and JFR's string encodings. Every length read from the file is checked against
+ * the bytes that remain before anything is allocated for it.
+ */
+final class JfrInput {
+    /** What a string encoded as a constant-pool reference (encoding 2) resolves to. */
+    interface StringPool {
+        Object string(long key);
+    }
+
+    private final ByteBuffer buf;
+    /** The chunk's bytes on the heap when it is small enough to copy: much faster to read than the mapped buffer. */
+    private final byte[] bytes;
+    private final long fileOffset;
+    private final int limit;
+    private final boolean compressed;
+    int pos;
+
+    JfrInput(ByteBuffer buf, byte[] bytes, long fileOffset, boolean compressed) {
+        this.buf = buf;
+        this.bytes = bytes;
+        this.fileOffset = fileOffset;
+        this.limit = buf.limit();
+        this.compressed = compressed;
+    }
+
+    int limit() {
+        return limit;
+    }
+
+    int remaining() {
+        return limit - pos;
+    }
+
+    /** File offset of a chunk-relative position, for error messages. */
+    long fileOffset(int chunkPos) {
+        return fileOffset + chunkPos;
+    }
+
+    InvalidRecordingException error(String reason) {
+        return new InvalidRecordingException(fileOffset + pos, reason);
+    }
+
+    private void need(int n) throws InvalidRecordingException {
+        if (n < 0 || n > limit - pos) {
+            throw error("unexpected end of chunk");
+        }
+    }
+
+    int u1() throws InvalidRecordingException {
+        if (pos >= limit) {
+            throw error("unexpected end of chunk");
+        }
+        return (bytes != null ? bytes[pos++] : buf.get(pos++)) & 0xff;
+    }
+
+    boolean compressed() {
+        return compressed;
+    }
+
+    long varLong() throws InvalidRecordingException {
+        byte[] b = bytes;
+        int p = pos;
+        if (b != null && limit - p >= 9) {
+            // fast path: no bounds check per byte
+            long result = 0;
+            for (int shift = 0; shift < 56; shift += 7) {
+                int v = b[p++];
+                result |= (long) (v & 0x7f) << shift;
+                if (v >= 0) {
+                    pos = p;
+                    return result;
+                }
+            }
+            pos = p + 1;
+            return result | ((long) (b[p] & 0xff) << 56);
+        }
+        return varLongChecked();
+    }
+
+    private long varLongChecked() throws InvalidRecordingException {
+        long result = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            int b = u1();
+            result |= (long) (b & 0x7f) << shift;
+            if (b < 0x80) {
+                return result;
+            }
+        }
+        return result | ((long) u1() << 56);
+    }
+
+    long readLong() throws InvalidRecordingException {
+        if (compressed) {
+            return varLong();
+        }
+        need(8);
+        long v = buf.getLong(pos);
+        pos += 8;
+        return v;
+    }
+
+    int readInt() throws InvalidRecordingException {
+        if (compressed) {
+            return (int) varLong();
+        }
+        need(4);
+        int v = buf.getInt(pos);
+        pos += 4;
+        return v;
+    }
+
+    short readShort() throws InvalidRecordingException {
+        if (compressed) {
+            return (short) varLong();
+        }
+        need(2);
+        short v = buf.getShort(pos);
+        pos += 2;
+        return v;
+    }
+
+    char readChar() throws InvalidRecordingException {
+        return (char) readShort();
+    }
+
+    float readFloat() throws InvalidRecordingException {
+        need(4);
+        float v = buf.getFloat(pos);
+        pos += 4;
+        return v;
+    }
+
+    double readDouble() throws InvalidRecordingException {
+        need(8);
+        double v = buf.getDouble(pos);
+        pos += 8;
+        return v;
+    }
+
+    /** A count or length: non-negative and at most the bytes left (each item takes at least one byte). */
+    int readCount(String what) throws InvalidRecordingException {
+        int n = readInt();
+        if (n < 0 || n > limit - pos) {
+            throw error(what + " count " + n + " exceeds the " + (limit - pos) + " bytes left");
+        }
+        return n;
+    }
+
+    void skip(int n) throws InvalidRecordingException {
+        need(n);
+        pos += n;
+    }
+
+    /** Reads a string value; pool references go through the pool (may be null during pool reading). */
+    Object readString(StringPool pool) throws InvalidRecordingException {
+        int encoding = u1();
+        switch (encoding) {
+            case 0:
+                return null;
+            case 1:
+                return "";
+            case 2: {
+                long key = readLong();
+                return pool == null ? new StringRef(key) : pool.string(key);
+            }
+            case 3: {
+                int n = readCount("string byte");
+                String s = new String(bytes(n), StandardCharsets.UTF_8);
+                return s;
+            }
+            case 4: {
+                int n = readCount("string char");
+                char[] chars = new char[n];
+                for (int i = 0; i < n; i++) {
+                    chars[i] = readChar();
+                }
+                return new String(chars);
+            }
+            case 5: {
+                int n = readCount("string byte");
+                return new String(bytes(n), StandardCharsets.ISO_8859_1);
+            }
+            default:
+                pos--;
+                throw error("unknown string encoding " + encoding);
+        }
+    }
+
+    private byte[] bytes(int n) throws InvalidRecordingException {
+        need(n);
+        byte[] b = new byte[n];
+        buf.get(pos, b);
+        pos += n;
+        return b;
+    }
+
+    void skipString() throws InvalidRecordingException {
+        int encoding = u1();
+        switch (encoding) {
+            case 0, 1 -> { }
+            case 2 -> readLong();
+            case 3, 5 -> skip(readCount("string byte"));
+            case 4 -> {
+                int n = readCount("string char");
+                for (int i = 0; i < n; i++) {
+                    readChar();
+                }
+            }
+            default -> {
+                pos--;
+                throw error("unknown string encoding " + encoding);
+            }
+        }
+    }
+
+    /** A string stored in a constant pool that was not resolved yet (pools may refer forward). */
+    record StringRef(long key) {
+    }
+}

@@ -1,0 +1,101 @@
+package org.jfrworkbench.importer.jfr;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.HeapSample;
+import org.jfrworkbench.model.Profile;
+
+/** What spans chunks while a file is read: the profile, the chunk number, settings, facts and agent heap events. */
+final class ProfileBuilder {
+    private final Profile profile;
+    private int chunkNumber;
+    private long allocationInterval = -1;
+    private String producer;
+    private final List<GcEvent> agentGcs = new ArrayList<>();
+
+    private final StackTraces stackTraces = new StackTraces();
+
+    /** One stack-trace pool, emptied and refilled by each chunk, so its arrays are allocated once per file. */
+    StackTraces stackTraces() {
+        return stackTraces;
+    }
+
+    ProfileBuilder(Profile profile) {
+        this.profile = profile;
+    }
+
+    Profile profile() {
+        return profile;
+    }
+
+    int chunkNumber() {
+        return chunkNumber;
+    }
+
+    void nextChunk() {
+        chunkNumber++;
+    }
+
+    long allocationInterval() {
+        return allocationInterval;
+    }
+
+    /** Records a JVM/OS fact; the first value seen wins. */
+    void fact(String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            profile.metadata().putIfAbsent(key, value);
+        }
+    }
+
+    /** async-profiler states its allocation sampling interval in bytes as the "alloc" setting. */
+    void setting(String name, String value) {
+        if ("alloc".equals(name) && value != null) {
+            try {
+                allocationInterval = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                // a non-numeric value (e.g. "true") leaves the interval unknown
+            }
+        }
+    }
+
+    void noteType(String typeName) {
+        if (producer == null && typeName.startsWith("profiler.")) {
+            producer = "async-profiler";
+        } else if (producer == null && typeName.startsWith("datadog.")) {
+            producer = "dd-trace-java";
+        }
+    }
+
+    void workbenchHeap(long time, long gcId, String name, String cause, long startMillis, long durationMillis,
+                       long usedBefore, long usedAfter, long committedAfter) {
+        profile.heap().addSample(new HeapSample(time, usedAfter, committedAfter, "workbench.HeapSummary"));
+        long start = startMillis > 0 ? startMillis * 1_000_000 : time;
+        long duration = durationMillis >= 0 ? durationMillis * 1_000_000 : -1;
+        agentGcs.add(new GcEvent(gcId, start, duration, name == null ? "" : name, cause == null ? "" : cause,
+                usedBefore, usedAfter, committedAfter, -1));
+    }
+
+    /** Completes the profile once every chunk is read. */
+    void finish() {
+        fact("producer", producer != null ? producer : profile.chunks() > 0 ? "JDK Flight Recorder" : null);
+        List<GcEvent> jvmGcs = new ArrayList<>(profile.heap().gcs());
+        for (GcEvent agent : agentGcs) {
+            if (!coveredByJvm(agent, jvmGcs)) {
+                profile.heap().addGc(agent);
+            }
+        }
+    }
+
+    /** An agent GC reading is redundant when the JVM's own events describe a GC starting at about the same time. */
+    private static boolean coveredByJvm(GcEvent agent, List<GcEvent> jvmGcs) {
+        long slack = Math.max(2_000_000L, agent.durationNanos());
+        for (GcEvent gc : jvmGcs) {
+            if (Math.abs(gc.startNanos() - agent.startNanos()) <= slack && gc.heapUsedAfter() >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

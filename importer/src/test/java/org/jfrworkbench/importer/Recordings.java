@@ -1,0 +1,228 @@
+package org.jfrworkbench.importer;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+
+import javax.tools.ToolProvider;
+
+/**
+ * Real recordings for the tests, made once from the workload in child JVMs (JDK 17 and 25 from the system properties
+ * {@code jdk17.home}/{@code jdk25.home}) and cached under {@code target/recordings} for every test class.
+ */
+public final class Recordings {
+    public static final Path DIR = Path.of("target", "recordings").toAbsolutePath();
+    private static final long WORKLOAD_MILLIS = 2000;
+
+    private Recordings() {
+    }
+
+    /** The JDK-only recordings: default and profile settings on both JDKs. */
+    public static synchronized List<Path> jdk() throws Exception {
+        List<Path> out = new ArrayList<>();
+        for (String jdk : List.of("17", "25")) {
+            for (String settings : List.of("default", "profile")) {
+                Path p = jfr(jdk, settings);
+                if (p != null) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every recording the tests have: JDK JFR, async-profiler (with and without jfrsync), gzip, multi-chunk. */
+    public static synchronized List<Path> all() throws Exception {
+        List<Path> out = new ArrayList<>(jdk());
+        add(out, asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));
+        add(out, asyncProfiler("25", "ap25-wall-nativemem", "event=cpu,wall=5ms,nativemem=0"));
+        add(out, asyncProfiler("17", "ap17-jfrsync", "event=cpu,alloc,live,lock,jfrsync=default"));
+        add(out, asyncProfiler("25", "ap25-jfrsync-profile", "event=cpu,alloc=64k,live,lock,wall=10ms,jfrsync=profile"));
+        add(out, gzip());
+        add(out, concatenated());
+        return out;
+    }
+
+    /** A small async-profiler recording (one chunk, tens of kB). */
+    public static synchronized Path smallAsyncProfiler() throws Exception {
+        return require(asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));
+    }
+
+    public static synchronized Path jfrsync() throws Exception {
+        return require(asyncProfiler("17", "ap17-jfrsync", "event=cpu,alloc,live,lock,jfrsync=default"));
+    }
+
+    public static synchronized Path jdk25Default() throws Exception {
+        return require(jfr("25", "default"));
+    }
+
+    private static Path require(Path p) {
+        assumeTrue(p != null, "the JDK for this recording is not installed");
+        return p;
+    }
+
+    private static void add(List<Path> out, Path p) {
+        if (p != null) {
+            out.add(p);
+        }
+    }
+
+    /** The JDK home for a version, or null when it is not installed. */
+    public static Path jdkHome(String version) {
+        String home = System.getProperty("jdk" + version + ".home");
+        if ((home == null || home.isBlank()) && Integer.toString(Runtime.version().feature()).equals(version)) {
+            home = System.getProperty("java.home");   // run outside surefire (e.g. the benchmark): this JVM will do
+        }
+        if (home == null || home.isBlank() || !Files.isExecutable(Path.of(home, "bin", "java"))) {
+            return null;
+        }
+        return Path.of(home);
+    }
+
+    static Path jfr(String jdk, String settings) throws Exception {
+        Path out = DIR.resolve("jdk" + jdk + "-" + settings + ".jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = jdkHome(jdk);
+        if (home == null) {
+            return null;
+        }
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=" + settings + ",filename=" + part);
+        return publish(part, out);
+    }
+
+    public static Path asyncProfiler(String jdk, String name, String options) throws Exception {
+        return asyncProfiler(jdk, name, options, WORKLOAD_MILLIS);
+    }
+
+    public static Path asyncProfiler(String jdk, String name, String options, long millis) throws Exception {
+        Path out = DIR.resolve(name + ".jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = jdkHome(jdk);
+        if (home == null) {
+            return null;
+        }
+        Path part = partial(out);
+        run(home, part, millis, "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part);
+        return publish(part, out);
+    }
+
+    static Path gzip() throws Exception {
+        Path out = DIR.resolve("jdk25-default.jfr.gz");
+        Path source = jfr("25", "default");
+        if (source == null) {
+            return null;
+        }
+        if (!Files.exists(out)) {
+            Path tmp = Files.createTempFile(DIR, "gz", ".tmp");
+            try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(tmp))) {
+                Files.copy(source, gz);
+            }
+            Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE);
+        }
+        return out;
+    }
+
+    /** Two recordings back to back: a valid multi-chunk file whose chunks have different type ids. */
+    static Path concatenated() throws Exception {
+        Path out = DIR.resolve("concatenated.jfr");
+        Path a = asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock");
+        Path b = jfr("17", "profile");
+        if (a == null || b == null) {
+            return null;
+        }
+        if (!Files.exists(out)) {
+            concatenate(out, a, b, a);
+        }
+        return out;
+    }
+
+    /** Recordings are written under a temporary name and renamed when complete, so a cache hit is whole. */
+    private static Path partial(Path out) throws IOException {
+        Files.createDirectories(DIR);
+        Path part = out.resolveSibling(out.getFileName() + ".part.jfr");
+        Files.deleteIfExists(part);
+        return part;
+    }
+
+    private static Path publish(Path part, Path out) throws IOException {
+        Files.move(part, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return out;
+    }
+
+    public static void concatenate(Path out, Path... parts) throws IOException {
+        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), "cat", ".tmp");
+        try (OutputStream o = Files.newOutputStream(tmp)) {
+            for (Path p : parts) {
+                Files.copy(p, o);
+            }
+        }
+        Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** async-profiler's linux-x64 library, extracted from its jar on the test class path. */
+    public static synchronized Path nativeLibrary() throws IOException {
+        Path lib = DIR.resolve("libasyncProfiler.so");
+        if (!Files.exists(lib)) {
+            Files.createDirectories(DIR);
+            try (InputStream in = Recordings.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
+                assumeTrue(in != null, "async-profiler's linux-x64 library is not on the class path");
+                Path tmp = Files.createTempFile(DIR, "lib", ".tmp");
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        return lib;
+    }
+
+    /** The workload compiled for Java 17, so both JDKs run it. */
+    private static synchronized Path workloadClasses() throws IOException {
+        Path classes = DIR.resolve("workload");
+        if (Files.exists(classes.resolve("Workload.class"))) {
+            return classes;
+        }
+        Files.createDirectories(classes);
+        Path source = classes.resolve("Workload.java");
+        try (InputStream in = Recordings.class.getResourceAsStream("/workload/Workload.java")) {
+            Files.copy(in, source, StandardCopyOption.REPLACE_EXISTING);
+        }
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null,
+                "--release", "17", "-d", classes.toString(), source.toString());
+        if (rc != 0) {
+            throw new IOException("could not compile the workload");
+        }
+        return classes;
+    }
+
+    private static void run(Path home, Path out, long millis, String... jvmOptions) throws Exception {
+        Files.createDirectories(DIR);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(home.resolve("bin").resolve("java").toString());
+        cmd.add("-Xmx256m");
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-cp", workloadClasses().toString(), "Workload", Long.toString(millis)));
+        Path log = DIR.resolve(out.getFileName() + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("workload did not finish: " + cmd);
+        }
+        if (p.exitValue() != 0 || !Files.exists(out) || Files.size(out) == 0) {
+            throw new IOException("recording failed (exit " + p.exitValue() + "), see " + log + ": " + cmd);
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package org.jfrworkbench.server.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.http.Context;
+import io.javalin.http.UploadedFile;
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.index.RecordingIndex;
+import org.jfrworkbench.server.query.BadQueryException;
+import org.jfrworkbench.server.query.DiffQuery;
+import org.jfrworkbench.server.query.FlameGraphQuery;
+import org.jfrworkbench.server.query.LiveHeapQuery;
+import org.jfrworkbench.server.query.ProfileData;
+import org.jfrworkbench.server.query.SampleFilter;
+import org.jfrworkbench.server.store.RecordingInfo;
+import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.store.UploadTooLargeException;
+
+/** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
+final class RecordingApi {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final RecordingStore store;
+
+    RecordingApi(RecordingStore store) {
+        this.store = store;
+    }
+
+    void list(Context ctx) throws IOException {
+        int limit = intParam(ctx, "limit", 50, 0, 10_000);
+        int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE - 10_000);
+        RecordingIndex.RecordingPage page = store.index().list(ctx.queryParam("q"), offset, limit);
+        ctx.json(page);
+    }
+
+    void upload(Context ctx) throws IOException {
+        long length = ctx.req().getContentLengthLong();
+        if (length > store.maxUpload() + (1 << 20)) {
+            throw new UploadTooLargeException(store.maxUpload());
+        }
+        String contentType = ctx.contentType();
+        boolean multipart = contentType != null && contentType.toLowerCase().startsWith("multipart/form-data");
+        UploadedFile file = null;
+        String name;
+        String labels;
+        String kind;
+        if (multipart) {
+            file = ctx.uploadedFile("file");
+            if (file == null) {
+                throw new BadQueryException("multipart upload needs a file in the form field 'file'");
+            }
+            name = firstNonBlank(ctx.formParam("name"), ctx.queryParam("name"), file.filename());
+            labels = firstNonBlank(ctx.formParam("labels"), ctx.queryParam("labels"));
+            kind = firstNonBlank(ctx.formParam("kind"), ctx.queryParam("kind"));
+        } else {
+            name = firstNonBlank(ctx.queryParam("name"), ctx.header("X-File-Name"));
+            labels = ctx.queryParam("labels");
+            kind = ctx.queryParam("kind");
+        }
+        // parameters are checked before any byte is staged
+        Map<String, String> parsedLabels = Labels.parse(labels);
+        Kind collapsedKind;
+        try {
+            collapsedKind = kind == null ? Kind.CPU : Kind.parse(kind);
+        } catch (IllegalArgumentException e) {
+            throw new BadQueryException(e.getMessage());
+        }
+        RecordingStore.Staged staged;
+        try (InputStream in = multipart ? file.content() : ctx.req().getInputStream()) {
+            staged = store.stage(in);
+        }
+        RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
+        ctx.status(result.created() ? 201 : 200).json(result.info());
+    }
+
+    void get(Context ctx) throws IOException {
+        RecordingInfo info = store.info(ctx.pathParam("id"));
+        ProfileData data = store.load(info.id());
+        Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
+        out.putAll(RecordingDetails.of(data));
+        ctx.json(out);
+    }
+
+    void delete(Context ctx) throws IOException {
+        store.delete(ctx.pathParam("id"));
+        ctx.status(204);
+    }
+
+    void flame(Context ctx) throws IOException {
+        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ctx.json(flameQuery(ctx, data).run(data));
+    }
+
+    void collapsed(Context ctx) throws IOException {
+        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        FlameGraphQuery query = flameQuery(ctx, data);
+        data.samples(query.kind()); // fail with 400 before the response starts
+        ctx.contentType("text/plain; charset=utf-8");
+        try (Writer w = new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8)) {
+            query.writeCollapsed(data, w);
+        }
+    }
+
+    void original(Context ctx) throws IOException {
+        RecordingInfo info = store.info(ctx.pathParam("id"));
+        ctx.contentType("application/octet-stream");
+        ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
+        ctx.result(Files.newInputStream(store.original(info.id())));
+    }
+
+    void heap(Context ctx) throws IOException {
+        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ctx.json(LiveHeapQuery.timeline(data.profile()));
+    }
+
+    void live(Context ctx) throws IOException {
+        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        String gc = ctx.queryParam("gc");
+        Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
+        ctx.json(LiveHeapQuery.at(data, index));
+    }
+
+    void diff(Context ctx) throws IOException {
+        String base = required(ctx, "base");
+        String target = required(ctx, "target");
+        ProfileData a = store.load(store.info(base).id());
+        ProfileData b = store.load(store.info(target).id());
+        ctx.json(new DiffQuery(kind(ctx), naming(ctx)).run(a, b));
+    }
+
+    void search(Context ctx) throws IOException {
+        int limit = intParam(ctx, "limit", 50, 1, 10_000);
+        String kind = ctx.queryParam("kind");
+        if (kind != null && !kind.isBlank()) {
+            kind(ctx);
+        }
+        ctx.json(store.index().searchMethods(ctx.queryParam("q"), kind, limit, store::findInfo));
+    }
+
+    private FlameGraphQuery flameQuery(Context ctx, ProfileData data) {
+        long start = data.profile().startNanos();
+        Long from = longParam(ctx, "from");
+        Long to = longParam(ctx, "to");
+        if (from != null && to != null && from > to) {
+            throw new BadQueryException("from (" + from + ") is after to (" + to + ")");
+        }
+        BitSet threads = null;
+        String t = ctx.queryParam("threads");
+        if (t != null && !t.isBlank()) {
+            threads = new BitSet();
+            for (String part : t.split(",")) {
+                try {
+                    int id = Integer.parseInt(part.trim());
+                    if (id < 0 || id >= data.profile().threads().size()) {
+                        throw new BadQueryException("thread id " + id + " does not exist in this recording");
+                    }
+                    threads.set(id);
+                } catch (NumberFormatException e) {
+                    throw new BadQueryException("threads must be a comma-separated list of thread ids, got '" + t + "'");
+                }
+            }
+        }
+        SampleFilter filter = new SampleFilter(from == null ? Long.MIN_VALUE : start + from * 1_000_000,
+                to == null ? Long.MAX_VALUE : start + to * 1_000_000 + 999_999, threads);
+        return new FlameGraphQuery(kind(ctx), filter, ctx.queryParam("search"), boolParam(ctx, "invert"), naming(ctx), 1.0);
+    }
+
+    private static Kind kind(Context ctx) {
+        String k = ctx.queryParam("kind");
+        try {
+            return k == null || k.isBlank() ? Kind.CPU : Kind.parse(k);
+        } catch (IllegalArgumentException e) {
+            throw new BadQueryException(e.getMessage());
+        }
+    }
+
+    private static FrameNaming naming(Context ctx) {
+        return new FrameNaming(boolParam(ctx, "signatures"), boolParam(ctx, "lines"));
+    }
+
+    private static boolean boolParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank() || v.equals("false") || v.equals("0")) {
+            return false;
+        }
+        if (v.equals("true") || v.equals("1")) {
+            return true;
+        }
+        throw new BadQueryException(name + " must be true or false, got '" + v + "'");
+    }
+
+    private static Long longParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            long l = Long.parseLong(v.trim());
+            if (l < 0 || l > Long.MAX_VALUE / 2_000_000) {
+                throw new BadQueryException(name + " is out of range: " + v);
+            }
+            return l;
+        } catch (NumberFormatException e) {
+            throw new BadQueryException(name + " must be milliseconds since the recording's start, got '" + v + "'");
+        }
+    }
+
+    private static int intParam(Context ctx, String name, int dflt, int min, int max) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            int i = Integer.parseInt(v.trim());
+            if (i < min || i > max) {
+                throw new BadQueryException(name + " must be between " + min + " and " + max + ", got " + i);
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw new BadQueryException(name + " must be a whole number, got '" + v + "'");
+        }
+    }
+
+    private static String required(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            throw new BadQueryException("parameter '" + name + "' is required");
+        }
+        return v;
+    }
+
+    private static String firstNonBlank(String... values) {
+        for (String v : values) {
+            if (v != null && !v.isBlank()) {
+                return v;
+            }
+        }
+        return null;
+    }
+}

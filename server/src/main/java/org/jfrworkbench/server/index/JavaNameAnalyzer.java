@@ -1,0 +1,67 @@
+package org.jfrworkbench.server.index;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
+import org.apache.lucene.analysis.pattern.PatternTokenizer;
+
+import java.util.regex.Pattern;
+
+/**
+ * Analyzers for Java frame names such as {@code java.util.HashMap$TreeNode.putTreeVal}.
+ * {@link #names()} splits on everything that is not part of an identifier ({@code . $ / ( ) ; < > :} ...), so
+ * {@code HashMap}, {@code resize}, {@code HashMap.resize} and {@code java.util.HashMap.resize} all match as
+ * terms or phrases. {@link #parts()} additionally splits camel case and digits ({@code Hash}, {@code Map}), in a
+ * separate field so that each field keeps a linear token stream and phrase positions stay exact.
+ */
+public final class JavaNameAnalyzer {
+    private static final Pattern NON_IDENTIFIER = Pattern.compile("[^\\p{L}\\p{N}_]+");
+
+    private JavaNameAnalyzer() {
+    }
+
+    public static Analyzer names() {
+        return new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String field) {
+                Tokenizer source = new PatternTokenizer(NON_IDENTIFIER, -1);
+                return new TokenStreamComponents(source, new LowerCaseFilter(source));
+            }
+
+            @Override
+            protected TokenStream normalize(String field, TokenStream in) {
+                return new LowerCaseFilter(in); // wildcard and prefix terms (Service*) meet lowercased tokens
+            }
+
+            @Override
+            public int getPositionIncrementGap(String field) {
+                return 100; // phrases never span two method names
+            }
+        };
+    }
+
+    public static Analyzer parts() {
+        return new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String field) {
+                Tokenizer source = new PatternTokenizer(NON_IDENTIFIER, -1);
+                int flags = WordDelimiterGraphFilter.GENERATE_WORD_PARTS | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
+                        | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS;
+                TokenStream stream = new WordDelimiterGraphFilter(source, flags, null);
+                return new TokenStreamComponents(source, new LowerCaseFilter(stream));
+            }
+
+            @Override
+            protected TokenStream normalize(String field, TokenStream in) {
+                return new LowerCaseFilter(in); // wildcard and prefix terms (Service*) meet lowercased tokens
+            }
+
+            @Override
+            public int getPositionIncrementGap(String field) {
+                return 100;
+            }
+        };
+    }
+}

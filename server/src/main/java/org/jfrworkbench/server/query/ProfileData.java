@@ -1,0 +1,79 @@
+package org.jfrworkbench.server.query;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+
+/**
+ * A loaded profile plus what every query needs from it: frame names deduplicated into a dictionary per naming
+ * (frames that differ only by line or type share a name), built once and cached.
+ */
+public final class ProfileData {
+    /** Name id used for samples without a stack. */
+    public static final String NO_STACK = "[no stack]";
+
+    private final String id;
+    private final Profile profile;
+    private final Map<FrameNaming, Names> names = new HashMap<>();
+
+    /** Distinct frame names and the name id of every frame; the last name is {@link #NO_STACK}. */
+    public record Names(String[] names, int[] frameName) {
+        public int noStack() {
+            return names.length - 1;
+        }
+    }
+
+    public ProfileData(String id, Profile profile) {
+        this.id = id;
+        this.profile = profile;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    public synchronized Names names(FrameNaming naming) {
+        return names.computeIfAbsent(naming, n -> {
+            int frames = profile.frames().size();
+            int[] frameName = new int[frames];
+            Map<String, Integer> ids = new HashMap<>();
+            java.util.List<String> list = new java.util.ArrayList<>();
+            for (int f = 0; f < frames; f++) {
+                String name = profile.frameName(f, n);
+                Integer nid = ids.get(name);
+                if (nid == null) {
+                    nid = list.size();
+                    ids.put(name, nid);
+                    list.add(name);
+                }
+                frameName[f] = nid;
+            }
+            list.add(NO_STACK);
+            return new Names(list.toArray(String[]::new), frameName);
+        });
+    }
+
+    /** The samples of a kind, or a BadQueryException naming the kinds this recording has. */
+    public SampleTable samples(Kind kind) {
+        SampleTable t = profile.kinds().get(kind);
+        if (t == null) {
+            throw new BadQueryException("recording " + id + " has no '" + kind.id() + "' samples (it has "
+                    + profile.kinds().keySet().stream().map(Kind::id).toList() + ")");
+        }
+        return t;
+    }
+
+    /** Rough heap footprint, for the cache's budget. */
+    public long approximateBytes() {
+        long samples = profile.kinds().values().stream().mapToLong(SampleTable::size).sum();
+        return samples * 28 + profile.frames().size() * 60L + profile.stacks().size() * 48L + 4096;
+    }
+}

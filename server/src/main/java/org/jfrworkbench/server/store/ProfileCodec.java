@@ -1,0 +1,254 @@
+package org.jfrworkbench.server.store;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.jfrworkbench.model.FrameTable;
+import org.jfrworkbench.model.FrameType;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.HeapSample;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.MethodTable;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.StackTable;
+import org.jfrworkbench.model.StringTable;
+import org.jfrworkbench.model.ThreadTable;
+
+/**
+ * A compact binary form of a {@link Profile}, so queries never re-parse the original recording.
+ * Tables are written in id order and re-added in the same order, which reproduces the same dense ids.
+ * Every count read back is checked against the bytes left, so a damaged file fails instead of allocating wildly.
+ */
+public final class ProfileCodec {
+    private static final int MAGIC = 0x57425046; // "WBPF"
+    private static final int VERSION = 1;
+
+    private ProfileCodec() {
+    }
+
+    public static void write(Profile p, Path file) throws IOException {
+        try (OutputStream os = Files.newOutputStream(file)) {
+            write(p, os);
+        }
+    }
+
+    public static void write(Profile p, OutputStream os) throws IOException {
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16));
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.writeInt(p.chunks());
+        out.writeLong(p.startNanos());
+        out.writeLong(p.endNanos());
+        StringTable strings = p.strings();
+        out.writeInt(strings.size());
+        for (int i = 1; i < strings.size(); i++) {
+            out.writeUTF(clip(strings.get(i)));
+        }
+        MethodTable methods = p.methods();
+        out.writeInt(methods.size());
+        for (int i = 0; i < methods.size(); i++) {
+            out.writeInt(methods.className(i));
+            out.writeInt(methods.name(i));
+            out.writeInt(methods.descriptor(i));
+        }
+        FrameTable frames = p.frames();
+        out.writeInt(frames.size());
+        for (int i = 0; i < frames.size(); i++) {
+            out.writeInt(frames.method(i));
+            out.writeInt(frames.line(i));
+            out.writeByte(frames.type(i).ordinal());
+        }
+        StackTable stacks = p.stacks();
+        out.writeInt(stacks.size());
+        for (int i = 0; i < stacks.size(); i++) {
+            int depth = stacks.depth(i);
+            out.writeInt(depth);
+            out.writeBoolean(stacks.truncated(i));
+            for (int d = 0; d < depth; d++) {
+                out.writeInt(stacks.frame(i, d));
+            }
+        }
+        ThreadTable threads = p.threads();
+        out.writeInt(threads.size());
+        for (int i = 1; i < threads.size(); i++) {
+            ThreadTable.ThreadInfo t = threads.get(i);
+            out.writeUTF(clip(t.name()));
+            out.writeLong(t.javaId());
+            out.writeLong(t.osId());
+        }
+        Map<Kind, SampleTable> kinds = p.kinds();
+        out.writeInt(kinds.size());
+        for (SampleTable t : kinds.values()) {
+            out.writeByte(t.kind().ordinal());
+            int n = t.size();
+            out.writeInt(n);
+            for (int i = 0; i < n; i++) {
+                out.writeLong(t.time(i));
+                out.writeInt(t.thread(i));
+                out.writeInt(t.stack(i));
+                out.writeLong(t.weight(i));
+                out.writeInt(t.objectClass(i));
+            }
+        }
+        out.writeInt(p.heap().gcs().size());
+        for (GcEvent g : p.heap().gcs()) {
+            out.writeLong(g.gcId());
+            out.writeLong(g.startNanos());
+            out.writeLong(g.durationNanos());
+            out.writeUTF(clip(g.name()));
+            out.writeUTF(clip(g.cause()));
+            out.writeLong(g.heapUsedBefore());
+            out.writeLong(g.heapUsedAfter());
+            out.writeLong(g.heapCommitted());
+            out.writeLong(g.longestPauseNanos());
+        }
+        out.writeInt(p.heap().samples().size());
+        for (HeapSample s : p.heap().samples()) {
+            out.writeLong(s.timeNanos());
+            out.writeLong(s.used());
+            out.writeLong(s.committed());
+            out.writeUTF(clip(s.source()));
+        }
+        writeMap(out, p.labels());
+        writeMap(out, p.metadata());
+        out.writeInt(p.sourceEvents().size());
+        for (Map.Entry<String, Long> e : p.sourceEvents().entrySet()) {
+            out.writeUTF(clip(e.getKey()));
+            out.writeLong(e.getValue());
+        }
+        out.writeInt(p.warnings().size());
+        for (String w : p.warnings()) {
+            out.writeUTF(clip(w));
+        }
+        out.writeInt(MAGIC);
+        out.flush();
+    }
+
+    public static Profile read(Path file) throws IOException {
+        long size = Files.size(file);
+        try (InputStream is = Files.newInputStream(file)) {
+            return read(is, size);
+        }
+    }
+
+    /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
+    public static Profile read(InputStream is, long size) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(is, 1 << 16));
+        if (in.readInt() != MAGIC || in.readInt() != VERSION) {
+            throw new IOException("not a profile file of this version");
+        }
+        Profile p = new Profile();
+        int chunks = in.readInt();
+        long start = in.readLong();
+        long end = in.readLong();
+        if (chunks > 0) {
+            for (int i = 0; i < Math.min(chunks, 1 << 20); i++) {
+                p.addChunk(start, end - start);
+            }
+        } else if (start != 0) {
+            p.coverTime(start);
+            p.coverTime(end);
+        }
+        int n = count(in, size);
+        for (int i = 1; i < n; i++) {
+            p.strings().intern(in.readUTF());
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.methods().add(in.readInt(), in.readInt(), in.readInt());
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.frames().add(in.readInt(), in.readInt(), FrameType.of(in.readByte()));
+        }
+        n = count(in, size);
+        int[] buf = new int[64];
+        for (int i = 0; i < n; i++) {
+            int depth = count(in, size);
+            boolean truncated = in.readBoolean();
+            if (buf.length < depth) {
+                buf = new int[Math.max(depth, buf.length * 2)];
+            }
+            for (int d = 0; d < depth; d++) {
+                buf[d] = in.readInt();
+            }
+            p.stacks().add(buf, 0, depth, truncated);
+        }
+        n = count(in, size);
+        for (int i = 1; i < n; i++) {
+            p.threads().add(new ThreadTable.ThreadInfo(in.readUTF(), in.readLong(), in.readLong()));
+        }
+        n = count(in, size);
+        for (int k = 0; k < n; k++) {
+            SampleTable t = p.samples(Kind.values()[in.readByte()]);
+            int samples = count(in, size);
+            for (int i = 0; i < samples; i++) {
+                t.add(in.readLong(), in.readInt(), in.readInt(), in.readLong(), in.readInt());
+            }
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.heap().addGc(new GcEvent(in.readLong(), in.readLong(), in.readLong(), in.readUTF(), in.readUTF(),
+                    in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.heap().addSample(new HeapSample(in.readLong(), in.readLong(), in.readLong(), in.readUTF()));
+        }
+        readMap(in, size, p.labels());
+        readMap(in, size, p.metadata());
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.sourceEvents().put(in.readUTF(), in.readLong());
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.warnings().add(in.readUTF());
+        }
+        if (in.readInt() != MAGIC) {
+            throw new IOException("profile file is damaged (no end marker)");
+        }
+        return p;
+    }
+
+    private static int count(DataInputStream in, long size) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > size) {
+            throw new EOFException("profile file is damaged (count " + n + " exceeds its size)");
+        }
+        return n;
+    }
+
+    private static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+        out.writeInt(map.size());
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            out.writeUTF(clip(e.getKey()));
+            out.writeUTF(clip(e.getValue()));
+        }
+    }
+
+    private static void readMap(DataInputStream in, long size, Map<String, String> map) throws IOException {
+        int n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            map.put(in.readUTF(), in.readUTF());
+        }
+    }
+
+    /** writeUTF takes at most 65535 encoded bytes; longer strings (never seen in practice) are shortened. */
+    private static String clip(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.length() > 16000 ? s.substring(0, 16000) : s;
+    }
+}

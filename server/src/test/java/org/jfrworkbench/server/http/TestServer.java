@@ -1,0 +1,92 @@
+package org.jfrworkbench.server.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import org.jfrworkbench.importer.ImportLimits;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.server.store.RecordingStore;
+
+/** A real server on a random loopback port over a data dir, and a small HTTP client for it. */
+final class TestServer implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    final RecordingStore store;
+    final Javalin app;
+    final String base;
+    final HttpClient http = HttpClient.newHttpClient();
+
+    TestServer(Path data, long maxUpload, String token) throws IOException {
+        store = new RecordingStore(data, new Importer(new ImportLimits(1L << 30, 100)), maxUpload);
+        app = WorkbenchServer.create(store, token).start("127.0.0.1", 0);
+        base = "http://127.0.0.1:" + app.port();
+    }
+
+    record Reply(int status, String body) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON: " + body, e);
+            }
+        }
+    }
+
+    Reply get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
+    }
+
+    Reply delete(String path, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).DELETE();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b.build());
+    }
+
+    Reply post(String query, byte[] body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/api/recordings" + query))
+                .header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b.build());
+    }
+
+    Reply post(String query, String body) throws Exception {
+        return post(query, body.getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    Reply postMultipart(String fileName, byte[] content, String labels) throws Exception {
+        String boundary = "wbtest" + System.nanoTime();
+        var out = new java.io.ByteArrayOutputStream();
+        String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"labels\"\r\n\r\n" + labels + "\r\n"
+                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName + "\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.UTF_8));
+        out.write(content);
+        out.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        return send(HttpRequest.newBuilder(URI.create(base + "/api/recordings"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build());
+    }
+
+    Reply send(HttpRequest request) throws Exception {
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Reply(r.statusCode(), r.body());
+    }
+
+    @Override
+    public void close() throws IOException {
+        app.stop();
+        store.close();
+    }
+}

@@ -1,0 +1,116 @@
+package org.jfrworkbench.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.query.LiveHeapQuery;
+import org.jfrworkbench.server.query.ProfileData;
+import org.jfrworkbench.server.store.RecordingStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live-heap estimate against the truth: a child JVM retains a known mix of arrays while async-profiler
+ * records alloc + live samples; {@code jcmd GC.class_histogram} runs a full GC and counts the live heap exactly.
+ * The estimate at that same GC must be within 15 % of the histogram for each retained class.
+ */
+class LiveHeapIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void liveHeapEstimateAtAGcMatchesTheClassHistogramOfThatGc() throws Exception {
+        Path jfr = dir.resolve("live.jfr");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-XX:+UseG1GC",
+                "-cp", System.getProperty("java.class.path"), RetainingWorkload.class.getName(), jfr.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Map<String, Long> histogram = new HashMap<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String ready = out.readLine();
+            assertTrue(ready != null && ready.startsWith("READY "), "workload output: " + ready);
+            String pid = ready.substring(6).trim();
+            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            Process hist = new ProcessBuilder(jcmd, pid, "GC.class_histogram").redirectErrorStream(true).start();
+            try (BufferedReader h = new BufferedReader(new InputStreamReader(hist.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = h.readLine()) != null) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length >= 4 && f[0].endsWith(":")) {
+                        histogram.put(javaName(f[3]), Long.parseLong(f[2]));
+                    }
+                }
+            }
+            assertEquals(0, hist.waitFor());
+            child.getOutputStream().write('\n');
+            child.getOutputStream().flush();
+            String done = out.readLine();
+            assertTrue(done != null && done.startsWith("DONE"), "workload output: " + done);
+        } finally {
+            child.waitFor(60, TimeUnit.SECONDS);
+            child.destroyForcibly();
+        }
+
+        try (RecordingStore store = new RecordingStore(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+            String id = store.importFile(jfr, "live.jfr", Map.of(), Kind.CPU).info().id();
+            ProfileData data = store.load(id);
+            List<GcEvent> gcs = data.profile().heap().gcs();
+            int histogramGc = -1;
+            for (int i = 0; i < gcs.size(); i++) {
+                if (String.valueOf(gcs.get(i).cause()).contains("Heap Inspection")) {
+                    histogramGc = i;
+                }
+            }
+            assertTrue(histogramGc >= 0, "the recording holds the histogram's GC: " + gcs);
+            LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(data, histogramGc);
+            Map<String, LiveHeapQuery.ClassShare> estimate = new HashMap<>();
+            live.byClass().forEach(c -> estimate.put(c.className(), c));
+            System.out.printf("live heap at GC %d (used after %d bytes, %d live samples):%n", histogramGc,
+                    live.usedAfter(), live.liveSamples());
+            for (String cls : List.of("byte[]", "long[]", "int[]")) {
+                long truth = histogram.getOrDefault(cls, 0L);
+                LiveHeapQuery.ClassShare est = estimate.get(cls);
+                assertTrue(est != null, cls + " has live samples; estimated classes: " + estimate.keySet());
+                double error = (double) (est.bytes() - truth) / truth;
+                System.out.printf("  %-8s estimate %,12d B (%5d samples)  histogram %,12d B  error %+.1f %%%n",
+                        cls, est.bytes(), est.samples(), truth, error * 100);
+                assertTrue(Math.abs(error) <= 0.15, cls + ": estimate " + est.bytes() + " vs histogram " + truth);
+            }
+        }
+    }
+
+    /** "[B" -> "byte[]", "[Ljava.lang.Object;" -> "java.lang.Object[]", others unchanged. */
+    static String javaName(String jvm) {
+        int dims = 0;
+        while (dims < jvm.length() && jvm.charAt(dims) == '[') {
+            dims++;
+        }
+        if (dims == 0) {
+            return jvm;
+        }
+        String base = switch (jvm.charAt(dims)) {
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            case 'Z' -> "boolean";
+            default -> jvm.substring(dims + 1, jvm.length() - 1);
+        };
+        return base + "[]".repeat(dims);
+    }
+}

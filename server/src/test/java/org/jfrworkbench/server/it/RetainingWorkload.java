@@ -1,0 +1,40 @@
+package org.jfrworkbench.server.it;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import one.profiler.AsyncProfiler;
+
+/**
+ * Child JVM for {@link LiveHeapIT}: profiles itself with async-profiler (alloc + live + jfrsync), keeps a known mix
+ * of objects live among garbage, says READY with its pid, waits for a line on stdin, then stops the profiler.
+ */
+public final class RetainingWorkload {
+    static volatile Object sink;
+
+    public static void main(String[] args) throws Exception {
+        AsyncProfiler profiler = AsyncProfiler.getInstance();
+        profiler.execute("start,event=cpu,alloc=16k,live,jfrsync=default,file=" + args[0]);
+        List<Object> keep = new ArrayList<>();
+        for (int i = 0; i < 400_000; i++) {
+            if (i % 5 == 0) {
+                keep.add(new byte[1024]);          // 80,000 x 1 KiB
+            }
+            if (i % 10 == 0) {
+                keep.add(new long[128]);           // 40,000 x 1 KiB
+            }
+            if (i % 2 == 0) {
+                keep.add(new int[30]);             // 200,000 x 136 B
+            }
+            sink = new byte[512];                  // garbage
+            sink = new char[256];                  // garbage
+        }
+        System.gc();
+        System.out.println("READY " + ProcessHandle.current().pid());
+        System.out.flush();
+        System.in.read();
+        profiler.execute("stop");
+        System.out.println("DONE " + keep.size());
+        System.out.flush();
+    }
+}
