@@ -15,11 +15,22 @@ public final class Agent {
     }
 
     public static void premain(String args, Instrumentation inst) {
-        launch(args);
+        launchInBackground(args);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        launch(args);
+        launchInBackground(args);
+    }
+
+    /** Starting the engines takes 0.1 to 1 s (more with jfrsync on a busy machine): never on the application's thread. */
+    private static void launchInBackground(String args) {
+        try {
+            Thread t = new Thread(() -> launch(args), "workbench-agent-start");
+            t.setDaemon(true);
+            t.start();
+        } catch (Throwable t) {
+            Log.failureOnce("start", "not started", t);
+        }
     }
 
     private static synchronized void launch(String args) {

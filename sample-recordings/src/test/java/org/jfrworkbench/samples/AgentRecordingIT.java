@@ -40,14 +40,16 @@ class AgentRecordingIT {
             Map<String, Integer> counts = Recordings.counts(events);
             int gcs = Recordings.count(counts, "jdk.GarbageCollection");
             int heap = Recordings.count(counts, "workbench.HeapSummary");
-            // a GC that falls into the short gap between two chunks may miss one of the two
-            assertTrue(Math.abs(heap - gcs) <= 2, chunk + ": " + heap + " heap summaries for " + gcs + " GCs");
+            // GC notifications arrive asynchronously (a busy notification thread can push one into the next chunk), and a
+            // GC in the short gap between two chunks may miss one of the two
+            assertTrue(Math.abs(heap - gcs) <= Math.max(3, gcs / 10), chunk + ": " + heap + " heap summaries for " + gcs + " GCs");
             assertTrue(Recordings.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
             assertTrue(counts.getOrDefault("jdk.GCHeapSummary", 0) >= gcs, "JDK heap summaries too: " + counts);
         }
         Map<String, Integer> all = Recordings.counts(Recordings.events(chunks));
         assertTrue(all.getOrDefault("jdk.ExecutionSample", 0) > 50, "cpu samples: " + all);
         assertTrue(all.getOrDefault("jdk.GarbageCollection", 0) >= 3, "several GCs: " + all);
+        assertTrue(all.getOrDefault("workbench.HeapSummary", 0) >= 0.9 * all.get("jdk.GarbageCollection"), "a heap summary per GC: " + all);
         assertTrue(Recordings.count(all, "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB") > 50, "alloc: " + all);
         assertTrue(all.getOrDefault("profiler.LiveObject", 0) > 0, "live objects: " + all);
         for (RecordedEvent e : Recordings.events(chunks)) {

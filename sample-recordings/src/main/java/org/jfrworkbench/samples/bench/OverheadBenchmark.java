@@ -18,9 +18,11 @@ import java.util.zip.ZipFile;
  * and plain async-profiler with the same events. Each configuration runs in fresh JVMs, interleaved, several
  * times; the medians of orders/s are compared.
  *
- * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark agent/target/workbench-agent.jar [RUNS] [ORDERS]</pre>
+ * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark agent/target/workbench-agent.jar [RUNS] [ORDERS] [AGENT_OPTIONS]</pre>
  */
 public final class OverheadBenchmark {
+    private static final String AGENT = "workbench agent (defaults + OPTIONS)";
+
     private OverheadBenchmark() {
     }
 
@@ -30,18 +32,19 @@ public final class OverheadBenchmark {
             return;
         }
         if (args.length < 1) {
-            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [ORDERS]");
+            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [AGENT_OPTIONS]");
             System.exit(2);
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         long orders = args.length > 2 ? Long.parseLong(args[2]) : 2_000_000;
+        String extra = args.length > 3 ? "," + args[3] : "";
         Path work = Files.createTempDirectory("workbench-overhead");
         Path lib = extractProfiler(agentJar, work);
 
         Map<String, List<String>> configs = new LinkedHashMap<>();
         configs.put("no agent", List.of());
-        configs.put("workbench agent (defaults)", List.of("-javaagent:" + agentJar + "=dir=" + work.resolve("agent")));
+        configs.put(AGENT, List.of("-javaagent:" + agentJar + "=dir=" + work.resolve("agent") + extra));
         configs.put("JDK JFR settings=profile", List.of("-XX:StartFlightRecording=settings=profile,filename=" + work.resolve("jfr.jfr")));
         configs.put("async-profiler (cpu=10ms,alloc=512k,live)", List.of("-agentpath:" + lib
                 + "=start,event=cpu,interval=10000000,alloc=524288,live,jfr,file=" + work.resolve("ap.jfr")));
@@ -62,7 +65,7 @@ public final class OverheadBenchmark {
             double m = median(r.getValue());
             System.out.printf("%-44s %,14.0f %9.3fx  (overhead %+.1f %%)%n", r.getKey(), m, m / base, 100 * (1 - m / base));
         }
-        double agent = median(results.get("workbench agent (defaults)"));
+        double agent = median(results.get(AGENT));
         System.out.printf("%nagent vs JDK JFR profile: %.3fx, agent vs async-profiler alone: %.3fx%n",
                 agent / median(results.get("JDK JFR settings=profile")), agent / median(results.get("async-profiler (cpu=10ms,alloc=512k,live)")));
     }
