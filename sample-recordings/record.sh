@@ -8,20 +8,25 @@ cd "$(dirname "$0")/.."
 . .ci/setup.sh
 JAVA=${JAVA:-$JAVA_HOME/bin/java}
 mvn -B -ntp -q -o -pl agent,sample-recordings -am -DskipTests package 2>/dev/null || mvn -B -ntp -q -pl agent,sample-recordings -am -DskipTests package
-agent=agent/target/workbench-agent.jar
-classes=sample-recordings/target/classes
-out=sample-recordings
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+out=$PWD/sample-recordings
+# run from a neutral scratch directory with relative paths and a minimal environment, so the recordings' JVM
+# arguments and system properties name no directory of the machine that made them
+work=${TMPDIR:-/tmp}/workbench-samples
+rm -rf "$work" && mkdir -p "$work"
+cp agent/target/workbench-agent.jar "$work/"
+cp -r sample-recordings/target/classes "$work/classes"
+cd "$work"
+agent=workbench-agent.jar
+classes=classes
 
 record() { # name jvm-options agent-options main args...
   local name=$1 jvmopts=$2 opts=$3; shift 3
-  rm -rf "$work/$name"
+  rm -rf "$name"
   # shellcheck disable=SC2086
-  "$JAVA" --enable-native-access=ALL-UNNAMED $jvmopts \
-    "-javaagent:$agent=dir=$work/$name,interval=6s,$opts" -cp "$classes" "$@"
-  cat "$work/$name"/*.jfr > "$out/$name.jfr"
-  echo "$out/$name.jfr: $(stat -c %s "$out/$name.jfr") bytes from $(ls "$work/$name" | wc -l) chunk(s)"
+  env -i PATH=/usr/bin:/bin HOME="$work" "$JAVA" --enable-native-access=ALL-UNNAMED $jvmopts \
+    "-javaagent:$agent=dir=$name,interval=6s,$opts" -cp "$classes" "$@"
+  cat "$name"/*.jfr > "$out/$name.jfr"
+  echo "sample-recordings/$name.jfr: $(stat -c %s "$out/$name.jfr") bytes from $(ls "$name" | wc -l) chunk(s)"
 }
 
 record checkout-before "-Xmx256m" "cpu=10ms,alloc=2m,live=true,label.service=checkout,label.version=before" \

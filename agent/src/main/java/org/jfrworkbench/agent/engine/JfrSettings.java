@@ -59,6 +59,10 @@ public final class JfrSettings {
                 "jdk.GCPhasePauseLevel3", "jdk.GCPhasePauseLevel4", "jdk.GCPhaseConcurrentLevel1", "jdk.GCPhaseConcurrentLevel2"}) {
             s.put(event + "#enabled", "false");
         }
+        // chunks get uploaded to a shared server: never record the environment (often holds credentials) nor the
+        // command lines of every other process on the host
+        s.put("jdk.InitialEnvironmentVariable#enabled", "false");
+        s.put("jdk.SystemProcess#enabled", "false");
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
         return s;
