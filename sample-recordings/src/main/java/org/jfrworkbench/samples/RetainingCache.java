@@ -39,6 +39,9 @@ public final class RetainingCache {
             garbage += churn();
             LockSupport.parkNanos(100_000); // a service, not a benchmark: a few GCs a second, not hundreds
         }
+        // a last full collection, so the recording ends with the live set being exactly the retained sessions
+        System.gc();
+        Thread.sleep(200);
         System.out.println("retained " + cache.size() + " sessions, churned " + garbage);
     }
 
