@@ -1,0 +1,243 @@
+package org.jfrworkbench.agent;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
+import org.jfrworkbench.agent.engine.ChunkFiles;
+import org.jfrworkbench.agent.engine.JfrEngine;
+import org.jfrworkbench.agent.engine.ProfilingEngine;
+import org.jfrworkbench.agent.events.HeapMonitor;
+import org.jfrworkbench.agent.events.LabelEvent;
+import org.jfrworkbench.agent.events.NativeMemoryMonitor;
+import org.jfrworkbench.agent.upload.Spool;
+import org.jfrworkbench.agent.upload.Uploader;
+
+/**
+ * The running agent: one engine writing one chunk file per interval into the directory, closed files renamed
+ * from {@code .jfr.part} to {@code .jfr} (so readers and the uploader only see complete files), labels at the start
+ * of every chunk, heap and native-memory events in between. All work happens on one daemon thread.
+ */
+final class ChunkRecorder {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'");
+
+    private final AgentOptions options;
+    private final Map<String, String> labels;
+    private final Spool spool;
+    private final ScheduledExecutorService scheduler;
+    private final HeapMonitor heapMonitor = new HeapMonitor();
+    private ProfilingEngine engine;
+    private Uploader uploader;
+    private Path current;
+    private int sequence;
+    private boolean stopped;
+    /** Not a monitor: the shutdown hook must be able to give up waiting for a rotation stuck inside the JVM. */
+    private final ReentrantLock lock = new ReentrantLock();
+
+    ChunkRecorder(AgentOptions options) {
+        this.options = options;
+        this.labels = labels(options);
+        this.spool = new Spool(options.dir(), options.spoolMaxBytes());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "workbench-agent-recorder");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private static Map<String, String> labels(AgentOptions options) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("host", hostName());
+        labels.put("pid", String.valueOf(ProcessHandle.current().pid()));
+        labels.put("jvm", System.getProperty("java.specification.version", "?"));
+        labels.putAll(options.labels());
+        return labels;
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    void start() throws Exception {
+        Files.createDirectories(options.dir());
+        engine = chooseEngine();
+        heapMonitor.start();
+        startChunk();
+        Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "
+                + options.interval().toSeconds() + " s" + (options.upload() == null ? "" : ", uploading to " + options.upload()));
+        long every = options.interval().toMillis();
+        scheduler.scheduleAtFixedRate(this::rotateSafely, every, every, TimeUnit.MILLISECONDS);
+        if (NativeMemoryMonitor.isTrackingOn()) {
+            NativeMemoryMonitor nmt = new NativeMemoryMonitor();
+            long nmtEvery = options.nmtInterval().toMillis();
+            scheduler.scheduleWithFixedDelay(nmt::record, 0, nmtEvery, TimeUnit.MILLISECONDS);
+        }
+        if (options.upload() != null) {
+            uploader = new Uploader(spool, options.upload(), options.token(), labels);
+            uploader.start();
+        }
+    }
+
+    private ProfilingEngine chooseEngine() throws Exception {
+        if (options.engine() != AgentOptions.Engine.JFR) {
+            try {
+                return AsyncProfilerEngine.load(options);
+            } catch (Throwable t) {
+                if (options.engine() == AgentOptions.Engine.ASYNC) {
+                    throw new IllegalStateException("async-profiler cannot load on " + System.getProperty("os.name") + "/"
+                            + System.getProperty("os.arch") + ": " + t);
+                }
+                Log.failureOnce("async-load", "async-profiler cannot load here, using JDK Flight Recorder", t);
+            }
+        }
+        return new JfrEngine(options);
+    }
+
+    /** Opens the next chunk file; does nothing once the JVM is exiting (see {@link ExitGuard}). */
+    private void startChunk() throws Exception {
+        String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
+        String prefix = labels.getOrDefault("service", "app").replaceAll("[^A-Za-z0-9._-]", "_");
+        current = options.dir().resolve(prefix + "-" + stamp + "-" + labels.get("pid") + "-" + String.format("%04d", ++sequence)
+                + Spool.SUFFIX + ".part");
+        Path file = current;
+        boolean started;
+        try {
+            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+        } catch (Exception e) {
+            if (!(engine instanceof AsyncProfilerEngine) || options.engine() == AgentOptions.Engine.ASYNC) {
+                throw e;
+            }
+            // the native engine loaded but cannot start (e.g. jfrsync refused): fall back for good
+            Log.failureOnce("async-start", "async-profiler could not start, using JDK Flight Recorder", e);
+            engine = new JfrEngine(options);
+            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+        }
+        if (!started) {
+            current = null;
+            return;
+        }
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            LabelEvent event = new LabelEvent();
+            event.key = label.getKey();
+            event.value = label.getValue();
+            event.commit();
+        }
+    }
+
+    /** Closes the current chunk and opens the next. */
+    private void rotateSafely() {
+        lock.lock();
+        try {
+            if (stopped) {
+                return;
+            }
+            closeChunk();
+            startChunk();
+        } catch (Throwable t) {
+            Log.failureOnce("rotate", "could not rotate the recording; recording stops", t);
+            stopped = true;
+            scheduler.shutdown();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeChunk() throws Exception {
+        Path part = current;
+        if (part == null) {
+            return; // no chunk open: the JVM began exiting before it could start
+        }
+        current = null;
+        try {
+            engine.stop();
+        } finally {
+            publish(part);
+        }
+        spool.enforceBound();
+        if (uploader != null) {
+            uploader.chunkClosed();
+        }
+    }
+
+    /** Renames a complete chunk to .jfr (now readers and the uploader see it); an incomplete one stays .part. */
+    private static void publish(Path part) throws Exception {
+        if (!ChunkFiles.isComplete(part)) {
+            Log.failureOnce("incomplete-" + part.getFileName(), "chunk " + part.getFileName() + " is incomplete; left as .part", null);
+        } else {
+            String name = part.getFileName().toString();
+            Files.move(part, part.resolveSibling(name.substring(0, name.length() - ".part".length())), StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /**
+     * At exit the JDK's own shutdown hook stops every JDK recording (and writes it to its file); stopping ours at the
+     * same moment races with that write, so let it finish first (bounded).
+     */
+    private static void awaitJdkRecorderShutdown() {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        try {
+            while (System.nanoTime() < deadline && jdk.jfr.FlightRecorder.isInitialized()
+                    && jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings().stream()
+                            .anyMatch(r -> r.getState() == jdk.jfr.RecordingState.RUNNING)) {
+                Thread.sleep(10);
+            }
+        } catch (Throwable t) {
+            Log.failureOnce("await-jfr", "could not check the JDK recorder at exit", t);
+        }
+    }
+
+    /** Closes the last chunk (shutdown hook or {@code stop} via attach) and gives the uploader a moment. */
+    void stop(long uploadGraceMillis, boolean atExit) {
+        if (atExit && ExitGuard.waitingThreads() > 0) {
+            // a rotation waits for exit to finish; it will not start a chunk, and nothing is open
+            Log.info("exiting during a chunk rotation; the last chunk was closed by it");
+            return;
+        }
+        if (atExit) {
+            awaitJdkRecorderShutdown();
+        }
+        try {
+            if (!lock.tryLock(5, TimeUnit.SECONDS)) {
+                Log.failureOnce("stop", "a chunk rotation did not finish; the last chunk stays unfinished", null);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            scheduler.shutdownNow();
+            heapMonitor.stop();
+            closeChunk();
+        } catch (Throwable t) {
+            Log.failureOnce("stop", "could not close the last chunk", t);
+        } finally {
+            lock.unlock();
+        }
+        if (uploader != null) {
+            uploader.drainAndStop(uploadGraceMillis);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package org.jfrworkbench.agent.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.Configuration;
+import org.jfrworkbench.agent.AgentOptions;
+
+/**
+ * The JDK JFR settings the agent records with: the JDK's "default" configuration (low overhead, made for
+ * production), minus the per-GC-thread phase events that make files large and say little, plus the sampling
+ * events the options ask for. With async-profiler the samplers are its own, so the JDK's are switched off.
+ */
+public final class JfrSettings {
+    private JfrSettings() {
+    }
+
+    /** Settings for the JDK-only engine. */
+    public static Map<String, String> forJfrEngine(AgentOptions options) throws IOException, java.text.ParseException {
+        Map<String, String> s = base();
+        if (options.cpuInterval() != null) {
+            s.put("jdk.ExecutionSample#enabled", "true");
+            s.put("jdk.ExecutionSample#period", Math.max(1, options.cpuInterval().toMillis()) + " ms");
+        } else {
+            s.put("jdk.ExecutionSample#enabled", "false");
+        }
+        if (options.wallInterval() != null) {
+            // JDK JFR has no wall-clock sampler; native-method samples are the closest (threads off-CPU in native code)
+            s.put("jdk.NativeMethodSample#enabled", "true");
+            s.put("jdk.NativeMethodSample#period", Math.max(1, options.wallInterval().toMillis()) + " ms");
+        }
+        s.put("jdk.ObjectAllocationSample#enabled", String.valueOf(options.allocBytes() > 0));
+        s.put("jdk.ObjectAllocationSample#throttle", "300/s");
+        s.put("jdk.OldObjectSample#enabled", String.valueOf(options.live()));
+        s.put("jdk.OldObjectSample#stackTrace", "true");
+        s.put("jdk.OldObjectSample#cutoff", "0 ns");
+        if (options.lockThreshold() != null) {
+            s.put("jdk.JavaMonitorEnter#enabled", "true");
+            s.put("jdk.JavaMonitorEnter#threshold", options.lockThreshold().toMillis() + " ms");
+        }
+        return s;
+    }
+
+    /** Settings for the JDK recording synced with async-profiler: everything but the samplers async-profiler owns. */
+    public static Map<String, String> forJfrSync() throws IOException, java.text.ParseException {
+        Map<String, String> s = base();
+        for (String event : new String[] {"jdk.ExecutionSample", "jdk.NativeMethodSample", "jdk.ObjectAllocationSample",
+                "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.OldObjectSample"}) {
+            s.put(event + "#enabled", "false");
+        }
+        return s;
+    }
+
+    private static Map<String, String> base() throws IOException, java.text.ParseException {
+        Map<String, String> s = new TreeMap<>(Configuration.getConfiguration("default").getSettings());
+        for (String event : new String[] {"jdk.GCPhaseParallel", "jdk.GCPhasePauseLevel1", "jdk.GCPhasePauseLevel2",
+                "jdk.GCPhasePauseLevel3", "jdk.GCPhasePauseLevel4", "jdk.GCPhaseConcurrentLevel1", "jdk.GCPhaseConcurrentLevel2"}) {
+            s.put(event + "#enabled", "false");
+        }
+        // chunks get uploaded to a shared server: never record the environment (often holds credentials) nor the
+        // command lines of every other process on the host
+        s.put("jdk.InitialEnvironmentVariable#enabled", "false");
+        s.put("jdk.SystemProcess#enabled", "false");
+        s.put("jdk.GCHeapSummary#enabled", "true");
+        s.put("jdk.GarbageCollection#enabled", "true");
+        return s;
+    }
+
+    /** Writes settings as a .jfc file (the form async-profiler's {@code jfrsync=} accepts). */
+    public static Path writeJfc(Map<String, String> settings, Path file) throws IOException {
+        Map<String, Map<String, String>> byEvent = new TreeMap<>();
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            int hash = e.getKey().indexOf('#');
+            if (hash > 0) {
+                byEvent.computeIfAbsent(e.getKey().substring(0, hash), k -> new TreeMap<>()).put(e.getKey().substring(hash + 1), e.getValue());
+            }
+        }
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"Workbench agent\">\n");
+        byEvent.forEach((event, values) -> {
+            xml.append("  <event name=\"").append(escape(event)).append("\">\n");
+            values.forEach((name, value) -> xml.append("    <setting name=\"").append(escape(name)).append("\">")
+                    .append(escape(value)).append("</setting>\n"));
+            xml.append("  </event>\n");
+        });
+        Files.writeString(file, xml.append("</configuration>\n"));
+        return file;
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

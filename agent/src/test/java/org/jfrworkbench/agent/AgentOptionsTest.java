@@ -1,0 +1,66 @@
+package org.jfrworkbench.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentOptionsTest {
+    @Test
+    void defaultsAreCheapAndRecordEverythingTheViewsNeed() {
+        AgentOptions o = AgentOptions.parse("");
+        assertEquals(Duration.ofSeconds(60), o.interval());
+        assertEquals(AgentOptions.Engine.AUTO, o.engine());
+        assertEquals(Duration.ofMillis(10), o.cpuInterval());
+        assertEquals(512 * 1024, o.allocBytes());
+        assertTrue(o.live());
+        assertNull(o.wallInterval());
+        assertNull(o.lockThreshold());
+        assertNull(o.upload());
+        assertTrue(o.dir().isAbsolute());
+    }
+
+    @Test
+    void parsesEveryOptionAndLabels() {
+        AgentOptions o = AgentOptions.parse("dir=/tmp/x,interval=30s,engine=jfr,cpu=5ms,wall=50ms,alloc=2m,live=false,lock=1ms,"
+                + "upload=http://wb:8080,token=t0k,spool-max=10m,nmt-interval=5s,label.service=checkout,label.version=1.2");
+        assertEquals(Path.of("/tmp/x"), o.dir());
+        assertEquals(Duration.ofSeconds(30), o.interval());
+        assertEquals(AgentOptions.Engine.JFR, o.engine());
+        assertEquals(Duration.ofMillis(5), o.cpuInterval());
+        assertEquals(Duration.ofMillis(50), o.wallInterval());
+        assertEquals(2 * 1024 * 1024, o.allocBytes());
+        assertFalse(o.live());
+        assertEquals(Duration.ofMillis(1), o.lockThreshold());
+        assertEquals(URI.create("http://wb:8080"), o.upload());
+        assertEquals("t0k", o.token());
+        assertEquals(10L * 1024 * 1024, o.spoolMaxBytes());
+        assertEquals(Duration.ofSeconds(5), o.nmtInterval());
+        assertEquals(Map.of("service", "checkout", "version", "1.2"), o.labels());
+    }
+
+    @Test
+    void cpuAndAllocCanBeSwitchedOff() {
+        AgentOptions o = AgentOptions.parse("cpu=off,alloc=off,live=false");
+        assertNull(o.cpuInterval());
+        assertEquals(0, o.allocBytes());
+    }
+
+    @Test
+    void badOptionsAreRejectedWithTheirName() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=soon")).getMessage().contains("interval"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("engine=perf")).getMessage().contains("engine"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("colour=red")).getMessage().contains("colour"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("upload=ftp://x")).getMessage().contains("upload"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("spool-max=-5")).getMessage().contains("spool-max"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=0s")).getMessage().contains("interval"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=off")).getMessage().contains("live"));
+    }
+}

@@ -1,0 +1,62 @@
+package org.jfrworkbench.samples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/** Reads the agent's chunk files with the JDK's own parser (not `jfr summary`, which mislabels jfrsync files). */
+final class Recordings {
+    private Recordings() {
+    }
+
+    static List<Path> chunks(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
+        }
+    }
+
+    static List<RecordedEvent> events(Path file) throws IOException {
+        return RecordingFile.readAllEvents(file);
+    }
+
+    static List<RecordedEvent> events(List<Path> files) throws IOException {
+        List<RecordedEvent> all = new ArrayList<>();
+        for (Path f : files) {
+            all.addAll(events(f));
+        }
+        return all;
+    }
+
+    static Map<String, Integer> counts(List<RecordedEvent> events) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (RecordedEvent e : events) {
+            counts.merge(e.getEventType().getName(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    static Map<String, String> labels(List<RecordedEvent> events) {
+        Map<String, String> labels = new TreeMap<>();
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals("workbench.Label")) {
+                labels.put(e.getString("key"), e.getString("value"));
+            }
+        }
+        return labels;
+    }
+
+    static int count(Map<String, Integer> counts, String... names) {
+        int n = 0;
+        for (String name : names) {
+            n += counts.getOrDefault(name, 0);
+        }
+        return n;
+    }
+}
