@@ -34,7 +34,7 @@ class LiveHeapIT {
     void liveHeapEstimateAtAGcMatchesTheClassHistogramOfThatGc() throws Exception {
         Path jfr = dir.resolve("live.jfr");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-XX:+UseG1GC",
+        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-Xmn32m", "-XX:+UseG1GC",
                 "-cp", System.getProperty("java.class.path"), RetainingWorkload.class.getName(), jfr.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         Map<String, Long> histogram = new HashMap<>();

@@ -16,15 +16,19 @@ public final class RetainingWorkload {
         AsyncProfiler profiler = AsyncProfiler.getInstance();
         profiler.execute("start,event=cpu,alloc=16k,live,jfrsync=default,file=" + args[0]);
         List<Object> keep = new ArrayList<>();
-        for (int i = 0; i < 400_000; i++) {
-            if (i % 5 == 0) {
-                keep.add(new byte[1024]);          // 80,000 x 1 KiB
-            }
+        // Three classes with about 100 MB each. async-profiler tracks at most about a thousand sampled objects at
+        // once; equal shares give each class a third of them, and many young GCs (small young generation, set by
+        // the test) free the garbage's slots so that the tracked set fills up with retained objects. The large
+        // retained total keeps the objects allocated before profiling began (not sampled) a small part of the heap.
+        for (int i = 0; i < 1_000_000; i++) {
             if (i % 10 == 0) {
-                keep.add(new long[128]);           // 40,000 x 1 KiB
+                keep.add(new byte[1024]);          // 100,000 x 1 KiB
             }
-            if (i % 2 == 0) {
-                keep.add(new int[30]);             // 200,000 x 136 B
+            if (i % 10 == 5) {
+                keep.add(new long[128]);           // 100,000 x 1 KiB
+            }
+            if (i % 4 != 3) {
+                keep.add(new int[30]);             // 750,000 x 136 B
             }
             sink = new byte[512];                  // garbage
             sink = new char[256];                  // garbage
