@@ -6,9 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.jfrworkbench.model.FrameNaming;
-import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.model.StackTable;
 
 /**
  * Compares two recordings of one kind: a merged call tree with both sides' weights, and per-method changes of
@@ -31,29 +29,13 @@ public record DiffQuery(Kind kind, FrameNaming naming) {
         SampleFilter.StackWeights tw = addSide(tree, 1, target, targetMap);
         TreeBuilder.Layout l = tree.preOrder(0);
         int n = l.order().length;
-        int[] nameCol = new int[n];
+        NameColumns columns = NameColumns.of(tree, l, names);
         long[] baseCol = new long[n];
         long[] targetCol = new long[n];
         long[] baseSelf = new long[n];
         long[] targetSelf = new long[n];
-        String[] type = new String[n];
-        List<String> outNames = new ArrayList<>();
-        outNames.add("all");
-        int[] remap = new int[names.length];
-        java.util.Arrays.fill(remap, -1);
         for (int i = 0; i < n; i++) {
             int node = l.order()[i];
-            int nm = tree.name(node);
-            if (nm < 0) {
-                type[i] = "";
-            } else {
-                if (remap[nm] < 0) {
-                    remap[nm] = outNames.size();
-                    outNames.add(names[nm]);
-                }
-                nameCol[i] = remap[nm];
-                type[i] = FlameGraphQuery.TYPE_NAMES[tree.type(node)];
-            }
             baseCol[i] = tree.total(0, node);
             targetCol[i] = tree.total(1, node);
             baseSelf[i] = tree.self(0, node);
@@ -62,39 +44,15 @@ public record DiffQuery(Kind kind, FrameNaming naming) {
         List<DiffResult.Change> changes = changes(MethodStats.compute(base, kind, SampleFilter.ALL),
                 MethodStats.compute(target, kind, SampleFilter.ALL));
         return new DiffResult(kind.id(), kind.unit(), bw.totalWeight(), tw.totalWeight(), bw.samples(), tw.samples(),
-                outNames, new DiffResult.Nodes(nameCol, l.parent(), type, l.count(), baseCol, targetCol, baseSelf, targetSelf),
+                columns.names(), new DiffResult.Nodes(columns.name(), l.parent(), columns.type(), l.count(), baseCol,
+                targetCol, baseSelf, targetSelf),
                 changes);
     }
 
     private SampleFilter.StackWeights addSide(TreeBuilder tree, int side, ProfileData data, int[] map) {
-        StackTable stacks = data.profile().stacks();
-        ProfileData.Names names = data.names(naming);
-        SampleFilter.StackWeights sw = SampleFilter.ALL.aggregate(data.samples(kind), stacks.size());
-        int[] path = new int[64];
-        byte[] types = new byte[64];
-        for (int s = 0; s <= stacks.size(); s++) {
-            if (sw.count()[s] == 0) {
-                continue;
-            }
-            int depth;
-            if (s == stacks.size()) {
-                depth = 1;
-                path[0] = map[names.noStack()];
-                types[0] = (byte) FrameType.UNKNOWN.ordinal();
-            } else {
-                depth = stacks.depth(s);
-                if (path.length < depth) {
-                    path = new int[depth * 2];
-                    types = new byte[depth * 2];
-                }
-                for (int i = 0; i < depth; i++) {
-                    int frame = stacks.frame(s, depth - 1 - i);
-                    path[i] = map[names.frameName()[frame]];
-                    types[i] = (byte) data.profile().frames().type(frame).ordinal();
-                }
-            }
-            tree.add(side, path, types, depth, sw.weight()[s], sw.count()[s]);
-        }
+        SampleFilter.StackWeights sw = SampleFilter.ALL.aggregate(data.samples(kind), data.profile().stacks().size());
+        StackPaths.forEach(data, data.names(naming), sw, map, false,
+                (path, types, depth, w, c) -> tree.add(side, path, types, depth, w, c));
         return sw;
     }
 

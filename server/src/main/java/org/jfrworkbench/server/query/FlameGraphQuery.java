@@ -2,8 +2,6 @@ package org.jfrworkbench.server.query;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -33,79 +31,39 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         SampleFilter.StackWeights sw = filter.aggregate(samples, stacks.size());
         boolean[] matches = compileSearch(names.names());
         TreeBuilder tree = new TreeBuilder(names.names(), "all", 1);
-        int[] path = new int[64];
-        byte[] types = new byte[64];
-        long matched = 0;
-        for (int s = 0; s <= stacks.size(); s++) {
-            long w = sw.weight()[s];
-            long c = sw.count()[s];
-            if (c == 0) {
-                continue;
-            }
-            int depth;
-            if (s == stacks.size()) {
-                depth = 1;
-                path[0] = names.noStack();
-                types[0] = (byte) FrameType.UNKNOWN.ordinal();
-            } else {
-                depth = stacks.depth(s);
-                if (path.length < depth) {
-                    path = new int[depth * 2];
-                    types = new byte[depth * 2];
-                }
-                for (int i = 0; i < depth; i++) {
-                    int frame = stacks.frame(s, inverted ? i : depth - 1 - i);
-                    path[i] = names.frameName()[frame];
-                    types[i] = (byte) data.profile().frames().type(frame).ordinal();
-                }
-            }
+        long[] matched = new long[1];
+        StackPaths.forEach(data, names, sw, null, inverted, (path, types, depth, w, c) -> {
             if (matches != null) {
                 for (int i = 0; i < depth; i++) {
                     if (matches[path[i]]) {
-                        matched += w;
+                        matched[0] += w;
                         break;
                     }
                 }
             }
             tree.add(0, path, types, depth, w, c);
-        }
-        return layout(tree, names.names(), sw, matches, matched);
+        });
+        return layout(tree, names.names(), sw, matches, matched[0]);
     }
 
     private FlameGraph layout(TreeBuilder tree, String[] dict, SampleFilter.StackWeights sw, boolean[] matches,
                               long matched) {
         TreeBuilder.Layout l = tree.preOrder(0);
         int n = l.order().length;
-        int[] nameCol = new int[n];
+        NameColumns columns = NameColumns.of(tree, l, dict);
         long[] total = new long[n];
         long[] self = new long[n];
         long[] samples = new long[n];
-        String[] type = new String[n];
-        List<String> outNames = new ArrayList<>();
-        int[] remap = new int[dict.length];
-        java.util.Arrays.fill(remap, -1);
-        outNames.add("all");
         int[] hits = new int[16];
         int hitCount = 0;
         for (int i = 0; i < n; i++) {
             int node = l.order()[i];
             int nm = tree.name(node);
-            if (nm < 0) {
-                nameCol[i] = 0;
-                type[i] = "";
-            } else {
-                if (remap[nm] < 0) {
-                    remap[nm] = outNames.size();
-                    outNames.add(dict[nm]);
+            if (matches != null && nm >= 0 && matches[nm]) {
+                if (hitCount == hits.length) {
+                    hits = java.util.Arrays.copyOf(hits, hitCount * 2);
                 }
-                nameCol[i] = remap[nm];
-                type[i] = TYPE_NAMES[tree.type(node)];
-                if (matches != null && matches[nm]) {
-                    if (hitCount == hits.length) {
-                        hits = java.util.Arrays.copyOf(hits, hitCount * 2);
-                    }
-                    hits[hitCount++] = i;
-                }
+                hits[hitCount++] = i;
             }
             total[i] = scaled(tree.total(0, node));
             self[i] = scaled(tree.self(0, node));
@@ -116,8 +74,8 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
             found = new FlameGraph.Search(search, scaled(matched), sw.totalWeight() == 0 ? 0 : (double) matched / sw.totalWeight(),
                     java.util.Arrays.copyOf(hits, hitCount));
         }
-        return new FlameGraph(kind.id(), kind.unit(), scaled(sw.totalWeight()), sw.samples(), outNames,
-                new FlameGraph.Nodes(nameCol, l.parent(), total, self, type, l.count(), samples), found);
+        return new FlameGraph(kind.id(), kind.unit(), scaled(sw.totalWeight()), sw.samples(), columns.names(),
+                new FlameGraph.Nodes(columns.name(), l.parent(), total, self, columns.type(), l.count(), samples), found);
     }
 
     private long scaled(long w) {
