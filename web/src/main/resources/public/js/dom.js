@@ -112,3 +112,8 @@ function packageEnd(name) {
   while (i < parts.length - 1 && /^[a-z_]/.test(parts[i])) { at += parts[i].length + 1; i++; }
   return at;
 }
+
+/** Resolves once D3 (loaded by index.html beside the modules, not before them) is defined. */
+export function d3Ready() {
+  return typeof d3 !== 'undefined' ? Promise.resolve() : (window.__d3Ready || Promise.reject(new Error('D3 is not loaded')));
+}

@@ -5,28 +5,22 @@ import { typeCode, UNKNOWN_TYPE } from './colors.js';
 
 export class FlameTree {
   /**
-   * @param names  name dictionary
-   * @param nodes  {name, parent, total, self, type, count}; total may be replaced by `weights`
+   * @param names    name dictionary
+   * @param nodes    {name, count, total} plus either parent or nothing (derived from count), and either type
+   *                 (one string per node) or typeIndex into types (the binary form); arrays or typed arrays
+   * @param weights  replaces total (the diff page's mean shares); self is then derived
    */
   constructor(names, nodes, weights) {
     const n = nodes.name.length;
     this.names = names;
     this.size = n;
-    this.name = Int32Array.from(nodes.name);
-    this.parent = Int32Array.from(nodes.parent);
-    this.count = Int32Array.from(nodes.count);
-    this.total = Float64Array.from(weights || nodes.total);
-    this.type = new Uint8Array(n);
-    const typeCache = new Map(), typeByName = new Array(names.length);
-    const types = nodes.type || [];
-    for (let i = 0; i < n; i++) {
-      const t = types[i] || '';
-      let code = typeCache.get(t);
-      if (code === undefined) { code = typeCode(t); typeCache.set(t, code); }
-      // untyped frames (collapsed text) are classified by name, once per name
-      if (code === UNKNOWN_TYPE) code = typeByName[this.name[i]] ??= typeCode('', names[this.name[i]]);
-      this.type[i] = code;
-    }
+    // the binary form's columns are used as they are; JSON arrays are copied once
+    this.name = nodes.name instanceof Int32Array ? nodes.name : Int32Array.from(nodes.name);
+    this.count = nodes.count instanceof Int32Array ? nodes.count : Int32Array.from(nodes.count);
+    const total = weights || nodes.total;
+    this.total = total instanceof Float64Array ? total : Float64Array.from(total);
+    this.parent = nodes.parent ? Int32Array.from(nodes.parent) : parentsOf(this.count);
+    this.type = frameTypes(names, this.name, nodes);
     this.self = new Float64Array(n);
     if (nodes.self && !weights) this.self.set(nodes.self);
     else {
@@ -134,4 +128,39 @@ export class FlameTree {
     }
     return lines.join('\n') + '\n';
   }
+}
+
+/** Parent of every node of a pre-order tree from its subtree sizes: the innermost open subtree holding it. */
+function parentsOf(count) {
+  const n = count.length, parent = new Int32Array(n), open = new Int32Array(n), end = new Int32Array(n);
+  let top = -1;
+  for (let i = 0; i < n; i++) {
+    while (top >= 0 && end[top] <= i) top--;
+    parent[i] = top >= 0 ? open[top] : -1;
+    open[++top] = i;
+    end[top] = i + Math.max(1, count[i]);
+  }
+  return parent;
+}
+
+/** Colour class per node; untyped frames (collapsed text uploads) are classified by name, once per name. */
+function frameTypes(names, name, nodes) {
+  const n = name.length, out = new Uint8Array(n), byName = new Array(names.length);
+  const guessed = i => (byName[name[i]] ??= typeCode('', names[name[i]]));
+  if (nodes.typeIndex) {
+    const table = nodes.types.map(t => typeCode(t));
+    for (let i = 0; i < n; i++) {
+      const code = table[nodes.typeIndex[i]];
+      out[i] = code === undefined || code === UNKNOWN_TYPE ? guessed(i) : code;
+    }
+    return out;
+  }
+  const types = nodes.type || [], cache = new Map();
+  for (let i = 0; i < n; i++) {
+    const t = types[i] || '';
+    let code = cache.get(t);
+    if (code === undefined) { code = typeCode(t); cache.set(t, code); }
+    out[i] = code === UNKNOWN_TYPE ? guessed(i) : code;
+  }
+  return out;
 }

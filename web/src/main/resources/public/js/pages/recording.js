@@ -92,6 +92,9 @@ export async function mount(root, st) {
       ? `${formatCount(flame.samples ?? flame.total)} samples \u00b7 ${formatCount(tree.size)} frames`
       : 'No samples in this range or thread selection.';
     panel.show(tree, current, { inverted: s.invert === '1' });
+    // the graph is what a reader looks at first: let the browser paint it before the table is built
+    await new Promise(resolve => setTimeout(resolve, 0));
+    if (mine !== seq) return;
     hot.setRows(tree.methods(s.invert === '1'), tree.total[0], flame.unit);
   }
   await update(st);
