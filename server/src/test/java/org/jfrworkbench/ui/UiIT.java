@@ -232,6 +232,62 @@ class UiIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    @Order(6)
+    void compareWithPicksARecordingOfTheSameServiceAndOpensTheDiffEitherWay() throws Exception {
+        Path v2 = TestRecordings.record(temp.resolve("checkout-v2.jfr"), true, 800, false);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.fill("#upload-labels", "service=checkout");
+            page.setInputFiles("#file-input", v2);
+            page.waitForSelector("#uploads li.done");
+            page.click("#uploads li.done a");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            String v2Id = param(page.url(), "id");
+
+            // keyboard: the picker opens with Enter and offers the other recording of service=checkout only
+            page.focus("#compare-button");
+            page.keyboard().press("Enter");
+            page.waitForSelector("#compare-list li");
+            assertEquals("label:\"service=checkout\"", page.inputValue("#compare-search"));
+            assertEquals(List.of("checkout-maps.jfr"), page.locator("#compare-list .title-text").allTextContents());
+            Browser.screenshot(page, "compare-picker.png");
+            page.click("#compare-list li .as-baseline");
+            page.waitForURL(u -> u.contains("page=diff"));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals(v2Id, param(page.url(), "id"), "this recording is the target");
+            assertEquals("checkout-maps.jfr", page.textContent(".diff-side.base .title-link"));
+            assertEquals("checkout-v2.jfr", page.textContent(".diff-side.target .title-link"));
+
+            // back on the recording page, an emptied search lists every other recording
+            page.goBack();
+            page.waitForSelector("#compare-button");
+            page.click("#compare-button");
+            page.fill("#compare-search", "");
+            page.press("#compare-search", "Enter");
+            page.waitForFunction("() => [...document.querySelectorAll('#compare-list .title-text')].some(e => e.textContent === 'checkout-sort.jfr')");
+            assertTrue(page.locator("#compare-list .title-text").allTextContents().stream().noneMatch("checkout-v2.jfr"::equals),
+                    "the recording itself is not offered");
+            page.locator("#compare-list li", new Page.LocatorOptions().setHasText("checkout-sort.jfr")).locator(".as-target").click();
+            page.waitForURL(u -> u.contains("page=diff") && u.contains("base=" + v2Id));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals("checkout-v2.jfr", page.textContent(".diff-side.base .title-link"));
+            assertEquals("checkout-sort.jfr", page.textContent(".diff-side.target .title-link"));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    private static String param(String url, String name) {
+        for (String part : url.substring(url.indexOf('?') + 1).split("&")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        throw new AssertionError("no " + name + " in " + url);
+    }
+
     private static double percent(String text) {
         return Double.parseDouble(text.replace("%", ""));
     }

@@ -8,6 +8,7 @@ import { FlameTree } from '../flametree.js';
 import { FlamePanel } from '../flamepanel.js';
 import { HotMethods } from '../hotmethods.js';
 import { Timeline } from '../timeline.js';
+import { comparePicker } from '../comparepicker.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
 
 const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
@@ -29,7 +30,8 @@ export async function mount(root, st) {
     ? link('Live heap', { page: 'heap', id: recording.id }, { class: 'button', id: 'heap-link' }) : null;
   const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
     download: recording.name || recording.id, text: 'Download original' });
-  root.appendChild(recordingHeader(recording, [heapLink, original]));
+  let shownKind = kindOf(st);
+  root.appendChild(recordingHeader(recording, [comparePicker(recording, () => shownKind), heapLink, original]));
 
   const tabsHolder = el('div', { class: 'tabs-holder' });
   const threadBox = threadFilter(recording.threads || []);
@@ -57,7 +59,7 @@ export async function mount(root, st) {
   let dataKey = null, seq = 0, current = st;
   async function update(s) {
     current = s;
-    const kind = kindOf(s);
+    const kind = shownKind = kindOf(s);
     clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined, search: s.search })));
     invert.checked = s.invert === '1';
     threadBox.set(state.parseIds(s.threads));
