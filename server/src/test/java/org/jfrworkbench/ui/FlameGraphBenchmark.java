@@ -21,12 +21,14 @@ import one.convert.FlameGraph;
 /**
  * On-demand benchmark (not part of the test suite): first paint and zoom time of our canvas flame graph for a
  * profile with more than 100 000 nodes, against async-profiler's own HTML flame graph (jfr-converter 4.2,
- * {@code one.convert.FlameGraph}) of the same collapsed stacks, both in headless Chromium.
+ * {@code one.convert.FlameGraph}) of the same collapsed stacks, both in headless Chromium, side by side in one run.
  *
- * <p>Run: {@code mvn -pl server -am test-compile} then
- * {@code mvn -pl server exec:java -Dexec.mainClass=org.jfrworkbench.ui.FlameGraphBenchmark -Dexec.classpathScope=test}
- * (or any java command with the test classpath). First paint = navigation start to the first complete drawing
- * of the graph, including fetching the tree; zoom = the synchronous work of one click on a frame.
+ * <p>Run as the README's "Flame graph benchmark" says. First paint = navigation start to the first complete drawing
+ * of the graph (every frame at least 0.35 px wide), including fetching the tree; it is measured for a view opened
+ * before (the server answers from its cache of encoded trees) and for a first open (a query the server has not seen,
+ * so the tree is built and encoded for the request). The peer's first paint is its DOMContentLoaded end (its
+ * script draws synchronously at load). Zoom = the synchronous work of one click on a frame. Every page load uses a
+ * fresh browser context (empty cache).
  */
 public final class FlameGraphBenchmark {
     private static final int WARMUP = 2;
