@@ -5,6 +5,8 @@ import * as state from './state.js';
 import { message } from './pages/common.js';
 
 // loaded on first use: a page's first paint waits only for its own modules (index.html preloads those)
+performance.mark('workbench:app');
+
 const PAGES = {
   recordings: () => import('./pages/recordings.js'),
   recording: () => import('./pages/recording.js'),

@@ -19,27 +19,33 @@ export class FlameTree {
     this.count = nodes.count instanceof Int32Array ? nodes.count : Int32Array.from(nodes.count);
     const total = weights || nodes.total;
     this.total = total instanceof Float64Array ? total : Float64Array.from(total);
-    this.parent = nodes.parent ? Int32Array.from(nodes.parent) : parentsOf(this.count);
     this.type = frameTypes(names, this.name, nodes);
-    this.self = new Float64Array(n);
-    if (nodes.self && !weights) this.self.set(nodes.self);
-    else {
-      this.self.set(this.total);
-      for (let i = 1; i < n; i++) this.self[this.parent[i]] -= this.total[i];
+    // one pass: parent (when not sent: the innermost open subtree), self, depth and x offset
+    const derive = !nodes.parent, deriveSelf = !nodes.self || !!weights;
+    const parent = this.parent = derive ? new Int32Array(n) : Int32Array.from(nodes.parent);
+    const self = this.self = deriveSelf ? Float64Array.from(this.total) : Float64Array.from(nodes.self);
+    const depth = this.depth = new Uint16Array(n), x = this.x = new Float64Array(n), next = new Float64Array(n);
+    const count = this.count, totals = this.total;
+    const open = new Int32Array(derive ? n : 0), end = new Int32Array(derive ? n : 0);
+    let top = -1, maxDepth = 0;
+    for (let i = 0; i < n; i++) {
+      if (derive) {
+        while (top >= 0 && end[top] <= i) top--;
+        parent[i] = top >= 0 ? open[top] : -1;
+        open[++top] = i;
+        end[top] = i + Math.max(1, count[i]);
+      }
+      const p = parent[i];
+      if (p < 0) continue;
+      x[i] = next[p];
+      next[p] += totals[i];
+      next[i] = x[i];
+      const d = depth[p] + 1;
+      depth[i] = d;
+      if (d > maxDepth) maxDepth = d;
+      if (deriveSelf) self[p] -= totals[i];
     }
-    this.depth = new Uint16Array(n);
-    this.x = new Float64Array(n);
-    this.maxDepth = 0;
-    const next = new Float64Array(n);
-    for (let i = 1; i < n; i++) {
-      const p = this.parent[i];
-      this.x[i] = next[p];
-      next[p] += this.total[i];
-      next[i] = this.x[i];
-      const d = this.depth[p] + 1;
-      this.depth[i] = d;
-      if (d > this.maxDepth) this.maxDepth = d;
-    }
+    this.maxDepth = maxDepth;
   }
 
   nameOf(i) { return this.names[this.name[i]]; }
@@ -128,19 +134,6 @@ export class FlameTree {
     }
     return lines.join('\n') + '\n';
   }
-}
-
-/** Parent of every node of a pre-order tree from its subtree sizes: the innermost open subtree holding it. */
-function parentsOf(count) {
-  const n = count.length, parent = new Int32Array(n), open = new Int32Array(n), end = new Int32Array(n);
-  let top = -1;
-  for (let i = 0; i < n; i++) {
-    while (top >= 0 && end[top] <= i) top--;
-    parent[i] = top >= 0 ? open[top] : -1;
-    open[++top] = i;
-    end[top] = i + Math.max(1, count[i]);
-  }
-  return parent;
 }
 
 /** Colour class per node; untyped frames (collapsed text uploads) are classified by name, once per name. */

@@ -110,6 +110,13 @@ public final class FlameGraphBenchmark {
             t.build[run] = r.get("build").doubleValue();
             t.encode[run] = r.get("encode").doubleValue();
             t.html[run] = r.get("html").doubleValue();
+            if (run == 0 && !view.contains("&to=")) {
+                Object drawable = page.evaluate(UiIT.DRAWABLE_FRAMES);
+                if (!drawable.equals(page.getAttribute(".flame-canvas", "data-drawn"))) {
+                    throw new IllegalStateException("drew " + page.getAttribute(".flame-canvas", "data-drawn")
+                            + " frames, the tree has " + drawable + " wide enough to see");
+                }
+            }
             double zoom = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
             if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
                 throw new IllegalStateException("the benchmark click did not zoom");
