@@ -219,12 +219,7 @@ class UiIT {
         Path noLive = TestRecordings.record(temp.resolve("no-live.jfr"), false, 800, false);
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            page.navigate("/");
-            page.setInputFiles("#file-input", noLive);
-            page.waitForSelector("#uploads li.done");
-            page.click("#uploads li.done a");
-            page.waitForSelector(".flame-canvas[data-drawn]");
+            Page page = uploadAndOpen(Browser.watched(context, errors), noLive, null);
             page.click("#heap-link");
             page.waitForSelector(".message");
             String text = page.textContent(".message");
@@ -240,13 +235,7 @@ class UiIT {
         Path v2 = TestRecordings.record(temp.resolve("checkout-v2.jfr"), true, 800, false);
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            page.navigate("/");
-            page.fill("#upload-labels", "service=checkout");
-            page.setInputFiles("#file-input", v2);
-            page.waitForSelector("#uploads li.done");
-            page.click("#uploads li.done a");
-            page.waitForSelector(".flame-canvas[data-drawn]");
+            Page page = uploadAndOpen(Browser.watched(context, errors), v2, "service=checkout");
             String v2Id = param(page.url(), "id");
 
             // keyboard: the picker opens with Enter and offers the other recording of service=checkout only
@@ -279,6 +268,19 @@ class UiIT {
             assertEquals("checkout-sort.jfr", page.textContent(".diff-side.target .title-link"));
         }
         assertEquals(List.of(), errors);
+    }
+
+    /** Uploads a file through the recordings page and opens its flame graph from the upload list. */
+    private static Page uploadAndOpen(Page page, Path file, String labels) {
+        page.navigate("/");
+        if (labels != null) {
+            page.fill("#upload-labels", labels);
+        }
+        page.setInputFiles("#file-input", file);
+        page.waitForSelector("#uploads li.done");
+        page.click("#uploads li.done a");
+        page.waitForSelector(".flame-canvas[data-drawn]");
+        return page;
     }
 
     private static String param(String url, String name) {

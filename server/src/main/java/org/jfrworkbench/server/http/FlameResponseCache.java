@@ -3,11 +3,10 @@ package org.jfrworkbench.server.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
+
+import org.jfrworkbench.server.store.ByteBudgetCache;
 
 /**
  * Encoded flame graph responses, least recently used first out within a byte budget. Recordings never change
@@ -54,43 +53,24 @@ final class FlameResponseCache {
         }
     }
 
-    private final long budget;
-    private long used;
-    private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final ByteBudgetCache<Key, Entry> entries;
 
     FlameResponseCache(long budget) {
-        this.budget = budget;
+        entries = new ByteBudgetCache<>(budget, Entry::bytes);
     }
 
-    synchronized Entry get(Key key) {
+    Entry get(Key key) {
         return entries.get(key);
     }
 
     /** Keeps the entry unless it alone would take more than a quarter of the budget. */
-    synchronized void put(Key key, Entry entry) {
-        if (entry.bytes() > budget / 4) {
-            return;
-        }
-        Entry old = entries.put(key, entry);
-        if (old != null) {
-            used -= old.bytes();
-        }
-        used += entry.bytes();
-        Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
-        while (used > budget && it.hasNext()) {
-            used -= it.next().getValue().bytes();
-            it.remove();
+    void put(Key key, Entry entry) {
+        if (entry.bytes() <= entries.budget() / 4) {
+            entries.put(key, entry);
         }
     }
 
-    synchronized void removeRecording(String id) {
-        Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, Entry> e = it.next();
-            if (e.getKey().id().equals(id)) {
-                used -= e.getValue().bytes();
-                it.remove();
-            }
-        }
+    void removeRecording(String id) {
+        entries.removeIf(key -> key.id().equals(id));
     }
 }
