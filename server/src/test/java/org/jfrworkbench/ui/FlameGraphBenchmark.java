@@ -82,10 +82,10 @@ public final class FlameGraphBenchmark {
             report("zoom", median(ourZoom), median(peerZoom));
             for (Timings t : new Timings[] {cached, cold}) {
                 System.out.printf("our first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
-                                + " (tree build %.1f ms, encoding %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
+                                + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
                                 + " (%d bytes on the wire)%n",
                         t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
-                        median(t.build), median(t.encode), median(t.transfer), median(t.page), t.wireBytes);
+                        median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
             }
         }
     }
@@ -94,7 +94,7 @@ public final class FlameGraphBenchmark {
     private static final class Timings {
         final double[] paint = new double[RUNS], beforeRequest = new double[RUNS], server = new double[RUNS];
         final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS], encode = new double[RUNS];
-        final double[] html = new double[RUNS];
+        final double[] html = new double[RUNS], gzip = new double[RUNS];
         long wireBytes;
     }
 
@@ -114,6 +114,7 @@ public final class FlameGraphBenchmark {
             t.wireBytes = r.get("encodedBodySize").longValue();
             t.build[run] = r.get("build").doubleValue();
             t.encode[run] = r.get("encode").doubleValue();
+            t.gzip[run] = r.get("gzip").doubleValue();
             t.html[run] = r.get("html").doubleValue();
             if (run == 0 && !view.contains("&to=")) {
                 Object drawable = page.evaluate(UiIT.DRAWABLE_FRAMES);
@@ -147,6 +148,7 @@ public final class FlameGraphBenchmark {
             + " responseEnd: e.responseEnd, encodedBodySize: e.encodedBodySize, "
             + " build: (e.serverTiming.find(t => t.name === 'build') || {}).duration || 0,"
             + " encode: (e.serverTiming.find(t => t.name === 'encode') || {}).duration || 0,"
+            + " gzip: (e.serverTiming.find(t => t.name === 'gzip') || {}).duration || 0,"
             + " html: performance.getEntriesByType('navigation')[0].responseEnd }; }";
 
     private static final String PEER_ZOOM = """
