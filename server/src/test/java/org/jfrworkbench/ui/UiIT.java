@@ -270,6 +270,41 @@ class UiIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    @Order(7)
+    void pagesFitTheWindowAndShowTheFlameGraphRootAt1280AndAtFullHd() {
+        List<String> errors = Browser.errors();
+        for (int[] size : new int[][] {{1280, 800}, {1920, 1080}}) {
+            try (BrowserContext context = browser.chromium.newContext(new com.microsoft.playwright.Browser.NewContextOptions()
+                    .setViewportSize(size[0], size[1]).setBaseURL(server.baseUrl()))) {
+                Page page = Browser.watched(context, errors);
+                page.navigate("/");
+                page.waitForSelector("#recordings tbody tr");
+                assertFits(page, "recordings", size[0]);
+                page.click("#recordings tbody tr:first-child a.title-link");
+                page.waitForSelector(".flame-canvas[data-drawn]");
+                page.waitForSelector("#timeline svg .bars");
+                assertFits(page, "recording", size[0]);
+                BoundingBox canvas = page.locator(".flame-canvas").boundingBox();
+                BoundingBox column = page.locator(".flame-col").boundingBox();
+                assertTrue(canvas.width > column.width - 40 && canvas.width <= column.width,
+                        "the flame graph fills its column at " + size[0] + ": " + canvas.width + " of " + column.width);
+                BoundingBox graph = page.locator(".flame-body").boundingBox();
+                assertTrue(graph.y + graph.height <= size[1], "the graph's root row is above the fold at " + size[1]
+                        + " px: the graph box ends at " + (graph.y + graph.height));
+                if (size[0] > 1280) {
+                    Browser.screenshot(page, "recording-" + size[0] + ".png");
+                }
+            }
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    private static void assertFits(Page page, String what, int width) {
+        Object overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth");
+        assertEquals(0, ((Number) overflow).intValue(), what + " page scrolls sideways at " + width + " px");
+    }
+
     /** Uploads a file through the recordings page and opens its flame graph from the upload list. */
     private static Page uploadAndOpen(Page page, Path file, String labels) {
         page.navigate("/");
