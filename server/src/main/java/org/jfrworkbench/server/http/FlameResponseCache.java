@@ -47,9 +47,9 @@ final class FlameResponseCache {
             return gzip;
         }
 
-        /** Counted once, at put: the body plus room for its gzip form (these compress to well under half). */
+        /** Counted once, at put: the body plus room for a gzip form as large as the body (its worst case). */
         long bytes() {
-            return body.length + body.length / 2L;
+            return 2L * body.length;
         }
     }
 

@@ -31,7 +31,7 @@ import org.jfrworkbench.server.store.UploadTooLargeException;
 /** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
 final class RecordingApi {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Encoded flame graphs; 64 MB holds a dozen 160 000-node views. */
+    /** Encoded flame graphs; 64 MB holds about ten binary 160 000-node views. */
     private static final long FLAME_CACHE_BYTES = 64L << 20;
     private final RecordingStore store;
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
