@@ -26,8 +26,10 @@ export function decodeFlame(buffer) {
     at += bytes;
     return column;
   };
-  const total = take(Float64Array, n), name = take(Int32Array, n), count = take(Int32Array, n);
-  const hitNodes = take(Int32Array, hits), typeIndex = take(Uint8Array, n);
+  const columns = header.columns || {};
+  const total = take(columns.total === 'u32' ? Uint32Array : Float64Array, n);
+  const count = take(Int32Array, n), hitNodes = take(Int32Array, hits);
+  const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
   const search = header.search ? { ...header.search, nodes: hitNodes } : undefined;
   return { kind: header.kind, unit: header.unit, total: header.total, samples: header.samples, names: header.names,
     nodes: { total, name, count, typeIndex, types: header.types }, search };

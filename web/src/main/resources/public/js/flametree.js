@@ -14,11 +14,11 @@ export class FlameTree {
     const n = nodes.name.length;
     this.names = names;
     this.size = n;
-    // the binary form's columns are used as they are; JSON arrays are copied once
-    this.name = nodes.name instanceof Int32Array ? nodes.name : Int32Array.from(nodes.name);
-    this.count = nodes.count instanceof Int32Array ? nodes.count : Int32Array.from(nodes.count);
-    const total = weights || nodes.total;
-    this.total = total instanceof Float64Array ? total : Float64Array.from(total);
+    // the binary form's typed columns (of whatever width) are used as they are; JSON arrays are copied once
+    const typed = (column, Type) => (ArrayBuffer.isView(column) ? column : Type.from(column));
+    this.name = typed(nodes.name, Int32Array);
+    this.count = typed(nodes.count, Int32Array);
+    this.total = typed(weights || nodes.total, Float64Array);
     this.type = frameTypes(names, this.name, nodes);
     // one pass: parent (when not sent: the innermost open subtree), self, depth and x offset
     const derive = !nodes.parent, deriveSelf = !nodes.self || !!weights;

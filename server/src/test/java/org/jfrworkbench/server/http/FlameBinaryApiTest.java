@@ -54,14 +54,20 @@ class FlameBinaryApiTest {
             int n = header.get("nodes").asInt();
             int m = header.has("search") ? header.get("search").get("nodes").asInt() : 0;
             b.position(16 + headerLength);
+            boolean total32 = header.get("columns").get("total").asText().equals("u32");
+            boolean name16 = header.get("columns").get("name").asText().equals("u16");
             double[] total = new double[n];
-            b.asDoubleBuffer().get(total);
-            b.position(b.position() + n * 8);
-            int[] name = new int[n];
+            for (int i = 0; i < n; i++) {
+                total[i] = total32 ? Integer.toUnsignedLong(b.getInt()) : b.getDouble();
+            }
             int[] count = new int[n];
             int[] hits = new int[m];
-            b.asIntBuffer().get(name).get(count).get(hits);
-            b.position(b.position() + (2 * n + m) * 4);
+            b.asIntBuffer().get(count).get(hits);
+            b.position(b.position() + (n + m) * 4);
+            int[] name = new int[n];
+            for (int i = 0; i < n; i++) {
+                name[i] = name16 ? Short.toUnsignedInt(b.getShort()) : b.getInt();
+            }
             byte[] type = new byte[n];
             b.get(type);
             assertEquals(bytes.length, b.position(), "nothing after the type column");
@@ -86,6 +92,8 @@ class FlameBinaryApiTest {
         assertEquals("application/octet-stream", response.headers().firstValue("Content-Type").orElse(""));
         Binary bin = Binary.decode(response.body());
 
+        assertEquals("u32", bin.header().get("columns").get("total").asText(), "sample counts fit 32 bits");
+        assertEquals("u16", bin.header().get("columns").get("name").asText());
         JsonNode nodes = json.get("nodes");
         int n = nodes.get("name").size();
         assertTrue(n > 50, "a real tree: " + n);
@@ -137,6 +145,16 @@ class FlameBinaryApiTest {
         HttpResponse<byte[]> gone = fetch(query, false);
         assertEquals(404, gone.statusCode());
         assertTrue(new String(gone.body(), StandardCharsets.UTF_8).contains("\"error\""));
+    }
+
+    @Test
+    void weightsPast32BitsTravelAsDoubles() throws Exception {
+        TestServer.Reply up = server.post("?name=heavy&kind=alloc", "main;alloc;big 5000000000\nmain;alloc;small 7\n");
+        assertEquals(201, up.status(), up.body());
+        Binary bin = Binary.decode(fetch("/api/recordings/" + up.json().get("id").asText()
+                + "/flame?kind=alloc&format=binary", false).body());
+        assertEquals("f64", bin.header().get("columns").get("total").asText());
+        assertEquals(5_000_000_007L, (long) bin.total()[0]);
     }
 
     @Test
