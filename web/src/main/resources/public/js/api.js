@@ -1,5 +1,7 @@
 // HTTP API client (docs/http-api.md). Errors carry the server's {"error": "..."} message.
 
+import { decodeFlame, LITTLE_ENDIAN } from './flameformat.js';
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -7,10 +9,17 @@ export class ApiError extends Error {
   }
 }
 
+/** The response index.html started fetching before the modules loaded, if it is for this URL (once). */
+function early(url) {
+  const started = window.__prefetch && window.__prefetch[url];
+  if (started) delete window.__prefetch[url];
+  return started;
+}
+
 async function request(path, options = {}) {
   let response;
   try {
-    response = await fetch(path, options);
+    response = await ((!options.method && early(path)) || fetch(path, options));
   } catch (e) {
     throw new ApiError(0, 'Cannot reach the server: ' + e.message);
   }
@@ -34,26 +43,33 @@ function query(params) {
 
 /** Must build the same URL as the inline prefetch in index.html. */
 export function flameUrl(id, { kind, from, to, threads, invert } = {}) {
-  return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert });
+  const format = LITTLE_ENDIAN ? 'binary' : undefined;
+  return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert, format });
 }
 
-/** The flame graph index.html started fetching before the modules loaded, if it is the one asked for (once). */
-function prefetched(url) {
-  const early = window.__flamePrefetch;
-  if (!early || early.url !== url) return null;
-  window.__flamePrefetch = null;
-  return early.promise.then(async response => {
+/** Reads a flame graph response: the binary form, or the JSON error the server answers instead. */
+async function readFlame(response) {
+  if (!response.ok) {
     const body = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
-    return body;
-  }, e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
+    throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
+  }
+  if (!(response.headers.get('Content-Type') || '').startsWith('application/octet-stream')) return response.json();
+  try {
+    return decodeFlame(await response.arrayBuffer());
+  } catch (e) {
+    throw new ApiError(response.status, 'Cannot read the flame graph: ' + e.message);
+  }
+}
+
+function flameResponse(url) {
+  return (early(url) || fetch(url)).then(readFlame, e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
 }
 
 export const api = {
   list: (q, limit = 200, offset = 0) => request('/api/recordings' + query({ q, limit, offset })),
   get: id => request('/api/recordings/' + encodeURIComponent(id)),
   remove: id => request('/api/recordings/' + encodeURIComponent(id), { method: 'DELETE' }),
-  flame: (id, p) => prefetched(flameUrl(id, p)) || request(flameUrl(id, p)),
+  flame: (id, p) => flameResponse(flameUrl(id, p)),
   diff: (base, target, kind) => request('/api/diff' + query({ base, target, kind })),
   heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
   live: (id, gc) => request('/api/recordings/' + encodeURIComponent(id) + '/live' + query({ gc })),

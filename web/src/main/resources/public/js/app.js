@@ -2,13 +2,17 @@
 
 import { el, clear, toast } from './dom.js';
 import * as state from './state.js';
-import * as recordingsPage from './pages/recordings.js';
-import * as recordingPage from './pages/recording.js';
-import * as diffPage from './pages/diff.js';
-import * as heapPage from './pages/heap.js';
 import { message } from './pages/common.js';
 
-const PAGES = { recordings: recordingsPage, recording: recordingPage, diff: diffPage, heap: heapPage };
+// loaded on first use: a page's first paint waits only for its own modules (index.html preloads those)
+performance.mark('workbench:app');
+
+const PAGES = {
+  recordings: () => import('./pages/recordings.js'),
+  recording: () => import('./pages/recording.js'),
+  diff: () => import('./pages/diff.js'),
+  heap: () => import('./pages/heap.js'),
+};
 const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
 const main = document.getElementById('app');
 let mounted = null, mountedKey = null, mounting = null;
@@ -24,14 +28,14 @@ async function show(st) {
   mounted = null;
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
-  const page = PAGES[st.page];
-  if (!page || (st.page !== 'recordings' && !st.id) || (st.page === 'diff' && !st.base)) {
+  const load = PAGES[st.page];
+  if (!load || (st.page !== 'recordings' && !st.id) || (st.page === 'diff' && !st.base)) {
     main.appendChild(message('Page not found', 'This link does not name a known view. Go back to the recordings list.'));
     return;
   }
   const holder = el('div', { class: 'page page-' + st.page });
   main.appendChild(holder);
-  mounting = page.mount(holder, st).then(p => { if (mountedKey === key) mounted = p; }, e => {
+  mounting = load().then(page => page.mount(holder, st)).then(p => { if (mountedKey === key) mounted = p; }, e => {
     if (mountedKey !== key) return;
     clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
   });

@@ -112,3 +112,21 @@ function packageEnd(name) {
   while (i < parts.length - 1 && /^[a-z_]/.test(parts[i])) { at += parts[i].length + 1; i++; }
   return at;
 }
+
+const D3_URL = '/webjars/d3/7.9.0/dist/d3.min.js';
+let d3Loading = null;
+
+/**
+ * Loads D3 (only the charts use it) on first call and resolves once it is defined. Not loading it with the page
+ * keeps its 280 KB off the connections that carry a flame graph's own code and data.
+ */
+export function d3Ready() {
+  if (typeof d3 !== 'undefined') return Promise.resolve();
+  return d3Loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = D3_URL;
+    script.onload = resolve;
+    script.onerror = () => { d3Loading = null; reject(new Error('Could not load D3 from ' + D3_URL)); };
+    document.head.appendChild(script);
+  });
+}

@@ -5,47 +5,47 @@ import { typeCode, UNKNOWN_TYPE } from './colors.js';
 
 export class FlameTree {
   /**
-   * @param names  name dictionary
-   * @param nodes  {name, parent, total, self, type, count}; total may be replaced by `weights`
+   * @param names    name dictionary
+   * @param nodes    {name, count, total} plus either parent or nothing (derived from count), and either type
+   *                 (one string per node) or typeIndex into types (the binary form); arrays or typed arrays
+   * @param weights  replaces total (the diff page's mean shares); self is then derived
    */
   constructor(names, nodes, weights) {
     const n = nodes.name.length;
     this.names = names;
     this.size = n;
-    this.name = Int32Array.from(nodes.name);
-    this.parent = Int32Array.from(nodes.parent);
-    this.count = Int32Array.from(nodes.count);
-    this.total = Float64Array.from(weights || nodes.total);
-    this.type = new Uint8Array(n);
-    const typeCache = new Map(), typeByName = new Array(names.length);
-    const types = nodes.type || [];
+    // the binary form's typed columns (of whatever width) are used as they are; JSON arrays are copied once
+    const typed = (column, Type) => (ArrayBuffer.isView(column) ? column : Type.from(column));
+    this.name = typed(nodes.name, Int32Array);
+    this.count = typed(nodes.count, Int32Array);
+    this.total = typed(weights || nodes.total, Float64Array);
+    this.type = frameTypes(names, this.name, nodes);
+    // one pass: parent (when not sent: the innermost open subtree), self, depth and x offset
+    const derive = !nodes.parent, deriveSelf = !nodes.self || !!weights;
+    const parent = this.parent = derive ? new Int32Array(n) : Int32Array.from(nodes.parent);
+    const self = this.self = deriveSelf ? Float64Array.from(this.total) : Float64Array.from(nodes.self);
+    const depth = this.depth = new Uint16Array(n), x = this.x = new Float64Array(n), next = new Float64Array(n);
+    const count = this.count, totals = this.total;
+    const open = new Int32Array(derive ? n : 0), end = new Int32Array(derive ? n : 0);
+    let top = -1, maxDepth = 0;
     for (let i = 0; i < n; i++) {
-      const t = types[i] || '';
-      let code = typeCache.get(t);
-      if (code === undefined) { code = typeCode(t); typeCache.set(t, code); }
-      // untyped frames (collapsed text) are classified by name, once per name
-      if (code === UNKNOWN_TYPE) code = typeByName[this.name[i]] ??= typeCode('', names[this.name[i]]);
-      this.type[i] = code;
+      if (derive) {
+        while (top >= 0 && end[top] <= i) top--;
+        parent[i] = top >= 0 ? open[top] : -1;
+        open[++top] = i;
+        end[top] = i + Math.max(1, count[i]);
+      }
+      const p = parent[i];
+      if (p < 0) continue;
+      x[i] = next[p];
+      next[p] += totals[i];
+      next[i] = x[i];
+      const d = depth[p] + 1;
+      depth[i] = d;
+      if (d > maxDepth) maxDepth = d;
+      if (deriveSelf) self[p] -= totals[i];
     }
-    this.self = new Float64Array(n);
-    if (nodes.self && !weights) this.self.set(nodes.self);
-    else {
-      this.self.set(this.total);
-      for (let i = 1; i < n; i++) this.self[this.parent[i]] -= this.total[i];
-    }
-    this.depth = new Uint16Array(n);
-    this.x = new Float64Array(n);
-    this.maxDepth = 0;
-    const next = new Float64Array(n);
-    for (let i = 1; i < n; i++) {
-      const p = this.parent[i];
-      this.x[i] = next[p];
-      next[p] += this.total[i];
-      next[i] = this.x[i];
-      const d = this.depth[p] + 1;
-      this.depth[i] = d;
-      if (d > this.maxDepth) this.maxDepth = d;
-    }
+    this.maxDepth = maxDepth;
   }
 
   nameOf(i) { return this.names[this.name[i]]; }
@@ -134,4 +134,26 @@ export class FlameTree {
     }
     return lines.join('\n') + '\n';
   }
+}
+
+/** Colour class per node; untyped frames (collapsed text uploads) are classified by name, once per name. */
+function frameTypes(names, name, nodes) {
+  const n = name.length, out = new Uint8Array(n), byName = new Array(names.length);
+  const guessed = i => (byName[name[i]] ??= typeCode('', names[name[i]]));
+  if (nodes.typeIndex) {
+    const table = nodes.types.map(t => typeCode(t));
+    for (let i = 0; i < n; i++) {
+      const code = table[nodes.typeIndex[i]];
+      out[i] = code === undefined || code === UNKNOWN_TYPE ? guessed(i) : code;
+    }
+    return out;
+  }
+  const types = nodes.type || [], cache = new Map();
+  for (let i = 0; i < n; i++) {
+    const t = types[i] || '';
+    let code = cache.get(t);
+    if (code === undefined) { code = typeCode(t); cache.set(t, code); }
+    out[i] = code === UNKNOWN_TYPE ? guessed(i) : code;
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 // Samples over time (D3 bars) with a brush that selects the time range of the flame graph.
 
-import { el } from './dom.js';
+import { el, d3Ready } from './dom.js';
 
 const HEIGHT = 84, MARGIN = { top: 6, right: 12, bottom: 20, left: 44 };
 
@@ -10,14 +10,18 @@ export class Timeline {
     this.onRange = onRange;
     this.root = el('div', { class: 'timeline', id: 'timeline' });
     container.appendChild(this.root);
-    this.svg = d3.select(this.root).append('svg').attr('role', 'img').attr('aria-label', 'Samples over time; drag to select a range');
     this.quiet = false;
-    new ResizeObserver(() => requestAnimationFrame(() => { if (this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
+    this.svg = null;
+    d3Ready().then(() => {
+      this.svg = d3.select(this.root).append('svg').attr('role', 'img').attr('aria-label', 'Samples over time; drag to select a range');
+      if (this.data) this.draw();
+    });
+    new ResizeObserver(() => requestAnimationFrame(() => { if (this.svg && this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
   }
 
   setData(bucketMillis, counts, durationMillis) {
     this.data = { bucketMillis, counts: counts || [], duration: durationMillis || (counts || []).length * bucketMillis };
-    this.draw();
+    if (this.svg) this.draw();
   }
 
   draw() {
@@ -44,15 +48,20 @@ export class Timeline {
         this.onRange(Math.max(0, Math.round(a)), Math.round(b));
       });
     this.brushGroup = svg.append('g').attr('class', 'brush').call(this.brush);
-    if (this.range) this.setRange(this.range[0], this.range[1]);
+    this.moveBrush();
   }
 
   /** Moves the brush without reporting it back (used when the URL sets the range). */
   setRange(from, to) {
-    this.range = from === undefined && to === undefined ? null : [from || 0, to ?? this.x.domain()[1]];
+    this.range = from === undefined && to === undefined ? null : [from || 0, to];
+    this.moveBrush();
+  }
+
+  moveBrush() {
     if (!this.brushGroup) return;
+    const range = this.range && [this.range[0], this.range[1] ?? this.x.domain()[1]];
     this.quiet = true;
-    this.brushGroup.call(this.brush.move, this.range ? this.range.map(this.x) : null);
+    this.brushGroup.call(this.brush.move, range ? range.map(this.x) : null);
     this.quiet = false;
   }
 }

@@ -65,6 +65,8 @@ class UiIT {
             page.click("#uploads li.done a");
             Locator canvas = page.locator(".flame-canvas");
             page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals(page.evaluate(DRAWABLE_FRAMES), page.getAttribute(".flame-canvas", "data-drawn"),
+                    "every frame of the JSON tree wide enough to see is drawn from the binary one");
             assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
 
             page.click("#flame-search");
@@ -217,12 +219,7 @@ class UiIT {
         Path noLive = TestRecordings.record(temp.resolve("no-live.jfr"), false, 800, false);
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            page.navigate("/");
-            page.setInputFiles("#file-input", noLive);
-            page.waitForSelector("#uploads li.done");
-            page.click("#uploads li.done a");
-            page.waitForSelector(".flame-canvas[data-drawn]");
+            Page page = uploadAndOpen(Browser.watched(context, errors), noLive, null);
             page.click("#heap-link");
             page.waitForSelector(".message");
             String text = page.textContent(".message");
@@ -231,6 +228,124 @@ class UiIT {
         }
         assertEquals(List.of(), errors);
     }
+
+    @Test
+    @Order(6)
+    void compareWithPicksARecordingOfTheSameServiceAndOpensTheDiffEitherWay() throws Exception {
+        Path v2 = TestRecordings.record(temp.resolve("checkout-v2.jfr"), true, 800, false);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = uploadAndOpen(Browser.watched(context, errors), v2, "service=checkout");
+            String v2Id = param(page.url(), "id");
+
+            // keyboard: the picker opens with Enter and offers the other recording of service=checkout only
+            page.focus("#compare-button");
+            page.keyboard().press("Enter");
+            page.waitForSelector("#compare-list li");
+            assertEquals("label:\"service=checkout\"", page.inputValue("#compare-search"));
+            assertEquals(List.of("checkout-maps.jfr"), page.locator("#compare-list .title-text").allTextContents());
+            Browser.screenshot(page, "compare-picker.png");
+            page.click("#compare-list li .as-baseline");
+            page.waitForURL(u -> u.contains("page=diff"));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals(v2Id, param(page.url(), "id"), "this recording is the target");
+            assertEquals("checkout-maps.jfr", page.textContent(".diff-side.base .title-link"));
+            assertEquals("checkout-v2.jfr", page.textContent(".diff-side.target .title-link"));
+
+            // back on the recording page, an emptied search lists every other recording
+            page.goBack();
+            page.waitForSelector("#compare-button");
+            page.click("#compare-button");
+            page.fill("#compare-search", "");
+            page.press("#compare-search", "Enter");
+            page.waitForFunction("() => [...document.querySelectorAll('#compare-list .title-text')].some(e => e.textContent === 'checkout-sort.jfr')");
+            assertTrue(page.locator("#compare-list .title-text").allTextContents().stream().noneMatch("checkout-v2.jfr"::equals),
+                    "the recording itself is not offered");
+            page.locator("#compare-list li", new Page.LocatorOptions().setHasText("checkout-sort.jfr")).locator(".as-target").click();
+            page.waitForURL(u -> u.contains("page=diff") && u.contains("base=" + v2Id));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals("checkout-v2.jfr", page.textContent(".diff-side.base .title-link"));
+            assertEquals("checkout-sort.jfr", page.textContent(".diff-side.target .title-link"));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    @Order(7)
+    void pagesFitTheWindowAndShowTheFlameGraphRootAt1280AndAtFullHd() {
+        List<String> errors = Browser.errors();
+        for (int[] size : new int[][] {{1280, 800}, {1920, 1080}}) {
+            try (BrowserContext context = browser.chromium.newContext(new com.microsoft.playwright.Browser.NewContextOptions()
+                    .setViewportSize(size[0], size[1]).setBaseURL(server.baseUrl()))) {
+                Page page = Browser.watched(context, errors);
+                page.navigate("/");
+                page.waitForSelector("#recordings tbody tr");
+                assertFits(page, "recordings", size[0]);
+                page.click("#recordings tbody tr:first-child a.title-link");
+                page.waitForSelector(".flame-canvas[data-drawn]");
+                page.waitForSelector("#timeline svg .bars");
+                assertFits(page, "recording", size[0]);
+                BoundingBox canvas = page.locator(".flame-canvas").boundingBox();
+                BoundingBox column = page.locator(".flame-col").boundingBox();
+                assertTrue(canvas.width > column.width - 40 && canvas.width <= column.width,
+                        "the flame graph fills its column at " + size[0] + ": " + canvas.width + " of " + column.width);
+                BoundingBox graph = page.locator(".flame-body").boundingBox();
+                assertTrue(graph.y + graph.height <= size[1], "the graph's root row is above the fold at " + size[1]
+                        + " px: the graph box ends at " + (graph.y + graph.height));
+                if (size[0] > 1280) {
+                    Browser.screenshot(page, "recording-" + size[0] + ".png");
+                }
+            }
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    private static void assertFits(Page page, String what, int width) {
+        Object overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth");
+        assertEquals(0, ((Number) overflow).intValue(), what + " page scrolls sideways at " + width + " px");
+    }
+
+    /** Uploads a file through the recordings page and opens its flame graph from the upload list. */
+    private static Page uploadAndOpen(Page page, Path file, String labels) {
+        page.navigate("/");
+        if (labels != null) {
+            page.fill("#upload-labels", labels);
+        }
+        page.setInputFiles("#file-input", file);
+        page.waitForSelector("#uploads li.done");
+        page.click("#uploads li.done a");
+        page.waitForSelector(".flame-canvas[data-drawn]");
+        return page;
+    }
+
+    private static String param(String url, String name) {
+        for (String part : url.substring(url.indexOf('?') + 1).split("&")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        throw new AssertionError("no " + name + " in " + url);
+    }
+
+    /**
+     * The number of frames of the page's (unzoomed, whole-range) view at least 0.35 px wide, counted from the JSON
+     * form of the tree; the page draws from the binary form.
+     */
+    static final String DRAWABLE_FRAMES = """
+            async () => {
+              const p = new URLSearchParams(location.search);
+              const kind = document.querySelector('.tab[aria-selected=true]').dataset.kind;
+              const r = await fetch('/api/recordings/' + p.get('id') + '/flame?kind=' + kind);
+              const n = (await r.json()).nodes;
+              const scale = parseFloat(document.querySelector('.flame-canvas').style.width) / n.total[0];
+              let drawable = 0;
+              for (let i = 0; i < n.name.length;) {
+                if (n.total[i] * scale < 0.35) { i += n.count[i]; continue; }
+                drawable++;
+                i++;
+              }
+              return String(drawable);
+            }""";
 
     private static double percent(String text) {
         return Double.parseDouble(text.replace("%", ""));

@@ -1,7 +1,7 @@
 // Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
 // that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
 
-import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell } from '../dom.js';
+import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../dom.js';
 import { api } from '../api.js';
 import * as state from '../state.js';
 import { FlameTree } from '../flametree.js';
@@ -13,7 +13,7 @@ const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
 export async function mount(root, st) {
   root.appendChild(loading());
-  const [recording, heap] = await Promise.all([api.get(st.id), api.heap(st.id)]);
+  const [recording, heap] = await Promise.all([api.get(st.id), api.heap(st.id), d3Ready()]);
   clear(root);
   root.appendChild(recordingHeader(recording, [link('Flame graph', { page: 'recording', id: recording.id }, { class: 'button' })]));
   const gcs = heap.gcs || [];

@@ -19,6 +19,7 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.query.BadQueryException;
 import org.jfrworkbench.server.query.DiffQuery;
+import org.jfrworkbench.server.query.FlameGraph;
 import org.jfrworkbench.server.query.FlameGraphQuery;
 import org.jfrworkbench.server.query.LiveHeapQuery;
 import org.jfrworkbench.server.query.ProfileData;
@@ -30,7 +31,10 @@ import org.jfrworkbench.server.store.UploadTooLargeException;
 /** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
 final class RecordingApi {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Encoded flame graphs; 64 MB holds about ten binary 160 000-node views. */
+    private static final long FLAME_CACHE_BYTES = 64L << 20;
     private final RecordingStore store;
+    private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
 
     RecordingApi(RecordingStore store) {
         this.store = store;
@@ -92,13 +96,59 @@ final class RecordingApi {
     }
 
     void delete(Context ctx) throws IOException {
-        store.delete(ctx.pathParam("id"));
+        String id = store.info(ctx.pathParam("id")).id();
+        store.delete(id);
+        flames.removeRecording(id);
         ctx.status(204);
     }
 
     void flame(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
-        ctx.json(flameQuery(ctx, data).run(data));
+        String id = store.info(ctx.pathParam("id")).id();
+        boolean binary = flameFormat(ctx);
+        ProfileData data = store.load(id);
+        FlameGraphQuery query = flameQuery(ctx, data);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
+        FlameResponseCache.Entry entry = flames.get(key);
+        String timing = "cache;desc=hit";
+        if (entry == null) {
+            long started = System.nanoTime();
+            FlameGraph graph = query.run(data);
+            long built = System.nanoTime();
+            entry = binary ? new FlameResponseCache.Entry(FlameGraphBinary.encode(graph, JSON), FlameGraphBinary.CONTENT_TYPE)
+                    : new FlameResponseCache.Entry(JSON.writeValueAsBytes(graph), "application/json");
+            flames.put(key, entry);
+            timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f",
+                    (built - started) / 1e6, (System.nanoTime() - built) / 1e6);
+        }
+        // the cache keeps the gzip form too, so Javalin must not compress it again
+        ctx.disableCompression();
+        ctx.contentType(entry.contentType);
+        ctx.header("Vary", "Accept-Encoding");
+        String accepted = ctx.header("Accept-Encoding");
+        byte[] body = entry.body;
+        if (accepted != null && accepted.contains("gzip") && entry.body.length > 1500) {
+            long zipping = System.nanoTime();
+            body = entry.gzip();
+            ctx.header("Content-Encoding", "gzip");
+            if (!timing.startsWith("cache")) {
+                timing += String.format(java.util.Locale.ROOT, ", gzip;dur=%.1f", (System.nanoTime() - zipping) / 1e6);
+            }
+        }
+        // visible to the page's resource timing: where a slow first paint spent its server time
+        ctx.header("Server-Timing", timing);
+        ctx.result(body);
+    }
+
+    /** {@code format=json} (default) or {@code format=binary}. */
+    private static boolean flameFormat(Context ctx) {
+        String f = ctx.queryParam("format");
+        if (f == null || f.isBlank() || f.equals("json")) {
+            return false;
+        }
+        if (f.equals("binary")) {
+            return true;
+        }
+        throw new BadQueryException("format must be json or binary, got '" + f + "'");
     }
 
     void collapsed(Context ctx) throws IOException {

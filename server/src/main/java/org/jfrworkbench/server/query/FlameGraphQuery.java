@@ -30,7 +30,7 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         ProfileData.Names names = data.names(naming);
         SampleFilter.StackWeights sw = filter.aggregate(samples, stacks.size());
         boolean[] matches = compileSearch(names.names());
-        TreeBuilder tree = new TreeBuilder(names.names(), "all", 1);
+        TreeBuilder tree = new TreeBuilder(names.names(), data.nameRanks(naming), "all", 1);
         long[] matched = new long[1];
         StackPaths.forEach(data, names, sw, null, inverted, (path, types, depth, w, c) -> {
             if (matches != null) {

@@ -19,6 +19,7 @@ public final class ProfileData {
     private final String id;
     private final Profile profile;
     private final Map<FrameNaming, Names> names = new HashMap<>();
+    private final Map<FrameNaming, int[]> nameRanks = new HashMap<>();
 
     /** Distinct frame names and the name id of every frame; the last name is {@link #NO_STACK}. */
     public record Names(String[] names, int[] frameName) {
@@ -59,6 +60,11 @@ public final class ProfileData {
             list.add(NO_STACK);
             return new Names(list.toArray(String[]::new), frameName);
         });
+    }
+
+    /** Position of each name of {@link #names} in sorted order, which orders the children of every tree node. */
+    public synchronized int[] nameRanks(FrameNaming naming) {
+        return nameRanks.computeIfAbsent(naming, n -> TreeBuilder.nameRanks(names(n).names()));
     }
 
     /** The samples of a kind, or a BadQueryException naming the kinds this recording has. */

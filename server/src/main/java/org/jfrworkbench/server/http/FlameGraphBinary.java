@@ -1,0 +1,104 @@
+package org.jfrworkbench.server.http;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jfrworkbench.server.query.FlameGraph;
+
+/**
+ * The binary form of a flame graph ({@code format=binary}, docs/http-api.md): a JSON header with the name and type
+ * dictionaries, then typed-array columns a browser maps without parsing. A 160 000-node tree is 1.8 MB here against
+ * 5.2 MB of JSON, and the page reads it with no per-node work besides its own layout.
+ *
+ * <pre>
+ * "JFWF" | u32 version | u32 header length H | u32 0 | header JSON (UTF-8, space-padded to 8 bytes)
+ * total[n] (u32, or f64 past 2^32) | i32 count[n] | i32 searchHits[m] | name[n] (u16, or i32 past 65 536 names)
+ * | u8 type[n]                                                          (all little-endian; widths in the header)
+ * </pre>
+ * The narrow widths cut a typical tree from 17 to 11 bytes per node, which is less to gzip and to send.
+ */
+final class FlameGraphBinary {
+    static final String CONTENT_TYPE = "application/octet-stream";
+    static final int VERSION = 1;
+
+    private FlameGraphBinary() {
+    }
+
+    static byte[] encode(FlameGraph graph, ObjectMapper json) throws JsonProcessingException {
+        FlameGraph.Nodes nodes = graph.nodes();
+        int n = nodes.name().length;
+        List<String> types = new ArrayList<>();
+        Map<String, Integer> typeIds = new HashMap<>();
+        byte[] typeColumn = new byte[n];
+        for (int i = 0; i < n; i++) {
+            String t = nodes.type()[i];
+            Integer id = typeIds.get(t);
+            if (id == null) {
+                id = types.size();
+                typeIds.put(t, id);
+                types.add(t);
+            }
+            typeColumn[i] = (byte) (int) id;
+        }
+        int[] hits = graph.search() == null ? new int[0] : graph.search().nodes();
+        Map<String, Object> header = new LinkedHashMap<>();
+        header.put("kind", graph.kind());
+        header.put("unit", graph.unit());
+        header.put("total", graph.total());
+        header.put("samples", graph.samples());
+        header.put("nodes", n);
+        header.put("types", types);
+        header.put("names", graph.names());
+        if (graph.search() != null) {
+            FlameGraph.Search s = graph.search();
+            header.put("search", Map.of("pattern", s.pattern(), "matched", s.matched(), "share", s.share(),
+                    "nodes", hits.length));
+        }
+        boolean total32 = true;
+        for (long t : nodes.total()) {
+            total32 &= t >= 0 && t <= 0xFFFF_FFFFL;
+        }
+        boolean name16 = graph.names().size() <= 1 << 16;
+        header.put("columns", Map.of("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
+        byte[] head = json.writeValueAsString(header).getBytes(StandardCharsets.UTF_8);
+        int padded = (head.length + 7) & ~7;
+        // widest first, so every column starts aligned to its element size
+        ByteBuffer out = ByteBuffer.allocate(16 + padded + n * (total32 ? 4 : 8) + (n + hits.length) * 4
+                        + n * (name16 ? 2 : 4) + n).order(ByteOrder.LITTLE_ENDIAN);
+        out.put("JFWF".getBytes(StandardCharsets.US_ASCII)).putInt(VERSION).putInt(padded).putInt(0);
+        out.put(head);
+        for (int i = head.length; i < padded; i++) {
+            out.put((byte) ' ');
+        }
+        for (long t : nodes.total()) {
+            if (total32) {
+                out.putInt((int) t);
+            } else {
+                out.putDouble(t);
+            }
+        }
+        for (int c : nodes.count()) {
+            out.putInt(c);
+        }
+        for (int h : hits) {
+            out.putInt(h);
+        }
+        for (int nm : nodes.name()) {
+            if (name16) {
+                out.putShort((short) nm);
+            } else {
+                out.putInt(nm);
+            }
+        }
+        out.put(typeColumn);
+        return out.array();
+    }
+}
