@@ -151,6 +151,17 @@ public final class Recordings {
         return out;
     }
 
+    /**
+     * Parts to concatenate: different async-profiler recordings back to back. Every chunk has the same metadata, but
+     * the same constant ids mean other methods and stacks in the second recording than in the first, so the importer
+     * must notice the contradiction and start over (and may keep its caches between the two identical middle chunks).
+     */
+    public static List<Path> sameMetadataParts() throws Exception {
+        Path a = require(asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));
+        Path b = require(asyncProfiler("25", "ap25-wall-nativemem", "event=cpu,wall=5ms,nativemem=0"));
+        return List.of(a, b, b, a);
+    }
+
     /** Recordings are written under a temporary name and renamed when complete, so a cache hit is whole. */
     private static Path partial(Path out) throws IOException {
         Files.createDirectories(DIR);

@@ -22,8 +22,11 @@ final class EventLayout {
     final int weight2;
     final int allocationTime;
     final int objectClass;
-    /** Whether field i must be materialised (non-scalar fields the handler reads); others are skipped. */
-    final boolean[] needed;
+    static final byte VARINT = 0, SCALAR = 1, MATERIALISE = 2, SKIP = 3;
+    /** How to read field i: one compressed integer, another scalar, a value the handler reads, or skip it. */
+    final byte[] reads;
+    /** Fields from this index on are not read at all: the event is left by its size. */
+    final int readCount;
 
     EventLayout(JfrType type, Mapping mapping) {
         this.type = type;
@@ -54,11 +57,20 @@ final class EventLayout {
             default -> "objectClass";
         });
         this.objectClass = cls >= 0 && ValueReader.isScalar(type.fields[cls]) ? cls : -1;
-        this.needed = new boolean[type.fields.length];
         boolean samplesOnly = mapping.ordinal() <= Mapping.MALLOC.ordinal();
-        for (int i = 0; i < needed.length; i++) {
-            needed[i] = !samplesOnly && !ValueReader.isScalar(type.fields[i]);
+        this.reads = new byte[type.fields.length];
+        for (int i = 0; i < reads.length; i++) {
+            JfrField f = type.fields[i];
+            reads[i] = f.varint ? VARINT : ValueReader.isScalar(f) ? SCALAR : samplesOnly ? SKIP : MATERIALISE;
         }
+        int last = reads.length - 1;
+        if (samplesOnly) {
+            last = -1;
+            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass}) {
+                last = Math.max(last, i);
+            }
+        }
+        this.readCount = last + 1;
     }
 
     /** The mapping for an event type name, or null when the type is only counted. */

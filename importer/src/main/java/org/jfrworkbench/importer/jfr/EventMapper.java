@@ -6,6 +6,7 @@ import java.util.Map;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
 
 /** Maps the events of one chunk to the model: samples per kind, GCs, heap readings, labels and JVM facts. */
 final class EventMapper {
@@ -18,15 +19,20 @@ final class EventMapper {
     private final EventLayout[] layouts;
     private final Map<Long, GcParts> gcs = new HashMap<>();
     private final LiveBuffer live = new LiveBuffer();
+    /** The sample table per kind, looked up once per chunk rather than per event. */
+    private final SampleTable[] tables = new SampleTable[Kind.values().length];
 
-    EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk) {
+    EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk, boolean sameKeys) {
         this.builder = builder;
         this.profile = builder.profile();
         this.types = types;
         this.pools = pools;
         this.chunk = chunk;
         this.resolver = builder.resolver();
-        resolver.reset(pools, types);
+        resolver.reset(pools, types, sameKeys);
+        for (Kind k : Kind.values()) {
+            tables[k.ordinal()] = profile.samples(k);
+        }
         this.layouts = new EventLayout[types.size()];
         for (int i = 0; i < types.size(); i++) {
             JfrType t = types.get(i);
@@ -78,7 +84,7 @@ final class EventMapper {
     }
 
     private void sample(Kind kind, EventLayout l, long[] longs, long time, long weight, int objectClass) {
-        profile.samples(kind).add(time, thread(l, longs), stack(l, longs), weight, objectClass);
+        tables[kind.ordinal()].add(time, thread(l, longs), stack(l, longs), weight, objectClass);
     }
 
     private static long at(long[] longs, int i) {

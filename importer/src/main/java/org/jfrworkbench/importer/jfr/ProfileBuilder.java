@@ -16,6 +16,7 @@ final class ProfileBuilder {
     private final List<GcEvent> agentGcs = new ArrayList<>();
 
     private final StackTraces stackTraces = new StackTraces();
+    private final PoolHistory poolHistory = new PoolHistory();
     private final ChunkResolver resolver;
 
     /** The key-to-model-id caches, reset by each chunk. */
@@ -26,6 +27,25 @@ final class ProfileBuilder {
     /** One stack-trace pool, emptied and refilled by each chunk, so its arrays are allocated once per file. */
     StackTraces stackTraces() {
         return stackTraces;
+    }
+
+    /** The constant-pool entries of earlier chunks, to tell whether their key caches hold for the next one. */
+    PoolHistory poolHistory() {
+        return poolHistory;
+    }
+
+    /** The pools of the last chunk whose pools were read completely, to be continued by the next chunk. */
+    private ConstantPools pools;
+
+    /** Hands out the kept pools once; a chunk that fails while reading its pools thus leaves none behind. */
+    ConstantPools takePools() {
+        ConstantPools p = pools;
+        pools = null;
+        return p;
+    }
+
+    void keepPools(ConstantPools p) {
+        pools = p;
     }
 
     ProfileBuilder(Profile profile) {
