@@ -201,31 +201,57 @@ public final class Recordings {
     }
 
     /** The workload compiled for Java 17, so both JDKs run it. */
-    private static synchronized Path workloadClasses() throws IOException {
-        Path classes = DIR.resolve("workload");
-        if (Files.exists(classes.resolve("Workload.class"))) {
+    private static Path workloadClasses() throws IOException {
+        return compiled("Workload", "17");
+    }
+
+    /** A workload from the test resources compiled for a Java release, into its own directory. */
+    private static synchronized Path compiled(String name, String release) throws IOException {
+        Path classes = DIR.resolve(name.equals("Workload") ? "workload" : "workload-" + name);
+        if (Files.exists(classes.resolve(name + ".class"))) {
             return classes;
         }
         Files.createDirectories(classes);
-        Path source = classes.resolve("Workload.java");
-        try (InputStream in = Recordings.class.getResourceAsStream("/workload/Workload.java")) {
+        Path source = classes.resolve(name + ".java");
+        try (InputStream in = Recordings.class.getResourceAsStream("/workload/" + name + ".java")) {
             Files.copy(in, source, StandardCopyOption.REPLACE_EXISTING);
         }
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null,
-                "--release", "17", "-d", classes.toString(), source.toString());
+                "--release", release, "-d", classes.toString(), source.toString());
         if (rc != 0) {
-            throw new IOException("could not compile the workload");
+            throw new IOException("could not compile the workload " + name);
         }
         return classes;
     }
 
+    /**
+     * async-profiler's nativemem engine recording every malloc and free (nativemem=0) of a JDK 25 workload that
+     * frees most native memory at once (NativeLeak.churn) and keeps some for good (NativeLeak.leak).
+     */
+    public static synchronized Path nativeLeak() throws Exception {
+        Path out = DIR.resolve("ap25-nativemem-leak.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, WORKLOAD_MILLIS, "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start,nativemem=0,file=" + part);
+        return publish(part, out);
+    }
+
     private static void run(Path home, Path out, long millis, String... jvmOptions) throws Exception {
+        runMain(home, workloadClasses(), "Workload", out, millis, jvmOptions);
+    }
+
+    private static void runMain(Path home, Path classes, String main, Path out, long millis, String... jvmOptions)
+            throws Exception {
         Files.createDirectories(DIR);
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-cp", workloadClasses().toString(), "Workload", Long.toString(millis)));
+        cmd.addAll(List.of("-cp", classes.toString(), main, Long.toString(millis)));
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

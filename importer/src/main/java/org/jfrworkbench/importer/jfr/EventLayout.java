@@ -7,7 +7,7 @@ package org.jfrworkbench.importer.jfr;
 final class EventLayout {
     enum Mapping {
         CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
-        GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
+        FREE, GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
         SYSTEM_PROPERTY
     }
 
@@ -22,6 +22,8 @@ final class EventLayout {
     final int weight2;
     final int allocationTime;
     final int objectClass;
+    /** The native address of profiler.Malloc / profiler.Free, or -1. */
+    final int address;
     static final byte VARINT = 0, SCALAR = 1, MATERIALISE = 2, SKIP = 3;
     /** How to read field i: one compressed integer, another scalar, a value the handler reads, or skip it. */
     final byte[] reads;
@@ -57,7 +59,9 @@ final class EventLayout {
             default -> "objectClass";
         });
         this.objectClass = cls >= 0 && ValueReader.isScalar(type.fields[cls]) ? cls : -1;
-        boolean samplesOnly = mapping.ordinal() <= Mapping.MALLOC.ordinal();
+        int addr = mapping == Mapping.MALLOC || mapping == Mapping.FREE ? type.field("address") : -1;
+        this.address = addr >= 0 && ValueReader.isScalar(type.fields[addr]) ? addr : -1;
+        boolean samplesOnly = mapping.ordinal() <= Mapping.FREE.ordinal();
         this.reads = new byte[type.fields.length];
         for (int i = 0; i < reads.length; i++) {
             JfrField f = type.fields[i];
@@ -66,7 +70,7 @@ final class EventLayout {
         int last = reads.length - 1;
         if (samplesOnly) {
             last = -1;
-            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass}) {
+            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass, address}) {
                 last = Math.max(last, i);
             }
         }
@@ -96,6 +100,8 @@ final class EventLayout {
                 return Mapping.LOCK;
             case "profiler.Malloc":
                 return Mapping.MALLOC;
+            case "profiler.Free":
+                return Mapping.FREE;
             case "jdk.GarbageCollection":
                 return Mapping.GC;
             case "jdk.GCHeapSummary":
