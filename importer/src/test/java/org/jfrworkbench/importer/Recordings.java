@@ -26,7 +26,7 @@ public final class Recordings {
     private Recordings() {
     }
 
-    /** The JDK-only recordings: default and profile settings on both JDKs. */
+    /** The JDK-only recordings: default and profile settings on both JDKs, and JDK 25's CPU-time sampler. */
     public static synchronized List<Path> jdk() throws Exception {
         List<Path> out = new ArrayList<>();
         for (String jdk : List.of("17", "25")) {
@@ -37,7 +37,24 @@ public final class Recordings {
                 }
             }
         }
+        add(out, cpuTime());
         return out;
+    }
+
+    /** JDK 25's experimental jdk.CPUTimeSample (Linux), enabled on top of the default settings. */
+    static Path cpuTime() throws Exception {
+        Path out = DIR.resolve("jdk25-cputime.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = jdkHome("25");
+        if (home == null) {
+            return null;
+        }
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=jdk.CPUTimeSample#enabled=true,"
+                + "jdk.CPUTimeSample#throttle=2ms,filename=" + part);
+        return publish(part, out);
     }
 
     /** Every recording the tests have: JDK JFR, async-profiler (with and without jfrsync), gzip, multi-chunk. */

@@ -72,6 +72,17 @@ class JfrDifferentialTest {
         assertTrue(profile.warnings().isEmpty(), () -> "warnings: " + profile.warnings());
     }
 
+    @Test
+    void jdk25CpuTimeSamplesAreCpuSamples() throws Exception {
+        Path recording = Recordings.jdk().stream().filter(p -> p.getFileName().toString().equals("jdk25-cputime.jfr"))
+                .findFirst().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(recording != null, "no JDK 25");
+        Profile profile = new Importer().read(recording);
+        assertTrue(profile.sourceEvents().getOrDefault("jdk.CPUTimeSample", 0L) > 0, "the recording has CPU-time samples");
+        assertEquals(profile.sourceEvents().get("jdk.CPUTimeSample")
+                + profile.sourceEvents().getOrDefault("jdk.ExecutionSample", 0L), profile.samples(Kind.CPU).size());
+    }
+
     private static void compare(Path recording) throws Exception {
         Profile profile = new Importer().read(recording);
         Path plain = plainJfr(recording);
