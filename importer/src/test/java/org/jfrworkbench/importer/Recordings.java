@@ -241,6 +241,21 @@ public final class Recordings {
         return classes;
     }
 
+    /** JDK 25 recording of custom events named and shaped after the Datadog profiler's (see DatadogShaped). */
+    public static synchronized Path datadogShaped() throws Exception {
+        Path out = DIR.resolve("jdk25-datadog-shaped.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        // the JDK's own samplers off, so cpu and wall hold only the Datadog-shaped samples
+        runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
+                "-XX:StartFlightRecording=jdk.ExecutionSample#enabled=false,jdk.NativeMethodSample#enabled=false,"
+                        + "jdk.ObjectAllocationSample#enabled=false,filename=" + part);
+        return publish(part, out);
+    }
+
     /**
      * async-profiler's nativemem engine recording every malloc and free (nativemem=0) of a JDK 25 workload that
      * frees most native memory at once (NativeLeak.churn) and keeps some for good (NativeLeak.leak).

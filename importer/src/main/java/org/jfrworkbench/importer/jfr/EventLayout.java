@@ -38,8 +38,10 @@ final class EventLayout {
         int sampled = type.field("sampledThread");
         this.thread = sampled >= 0 ? sampled : type.field("eventThread");
         this.stack = type.field("stackTrace");
-        this.weight = type.field(switch (mapping) {
-            case WALL -> "samples";
+        int w = type.field(switch (mapping) {
+            // async-profiler batches wall samples in "samples"; Datadog weights cpu and wall samples by "weight"
+            case CPU -> "weight";
+            case WALL -> type.field("samples") >= 0 ? "samples" : "weight";
             case ALLOC_WEIGHT -> "weight";
             case ALLOC_TLAB -> "tlabSize";
             case ALLOC_SIZE, LIVE_PROFILER -> "allocationSize";
@@ -47,6 +49,8 @@ final class EventLayout {
             case LIVE_OLD_OBJECT -> "objectSize";
             default -> "duration";
         });
+        boolean count = mapping == Mapping.CPU || mapping == Mapping.WALL;
+        this.weight = count && w >= 0 && !integral(type.fields[w]) ? -1 : w;
         this.weight2 = type.field(switch (mapping) {
             case ALLOC_TLAB -> "allocationSize";
             case ALLOC_DATADOG -> "weight";
@@ -75,6 +79,11 @@ final class EventLayout {
             }
         }
         this.readCount = last + 1;
+    }
+
+    /** Whether a field is read as a plain integer (not a pool key, a float or a structure). */
+    static boolean integral(JfrField f) {
+        return ValueReader.isScalar(f) && !f.constantPool && f.type.primitive < JfrType.FLOAT;
     }
 
     /** The mapping for an event type name, or null when the type is only counted. */

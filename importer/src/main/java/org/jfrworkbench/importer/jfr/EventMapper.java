@@ -49,7 +49,7 @@ final class EventMapper {
         JfrField[] f = l.type.fields;
         long time = l.time >= 0 ? chunk.timestamp(f[l.time], longs[l.time]) : chunk.chunkStartNanos();
         switch (l.mapping) {
-            case CPU -> sample(Kind.CPU, l, longs, time, 1, 0);
+            case CPU -> sample(Kind.CPU, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
             case WALL -> sample(Kind.WALL, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
             case ALLOC_WEIGHT, ALLOC_SIZE -> sample(Kind.ALLOC, l, longs, time, at(longs, l.weight), objectClass(l, longs));
             case ALLOC_TLAB -> {
