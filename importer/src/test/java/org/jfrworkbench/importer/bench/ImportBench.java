@@ -65,37 +65,57 @@ public final class ImportBench {
         }
     }
 
-    /** Times the readers in turn in this JVM, round after round; prints medians and the median per-round ratios. */
+    /**
+     * Times the readers in turn in this JVM, round after round; prints medians and the medians of the per-round
+     * ratios, of wall time and of the CPU time the whole JVM used meanwhile (GC and JIT threads included), which a
+     * busy machine disturbs far less than wall time.
+     */
     private static void paired(Path input) throws IOException {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         for (int i = 0; i < WARMUP; i++) {
             for (String reader : READERS) {
                 read(reader, input);
             }
         }
-        Map<String, double[]> times = new LinkedHashMap<>();
-        READERS.forEach(r -> times.put(r, new double[ITERATIONS]));
-        double[] vsRecordingFile = new double[ITERATIONS];
-        double[] vsJfrReader = new double[ITERATIONS];
+        Map<String, double[]> wall = new LinkedHashMap<>();
+        Map<String, double[]> cpu = new LinkedHashMap<>();
+        READERS.forEach(r -> {
+            wall.put(r, new double[ITERATIONS]);
+            cpu.put(r, new double[ITERATIONS]);
+        });
         for (int i = 0; i < ITERATIONS; i++) {
             for (String reader : READERS) {
+                long c0 = os.getProcessCpuTime();
                 long t0 = System.nanoTime();
                 read(reader, input);
-                times.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
+                wall.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
+                cpu.get(reader)[i] = (os.getProcessCpuTime() - c0) / 1e6;
             }
-            double ours = times.get("workbench")[i];
-            vsRecordingFile[i] = times.get("RecordingFile")[i] / ours;
-            vsJfrReader[i] = times.get("JfrReader")[i] / ours;
         }
         double mb = Files.size(input) / 1048576.0;
-        times.forEach((reader, t) -> {
-            Arrays.sort(t);
-            System.out.printf("%-14s median %8.1f ms   %7.1f MB/s   (min %.1f, max %.1f)%n", reader, t[ITERATIONS / 2],
-                    mb / (t[ITERATIONS / 2] / 1000), t[0], t[ITERATIONS - 1]);
-        });
-        Arrays.sort(vsRecordingFile);
-        Arrays.sort(vsJfrReader);
-        System.out.printf("workbench speed vs RecordingFile: %.2fx, vs JfrReader: %.2fx (medians of %d rounds' ratios; "
-                + "above 1 = workbench faster)%n", vsRecordingFile[ITERATIONS / 2], vsJfrReader[ITERATIONS / 2], ITERATIONS);
+        for (String reader : READERS) {
+            double w = median(wall.get(reader).clone());
+            System.out.printf("%-14s wall median %8.1f ms (min %.1f)   %7.1f MB/s   cpu median %8.1f ms%n", reader, w,
+                    Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), median(cpu.get(reader).clone()));
+        }
+        for (String peer : List.of("RecordingFile", "JfrReader")) {
+            System.out.printf("workbench speed vs %s: wall %.2fx, cpu %.2fx (medians of %d rounds' ratios; above 1 = "
+                    + "workbench faster)%n", peer, medianRatio(wall, peer), medianRatio(cpu, peer), ITERATIONS);
+        }
+    }
+
+    private static double medianRatio(Map<String, double[]> times, String peer) {
+        double[] r = new double[ITERATIONS];
+        for (int i = 0; i < ITERATIONS; i++) {
+            r[i] = times.get(peer)[i] / times.get("workbench")[i];
+        }
+        return median(r);
+    }
+
+    private static double median(double[] values) {
+        Arrays.sort(values);
+        return values[values.length / 2];
     }
 
     /** A few MB (10 s) from async-profiler (all engines), copied end to end until >= 50 MB: a valid multi-chunk file. */
