@@ -49,28 +49,39 @@ public final class SampleTable {
             uniformWeight = weight;
             uniformClass = objectClass;
         }
-        if (weights == null && weight != uniformWeight) {
-            weights = new long[times.length][];
-            for (int p = 0; p < times.length; p++) {
-                weights[p] = new long[times[p].length];
-                Arrays.fill(weights[p], uniformWeight);
-            }
-        }
         if (weights != null) {
             weights[page][at] = weight;
-        }
-        if (classes == null && objectClass != uniformClass) {
-            classes = new int[times.length][];
-            for (int p = 0; p < times.length; p++) {
-                classes[p] = new int[times[p].length];
-                Arrays.fill(classes[p], uniformClass);
-            }
+        } else if (weight != uniformWeight) {
+            weights = uniformLongs(uniformWeight);
+            weights[page][at] = weight;
         }
         if (classes != null) {
+            classes[page][at] = objectClass;
+        } else if (objectClass != uniformClass) {
+            classes = uniformInts(uniformClass);
             classes[page][at] = objectClass;
         }
         size = i + 1;
         totalWeight += weight;
+    }
+
+    /** A column shaped like the time pages, every entry the given value (out of add, so add stays inlinable). */
+    private long[][] uniformLongs(long value) {
+        long[][] column = new long[times.length][];
+        for (int p = 0; p < times.length; p++) {
+            column[p] = new long[times[p].length];
+            Arrays.fill(column[p], value);
+        }
+        return column;
+    }
+
+    private int[][] uniformInts(int value) {
+        int[][] column = new int[times.length][];
+        for (int p = 0; p < times.length; p++) {
+            column[p] = new int[times[p].length];
+            Arrays.fill(column[p], value);
+        }
+        return column;
     }
 
     private void addPage() {

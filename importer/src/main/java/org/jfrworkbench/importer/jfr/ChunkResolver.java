@@ -83,9 +83,12 @@ final class ChunkResolver {
     /** Model stack id for a stack-trace key; -1 when the event has none. */
     int stack(long key) {
         int id = stackIds.get(key);
-        if (id != -1) {
-            return id;
-        }
+        return id != -1 ? id : resolveStack(key);
+    }
+
+    /** The first sight of a stack key in this key space: its frames become model frames and a model stack. */
+    private int resolveStack(long key) {
+        int id;
         StackTraces st = pools.stackTraces;
         int s = st.find(key);
         id = -1;
