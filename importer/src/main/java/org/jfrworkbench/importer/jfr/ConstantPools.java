@@ -14,7 +14,6 @@ import org.jfrworkbench.importer.InvalidRecordingException;
  */
 final class ConstantPools implements JfrInput.StringPool {
     private static final long CHECKPOINT_TYPE = 1;
-    private static final long CONTRADICTION = Long.MIN_VALUE;
 
     private ChunkTypes types;
     private final LongIntMap[] keys;
@@ -27,6 +26,8 @@ final class ConstantPools implements JfrInput.StringPool {
     private byte[] chunk;
     /** Whether entries the history already holds with the same bytes are skipped (they are in these pools). */
     private boolean continuing;
+    /** Set when, continuing, an entry's bytes differ from the stored entry of the same type and key. */
+    private boolean contradicted;
 
     @SuppressWarnings("unchecked")
     ConstantPools(ChunkTypes types, StackTraces reusable) {
@@ -46,6 +47,7 @@ final class ConstantPools implements JfrInput.StringPool {
         this.history = history;
         this.chunk = chunk;
         this.continuing = continuing;
+        this.contradicted = false;
     }
 
     /** Reuses these pools for a following chunk whose metadata is identical (same type indices). */
@@ -71,7 +73,7 @@ final class ConstantPools implements JfrInput.StringPool {
             }
             in.pos = (int) offset;
             long delta = readCheckpoint(in, reader);
-            if (delta == CONTRADICTION) {
+            if (contradicted) {
                 return false;
             }
             if (delta == 0) {
@@ -112,7 +114,8 @@ final class ConstantPools implements JfrInput.StringPool {
                     int known = history.find(t.index, key);
                     if (known >= 0) {
                         if (!history.sameBytes(known, chunk, entryStart, in.limit())) {
-                            return CONTRADICTION;
+                            contradicted = true;
+                            return 0;
                         }
                         in.pos = entryStart + history.length(known);
                         continue;
