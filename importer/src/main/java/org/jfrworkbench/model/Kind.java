@@ -9,7 +9,9 @@ public enum Kind {
     ALLOC("bytes"),
     LIVE("bytes"),
     LOCK("ns"),
-    NATIVEMEM("bytes");
+    NATIVEMEM("bytes"),
+    /** Native allocations still not freed at the end of the recording (async-profiler's "leak" view of nativemem). */
+    LEAK("bytes");
 
     private final String unit;
 
@@ -34,6 +36,6 @@ public enum Kind {
                 }
             }
         }
-        throw new IllegalArgumentException("unknown kind '" + id + "' (expected one of cpu, wall, alloc, live, lock, nativemem)");
+        throw new IllegalArgumentException("unknown kind '" + id + "' (expected one of cpu, wall, alloc, live, lock, nativemem, leak)");
     }
 }

@@ -1,14 +1,16 @@
 package org.jfrworkbench.model;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Arrays;
 
-/** Interned strings addressed by a dense int id. Id 0 is always the empty string. */
+/**
+ * Interned strings addressed by a dense int id. Id 0 is always the empty string. An open-addressing table of ids
+ * with the strings' hashes beside them (no boxed keys or map nodes): the importer interns every symbol of every chunk.
+ */
 public final class StringTable {
-    private final Map<String, Integer> ids = new HashMap<>();
-    private final List<String> values = new ArrayList<>();
+    private String[] values = new String[64];
+    private int[] slots = new int[128];   // id + 1, 0 = empty
+    private int[] hashes = new int[128];
+    private int size;
 
     public StringTable() {
         intern("");
@@ -18,27 +20,73 @@ public final class StringTable {
         if (s == null) {
             return 0;
         }
-        Integer id = ids.get(s);
-        if (id != null) {
-            return id;
+        int h = s.hashCode();
+        int mask = slots.length - 1;
+        int i = mix(h) & mask;
+        for (int id; (id = slots[i]) != 0; i = (i + 1) & mask) {
+            if (hashes[i] == h && values[id - 1].equals(s)) {
+                return id - 1;
+            }
         }
-        int next = values.size();
-        values.add(s);
-        ids.put(s, next);
-        return next;
+        int id = size++;
+        if (id == values.length) {
+            values = Arrays.copyOf(values, id * 2);
+        }
+        values[id] = s;
+        slots[i] = id + 1;
+        hashes[i] = h;
+        if (size * 2 > slots.length) {
+            rehash();
+        }
+        return id;
+    }
+
+    private void rehash() {
+        int[] newSlots = new int[slots.length * 2];
+        int[] newHashes = new int[slots.length * 2];
+        int mask = newSlots.length - 1;
+        for (int j = 0; j < slots.length; j++) {
+            if (slots[j] != 0) {
+                int i = mix(hashes[j]) & mask;
+                while (newSlots[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                newSlots[i] = slots[j];
+                newHashes[i] = hashes[j];
+            }
+        }
+        slots = newSlots;
+        hashes = newHashes;
+    }
+
+    private static int mix(int h) {
+        h *= 0x9E3779B9;
+        return h ^ (h >>> 16);
     }
 
     public String get(int id) {
-        return values.get(id);
+        if (id < 0 || id >= size) {
+            throw new IndexOutOfBoundsException("string id " + id + " of " + size);
+        }
+        return values[id];
     }
 
     /** The id of s, or -1 when it was never interned. */
     public int find(String s) {
-        Integer id = ids.get(s);
-        return id == null ? -1 : id;
+        if (s == null) {
+            return -1;
+        }
+        int h = s.hashCode();
+        int mask = slots.length - 1;
+        for (int i = mix(h) & mask, id; (id = slots[i]) != 0; i = (i + 1) & mask) {
+            if (hashes[i] == h && values[id - 1].equals(s)) {
+                return id - 1;
+            }
+        }
+        return -1;
     }
 
     public int size() {
-        return values.size();
+        return size;
     }
 }

@@ -26,7 +26,7 @@ public final class Recordings {
     private Recordings() {
     }
 
-    /** The JDK-only recordings: default and profile settings on both JDKs. */
+    /** The JDK-only recordings: default and profile settings on both JDKs, and JDK 25's CPU-time sampler. */
     public static synchronized List<Path> jdk() throws Exception {
         List<Path> out = new ArrayList<>();
         for (String jdk : List.of("17", "25")) {
@@ -37,7 +37,24 @@ public final class Recordings {
                 }
             }
         }
+        add(out, cpuTime());
         return out;
+    }
+
+    /** JDK 25's experimental jdk.CPUTimeSample (Linux), enabled on top of the default settings. */
+    static Path cpuTime() throws Exception {
+        Path out = DIR.resolve("jdk25-cputime.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = jdkHome("25");
+        if (home == null) {
+            return null;
+        }
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=jdk.CPUTimeSample#enabled=true,"
+                + "jdk.CPUTimeSample#throttle=2ms,filename=" + part);
+        return publish(part, out);
     }
 
     /** Every recording the tests have: JDK JFR, async-profiler (with and without jfrsync), gzip, multi-chunk. */
@@ -151,6 +168,17 @@ public final class Recordings {
         return out;
     }
 
+    /**
+     * Parts to concatenate: different async-profiler recordings back to back. Every chunk has the same metadata, but
+     * the same constant ids mean other methods and stacks in the second recording than in the first, so the importer
+     * must notice the contradiction and start over (and may keep its caches between the two identical middle chunks).
+     */
+    public static List<Path> sameMetadataParts() throws Exception {
+        Path a = require(asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));
+        Path b = require(asyncProfiler("25", "ap25-wall-nativemem", "event=cpu,wall=5ms,nativemem=0"));
+        return List.of(a, b, b, a);
+    }
+
     /** Recordings are written under a temporary name and renamed when complete, so a cache hit is whole. */
     private static Path partial(Path out) throws IOException {
         Files.createDirectories(DIR);
@@ -190,31 +218,72 @@ public final class Recordings {
     }
 
     /** The workload compiled for Java 17, so both JDKs run it. */
-    private static synchronized Path workloadClasses() throws IOException {
-        Path classes = DIR.resolve("workload");
-        if (Files.exists(classes.resolve("Workload.class"))) {
+    private static Path workloadClasses() throws IOException {
+        return compiled("Workload", "17");
+    }
+
+    /** A workload from the test resources compiled for a Java release, into its own directory. */
+    private static synchronized Path compiled(String name, String release) throws IOException {
+        Path classes = DIR.resolve(name.equals("Workload") ? "workload" : "workload-" + name);
+        if (Files.exists(classes.resolve(name + ".class"))) {
             return classes;
         }
         Files.createDirectories(classes);
-        Path source = classes.resolve("Workload.java");
-        try (InputStream in = Recordings.class.getResourceAsStream("/workload/Workload.java")) {
+        Path source = classes.resolve(name + ".java");
+        try (InputStream in = Recordings.class.getResourceAsStream("/workload/" + name + ".java")) {
             Files.copy(in, source, StandardCopyOption.REPLACE_EXISTING);
         }
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null,
-                "--release", "17", "-d", classes.toString(), source.toString());
+                "--release", release, "-d", classes.toString(), source.toString());
         if (rc != 0) {
-            throw new IOException("could not compile the workload");
+            throw new IOException("could not compile the workload " + name);
         }
         return classes;
     }
 
+    /** JDK 25 recording of custom events named and shaped after the Datadog profiler's (see DatadogShaped). */
+    public static synchronized Path datadogShaped() throws Exception {
+        Path out = DIR.resolve("jdk25-datadog-shaped.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        // the JDK's own samplers off, so cpu and wall hold only the Datadog-shaped samples
+        runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
+                "-XX:StartFlightRecording=jdk.ExecutionSample#enabled=false,jdk.NativeMethodSample#enabled=false,"
+                        + "jdk.ObjectAllocationSample#enabled=false,filename=" + part);
+        return publish(part, out);
+    }
+
+    /**
+     * async-profiler's nativemem engine recording every malloc and free (nativemem=0) of a JDK 25 workload that
+     * frees most native memory at once (NativeLeak.churn) and keeps some for good (NativeLeak.leak).
+     */
+    public static synchronized Path nativeLeak() throws Exception {
+        Path out = DIR.resolve("ap25-nativemem-leak.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, WORKLOAD_MILLIS, "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start,nativemem=0,file=" + part);
+        return publish(part, out);
+    }
+
     private static void run(Path home, Path out, long millis, String... jvmOptions) throws Exception {
+        runMain(home, workloadClasses(), "Workload", out, millis, jvmOptions);
+    }
+
+    private static void runMain(Path home, Path classes, String main, Path out, long millis, String... jvmOptions)
+            throws Exception {
         Files.createDirectories(DIR);
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-cp", workloadClasses().toString(), "Workload", Long.toString(millis)));
+        cmd.addAll(List.of("-cp", classes.toString(), main, Long.toString(millis)));
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

@@ -25,4 +25,24 @@ class SampleTableTest {
         }
         assertEquals(3L * (n - 1), t.weight(n - 1));
     }
+
+    @Test
+    void uniformWeightsAndClassesAreKeptUntilOneDiffers() {
+        SampleTable t = new SampleTable(Kind.CPU);
+        int n = 40_000;   // past the first pages, so the late columns must cover earlier pages too
+        for (int i = 0; i < n; i++) {
+            t.add(i, 1, 2, 1, 0);
+        }
+        t.add(n, 1, 2, 5, 9);
+        assertEquals(n + 5L, t.totalWeight());
+        for (int i = 0; i < n; i += 1999) {
+            assertEquals(1, t.weight(i));
+            assertEquals(0, t.objectClass(i));
+        }
+        assertEquals(5, t.weight(n));
+        assertEquals(9, t.objectClass(n));
+        t.add(n + 1, 1, 2, 1, 0);
+        assertEquals(1, t.weight(n + 1));
+        assertEquals(0, t.objectClass(n + 1));
+    }
 }

@@ -14,7 +14,10 @@ final class ChunkReader {
     private final JfrInput in;
     private final ValueReader values;
     private final ProfileBuilder builder;
+    private final byte[] bytes;
     private final double nanosPerTick;
+    /** Whether the key caches of earlier chunks still hold for this chunk (see {@link PoolHistory}). */
+    private boolean sameKeys;
     private ChunkTypes types;
     private ConstantPools pools;
     private EventMapper mapper;
@@ -26,6 +29,7 @@ final class ChunkReader {
         this.in = new JfrInput(chunk, bytes, fileOffset, header.compressedIntegers());
         this.values = new ValueReader(in);
         this.builder = builder;
+        this.bytes = bytes;
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
     }
 
@@ -37,17 +41,36 @@ final class ChunkReader {
         }
         in.pos = (int) metadataOffset;
         types = MetadataReader.read(in);
-        pools = new ConstantPools(types, builder.stackTraces());
-        values.strings(null);
-        pools.read(in, values, header.constantPoolOffset());
+        sameKeys = false;
+        PoolHistory history = builder.poolHistory();
+        ConstantPools previous = builder.takePools();
+        boolean sameMetadata = bytes != null && history.startChunk(bytes, (int) metadataOffset, in.pos, types.size());
+        if (sameMetadata && previous != null) {
+            // the previous chunk's pools, extended by this chunk's new keys; any contradiction starts over below
+            previous.continueWith(types);
+            previous.track(history, bytes, true);
+            values.strings(null);
+            sameKeys = previous.read(in, values, header.constantPoolOffset());
+            pools = previous;
+        }
+        if (!sameKeys) {
+            history.clear(types.size());
+            pools = new ConstantPools(types, builder.stackTraces());
+            pools.track(bytes != null ? history : null, bytes, false);
+            values.strings(null);
+            pools.read(in, values, header.constantPoolOffset());
+        }
         values.strings(pools);
+        if (bytes != null) {
+            builder.keepPools(pools);
+        }
         counts = new long[types.size()];
     }
 
     /** Phase 2: the events. On corrupt data the events read so far stay and the exception says where it stopped. */
     void readEvents() throws InvalidRecordingException {
         builder.profile().addChunk(header.startNanos(), header.durationNanos());
-        mapper = new EventMapper(builder, types, pools, this);
+        mapper = new EventMapper(builder, types, pools, this, sameKeys);
         EventLayout[] layouts = mapper.layouts();
         long[] longs = new long[16];
         Object[] objects = new Object[16];
@@ -75,7 +98,7 @@ final class ChunkReader {
                                 objects = new Object[n];
                             }
                             values.budget(size);
-                            readFields(t.fields, layout.needed, longs, objects);
+                            readFields(t.fields, layout, longs, objects);
                             if (in.pos > pos + size) {
                                 throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
                             }
@@ -90,18 +113,15 @@ final class ChunkReader {
         }
     }
 
-    private void readFields(JfrField[] fields, boolean[] needed, long[] longs, Object[] objects)
+    private void readFields(JfrField[] fields, EventLayout layout, long[] longs, Object[] objects)
             throws InvalidRecordingException {
-        for (int i = 0; i < fields.length; i++) {
-            JfrField f = fields[i];
-            if (f.varint) {
-                longs[i] = in.varLong();
-            } else if (ValueReader.isScalar(f)) {
-                longs[i] = values.scalar(f);
-            } else if (needed[i]) {
-                objects[i] = values.read(f, 1);
-            } else {
-                values.skip(f, 1);
+        byte[] reads = layout.reads;
+        for (int i = 0, n = layout.readCount; i < n; i++) {
+            switch (reads[i]) {
+                case EventLayout.VARINT -> longs[i] = in.varLong();
+                case EventLayout.SCALAR -> longs[i] = values.scalar(fields[i]);
+                case EventLayout.MATERIALISE -> objects[i] = values.read(fields[i], 1);
+                default -> values.skip(fields[i], 1);
             }
         }
     }
@@ -126,26 +146,20 @@ final class ChunkReader {
 
     /** Epoch nanoseconds of a timestamp field's value. */
     long timestamp(JfrField f, long v) {
-        String unit = f.timeUnit;
-        if (unit == null || unit.equals("TICKS")) {
-            return header.startNanos() + (long) ((v - header.startTicks()) * nanosPerTick);
-        }
-        return switch (unit) {
-            case "MILLISECONDS_SINCE_EPOCH" -> v * 1_000_000;
+        return switch (f.unit) {
+            case JfrField.TICKS -> header.startNanos() + (long) ((v - header.startTicks()) * nanosPerTick);
+            case JfrField.EPOCH_MILLIS -> v * 1_000_000;
             default -> v;
         };
     }
 
     /** Nanoseconds of a timespan field's value. */
     long timespan(JfrField f, long v) {
-        String unit = f.timeUnit;
-        if (unit == null || unit.equals("TICKS")) {
-            return (long) (v * nanosPerTick);
-        }
-        return switch (unit) {
-            case "MICROSECONDS" -> v * 1_000;
-            case "MILLISECONDS" -> v * 1_000_000;
-            case "SECONDS" -> v * 1_000_000_000;
+        return switch (f.unit) {
+            case JfrField.MICROSECONDS -> v * 1_000;
+            case JfrField.MILLISECONDS -> v * 1_000_000;
+            case JfrField.SECONDS -> v * 1_000_000_000;
+            case JfrField.TICKS -> (long) (v * nanosPerTick);
             default -> v;
         };
     }

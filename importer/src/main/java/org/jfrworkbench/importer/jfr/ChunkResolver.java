@@ -28,18 +28,22 @@ final class ChunkResolver {
     private int methodClass;
     private int methodName;
     private int methodDescriptor;
+    private JfrType classType;
+    private int className;
 
     ChunkResolver(Profile profile) {
         this.profile = profile;
     }
 
-    /** Starts a chunk: forgets the previous chunk's keys. */
-    void reset(ConstantPools chunkPools, ChunkTypes types) {
-        for (LongIntMap m : new LongIntMap[] {threadIds, stackIds, methodIds, classNames, frameTypes, symbolIds,
-                classOfMethodIds}) {
-            m.clear();
+    /** Starts a chunk: forgets the previous chunk's keys unless they provably mean the same in this chunk. */
+    void reset(ConstantPools chunkPools, ChunkTypes types, boolean sameKeys) {
+        if (!sameKeys) {
+            for (LongIntMap m : new LongIntMap[] {threadIds, stackIds, methodIds, classNames, frameTypes, symbolIds,
+                    classOfMethodIds}) {
+                m.clear();
+            }
+            frameIds.clear();
         }
-        frameIds.clear();
         this.pools = chunkPools;
         JfrType stackTrace = types.byName("jdk.types.StackTrace");
         JfrType frame = ConstantPools.fieldType(stackTrace, "frames");
@@ -48,6 +52,8 @@ final class ChunkResolver {
         this.methodClass = methodType == null ? -1 : methodType.field("type");
         this.methodName = methodType == null ? -1 : methodType.field("name");
         this.methodDescriptor = methodType == null ? -1 : methodType.field("descriptor");
+        this.classType = methodClass < 0 ? null : methodType.fields[methodClass].type;
+        this.className = classType == null ? -1 : classType.field("name");
     }
 
     /** Model thread id for a thread key of the given pool type; 0 (unknown) when absent. */
@@ -77,9 +83,12 @@ final class ChunkResolver {
     /** Model stack id for a stack-trace key; -1 when the event has none. */
     int stack(long key) {
         int id = stackIds.get(key);
-        if (id != -1) {
-            return id;
-        }
+        return id != -1 ? id : resolveStack(key);
+    }
+
+    /** The first sight of a stack key in this key space: its frames become model frames and a model stack. */
+    private int resolveStack(long key) {
+        int id;
         StackTraces st = pools.stackTraces;
         int s = st.find(key);
         id = -1;
@@ -155,9 +164,8 @@ final class ChunkResolver {
         }
         int id = classOfMethodIds.get(key);
         if (id < 0) {
-            JfrType classType = methodType.fields[methodClass].type;
             Object c = pools.get(classType, key);
-            String name = c == null ? null : pools.text(pools.field(classType, c, "name"), 0);
+            String name = c == null ? null : pools.text(pools.field(classType, c, className), 0);
             id = name == null ? 0 : profile.strings().intern(ClassNames.dotted(name));
             classOfMethodIds.put(key, id);
         }

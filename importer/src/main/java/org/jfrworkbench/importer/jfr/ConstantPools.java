@@ -15,12 +15,19 @@ import org.jfrworkbench.importer.InvalidRecordingException;
 final class ConstantPools implements JfrInput.StringPool {
     private static final long CHECKPOINT_TYPE = 1;
 
-    private final ChunkTypes types;
+    private ChunkTypes types;
     private final LongIntMap[] keys;
     @SuppressWarnings("unchecked")
     private final List<Object>[] values;
     final StackTraces stackTraces;
-    private final JfrType stringType;
+    private JfrType stringType;
+    /** Where each entry's bytes are stored and checked, or null when the chunk is not compared with others. */
+    private PoolHistory history;
+    private byte[] chunk;
+    /** Whether entries the history already holds with the same bytes are skipped (they are in these pools). */
+    private boolean continuing;
+    /** Set when, continuing, an entry's bytes differ from the stored entry of the same type and key. */
+    private boolean contradicted;
 
     @SuppressWarnings("unchecked")
     ConstantPools(ChunkTypes types, StackTraces reusable) {
@@ -32,8 +39,28 @@ final class ConstantPools implements JfrInput.StringPool {
         this.stringType = types.byName("java.lang.String");
     }
 
-    /** Reads every checkpoint event reachable from firstOffset (chunk-relative). */
-    void read(JfrInput in, ValueReader reader, long firstOffset) throws InvalidRecordingException {
+    /**
+     * Compares the next read with the history: every entry is stored there; with continuing, entries the history
+     * holds with the same bytes are skipped, because these pools (kept from the previous chunk) already hold them.
+     */
+    void track(PoolHistory history, byte[] chunk, boolean continuing) {
+        this.history = history;
+        this.chunk = chunk;
+        this.continuing = continuing;
+        this.contradicted = false;
+    }
+
+    /** Reuses these pools for a following chunk whose metadata is identical (same type indices). */
+    void continueWith(ChunkTypes chunkTypes) {
+        this.types = chunkTypes;
+        this.stringType = chunkTypes.byName("java.lang.String");
+    }
+
+    /**
+     * Reads every checkpoint event reachable from firstOffset (chunk-relative). False when continuing and an entry
+     * contradicts the history: the caller then reads the chunk again into fresh pools.
+     */
+    boolean read(JfrInput in, ValueReader reader, long firstOffset) throws InvalidRecordingException {
         Set<Long> visited = new HashSet<>();
         long offset = firstOffset;
         while (true) {
@@ -46,8 +73,11 @@ final class ConstantPools implements JfrInput.StringPool {
             }
             in.pos = (int) offset;
             long delta = readCheckpoint(in, reader);
+            if (contradicted) {
+                return false;
+            }
             if (delta == 0) {
-                return;
+                return true;
             }
             offset += delta;
         }
@@ -79,10 +109,25 @@ final class ConstantPools implements JfrInput.StringPool {
             boolean stacks = t.name.equals("jdk.types.StackTrace");
             for (int i = 0; i < n; i++) {
                 long key = in.readLong();
+                int entryStart = in.pos;
+                if (continuing) {
+                    int known = history.find(t.index, key);
+                    if (known >= 0) {
+                        if (!history.sameBytes(known, chunk, entryStart, in.limit())) {
+                            contradicted = true;
+                            return 0;
+                        }
+                        in.pos = entryStart + history.length(known);
+                        continue;
+                    }
+                }
                 if (stacks) {
                     stackTraces.read(in, reader, key, t);
                 } else {
                     put(t, key, reader.value(t, 0));
+                }
+                if (history != null) {
+                    history.record(t.index, key, chunk, entryStart, in.pos);
                 }
             }
         }
@@ -137,10 +182,14 @@ final class ConstantPools implements JfrInput.StringPool {
 
     /** Follows a field of a record: dereferences constant-pool fields; null when absent. */
     Object field(JfrType t, Object record, String name) {
+        return field(t, record, t.field(name));
+    }
+
+    /** Follows field i of a record (its position found once by the caller). */
+    Object field(JfrType t, Object record, int i) {
         if (!(record instanceof Object[] values)) {
             return null;
         }
-        int i = t.field(name);
         if (i < 0 || i >= values.length) {
             return null;
         }

@@ -7,7 +7,7 @@ package org.jfrworkbench.importer.jfr;
 final class EventLayout {
     enum Mapping {
         CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
-        GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
+        FREE, GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
         SYSTEM_PROPERTY
     }
 
@@ -22,8 +22,13 @@ final class EventLayout {
     final int weight2;
     final int allocationTime;
     final int objectClass;
-    /** Whether field i must be materialised (non-scalar fields the handler reads); others are skipped. */
-    final boolean[] needed;
+    /** The native address of profiler.Malloc / profiler.Free, or -1. */
+    final int address;
+    static final byte VARINT = 0, SCALAR = 1, MATERIALISE = 2, SKIP = 3;
+    /** How to read field i: one compressed integer, another scalar, a value the handler reads, or skip it. */
+    final byte[] reads;
+    /** Fields from this index on are not read at all: the event is left by its size. */
+    final int readCount;
 
     EventLayout(JfrType type, Mapping mapping) {
         this.type = type;
@@ -33,8 +38,10 @@ final class EventLayout {
         int sampled = type.field("sampledThread");
         this.thread = sampled >= 0 ? sampled : type.field("eventThread");
         this.stack = type.field("stackTrace");
-        this.weight = type.field(switch (mapping) {
-            case WALL -> "samples";
+        int w = type.field(switch (mapping) {
+            // async-profiler batches wall samples in "samples"; Datadog weights cpu and wall samples by "weight"
+            case CPU -> "weight";
+            case WALL -> type.field("samples") >= 0 ? "samples" : "weight";
             case ALLOC_WEIGHT -> "weight";
             case ALLOC_TLAB -> "tlabSize";
             case ALLOC_SIZE, LIVE_PROFILER -> "allocationSize";
@@ -42,6 +49,8 @@ final class EventLayout {
             case LIVE_OLD_OBJECT -> "objectSize";
             default -> "duration";
         });
+        boolean count = mapping == Mapping.CPU || mapping == Mapping.WALL;
+        this.weight = count && w >= 0 && !integral(type.fields[w]) ? -1 : w;
         this.weight2 = type.field(switch (mapping) {
             case ALLOC_TLAB -> "allocationSize";
             case ALLOC_DATADOG -> "weight";
@@ -54,11 +63,27 @@ final class EventLayout {
             default -> "objectClass";
         });
         this.objectClass = cls >= 0 && ValueReader.isScalar(type.fields[cls]) ? cls : -1;
-        this.needed = new boolean[type.fields.length];
-        boolean samplesOnly = mapping.ordinal() <= Mapping.MALLOC.ordinal();
-        for (int i = 0; i < needed.length; i++) {
-            needed[i] = !samplesOnly && !ValueReader.isScalar(type.fields[i]);
+        int addr = mapping == Mapping.MALLOC || mapping == Mapping.FREE ? type.field("address") : -1;
+        this.address = addr >= 0 && ValueReader.isScalar(type.fields[addr]) ? addr : -1;
+        boolean samplesOnly = mapping.ordinal() <= Mapping.FREE.ordinal();
+        this.reads = new byte[type.fields.length];
+        for (int i = 0; i < reads.length; i++) {
+            JfrField f = type.fields[i];
+            reads[i] = f.varint ? VARINT : ValueReader.isScalar(f) ? SCALAR : samplesOnly ? SKIP : MATERIALISE;
         }
+        int last = reads.length - 1;
+        if (samplesOnly) {
+            last = -1;
+            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass, address}) {
+                last = Math.max(last, i);
+            }
+        }
+        this.readCount = last + 1;
+    }
+
+    /** Whether a field is read as a plain integer (not a pool key, a float or a structure). */
+    static boolean integral(JfrField f) {
+        return ValueReader.isScalar(f) && !f.constantPool && f.type.primitive < JfrType.FLOAT;
     }
 
     /** The mapping for an event type name, or null when the type is only counted. */
@@ -84,6 +109,8 @@ final class EventLayout {
                 return Mapping.LOCK;
             case "profiler.Malloc":
                 return Mapping.MALLOC;
+            case "profiler.Free":
+                return Mapping.FREE;
             case "jdk.GarbageCollection":
                 return Mapping.GC;
             case "jdk.GCHeapSummary":

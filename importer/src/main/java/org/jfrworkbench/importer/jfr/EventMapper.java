@@ -1,11 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.util.HashMap;
-import java.util.Map;
-
-import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
 
 /** Maps the events of one chunk to the model: samples per kind, GCs, heap readings, labels and JVM facts. */
 final class EventMapper {
@@ -16,17 +13,23 @@ final class EventMapper {
     private final ChunkReader chunk;
     private final ChunkResolver resolver;
     private final EventLayout[] layouts;
-    private final Map<Long, GcParts> gcs = new HashMap<>();
+    private final GcJoiner gcs;
     private final LiveBuffer live = new LiveBuffer();
+    /** The sample table per kind, looked up once per chunk rather than per event. */
+    private final SampleTable[] tables = new SampleTable[Kind.values().length];
 
-    EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk) {
+    EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk, boolean sameKeys) {
         this.builder = builder;
         this.profile = builder.profile();
         this.types = types;
         this.pools = pools;
         this.chunk = chunk;
         this.resolver = builder.resolver();
-        resolver.reset(pools, types);
+        this.gcs = builder.gcJoiner();
+        resolver.reset(pools, types, sameKeys);
+        for (Kind k : Kind.values()) {
+            tables[k.ordinal()] = profile.samples(k);
+        }
         this.layouts = new EventLayout[types.size()];
         for (int i = 0; i < types.size(); i++) {
             JfrType t = types.get(i);
@@ -46,7 +49,7 @@ final class EventMapper {
         JfrField[] f = l.type.fields;
         long time = l.time >= 0 ? chunk.timestamp(f[l.time], longs[l.time]) : chunk.chunkStartNanos();
         switch (l.mapping) {
-            case CPU -> sample(Kind.CPU, l, longs, time, 1, 0);
+            case CPU -> sample(Kind.CPU, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
             case WALL -> sample(Kind.WALL, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
             case ALLOC_WEIGHT, ALLOC_SIZE -> sample(Kind.ALLOC, l, longs, time, at(longs, l.weight), objectClass(l, longs));
             case ALLOC_TLAB -> {
@@ -72,13 +75,23 @@ final class EventMapper {
             }
             case LOCK -> sample(Kind.LOCK, l, longs, time, l.duration >= 0 ? chunk.timespan(f[l.duration], longs[l.duration]) : 0,
                     objectClass(l, longs));
-            case MALLOC -> sample(Kind.NATIVEMEM, l, longs, time, at(longs, l.weight), 0);
+            case MALLOC -> {
+                if (l.address >= 0) {
+                    builder.nativeLeaks().malloc(tables[Kind.NATIVEMEM.ordinal()].size(), longs[l.address], time);
+                }
+                sample(Kind.NATIVEMEM, l, longs, time, at(longs, l.weight), 0);
+            }
+            case FREE -> {
+                if (l.address >= 0) {
+                    builder.nativeLeaks().free(longs[l.address], time);
+                }
+            }
             default -> other(l, longs, objects, time);
         }
     }
 
     private void sample(Kind kind, EventLayout l, long[] longs, long time, long weight, int objectClass) {
-        profile.samples(kind).add(time, thread(l, longs), stack(l, longs), weight, objectClass);
+        tables[kind.ordinal()].add(time, thread(l, longs), stack(l, longs), weight, objectClass);
     }
 
     private static long at(long[] longs, int i) {
@@ -115,7 +128,7 @@ final class EventMapper {
         Fields e = new Fields(l.type, longs, objects);
         switch (l.mapping) {
             case GC -> {
-                GcParts gc = gcs.computeIfAbsent(e.number("gcId", -1), k -> new GcParts());
+                GcJoiner.Parts gc = gcs.parts(e.number("gcId", -1), time);
                 gc.start = time;
                 gc.duration = e.span("duration");
                 gc.name = e.text("name");
@@ -124,7 +137,7 @@ final class EventMapper {
                 gc.seen = true;
             }
             case GC_HEAP_SUMMARY -> {
-                GcParts gc = gcs.computeIfAbsent(e.number("gcId", -1), k -> new GcParts());
+                GcJoiner.Parts gc = gcs.parts(e.number("gcId", -1), time);
                 String when = e.text("when");
                 long used = e.number("heapUsed", -1);
                 if (when != null && when.toLowerCase(java.util.Locale.ROOT).startsWith("before")) {
@@ -181,14 +194,7 @@ final class EventMapper {
     }
 
     void finishChunk() {
-        for (Map.Entry<Long, GcParts> g : gcs.entrySet()) {
-            GcParts p = g.getValue();
-            if (p.seen || p.usedBefore >= 0 || p.usedAfter >= 0) {
-                profile.heap().addGc(new GcEvent(g.getKey(), p.start, p.duration, p.name == null ? "" : p.name,
-                        p.cause == null ? "" : p.cause, p.usedBefore, p.usedAfter, p.committed, p.longestPause));
-            }
-        }
-        gcs.clear();
+        gcs.endChunk(profile);
         live.flush(profile, builder.allocationInterval());
     }
 
@@ -233,17 +239,5 @@ final class EventMapper {
         String text(String name) {
             return pools.text(value(name), 0);
         }
-    }
-
-    private static final class GcParts {
-        long start;
-        long duration = -1;
-        String name;
-        String cause;
-        long usedBefore = -1;
-        long usedAfter = -1;
-        long committed = -1;
-        long longestPause = -1;
-        boolean seen;
     }
 }

@@ -70,20 +70,57 @@ final class JfrInput {
         byte[] b = bytes;
         int p = pos;
         if (b != null && limit - p >= 9) {
-            // fast path: no bounds check per byte
-            long result = 0;
-            for (int shift = 0; shift < 56; shift += 7) {
-                int v = b[p++];
-                result |= (long) (v & 0x7f) << shift;
-                if (v >= 0) {
-                    pos = p;
-                    return result;
-                }
+            // kept small so the JIT inlines it: one- and two-byte values (most fields) return here
+            long v = b[p];
+            if (v >= 0) {
+                pos = p + 1;
+                return v;
             }
-            pos = p + 1;
-            return result | ((long) (b[p] & 0xff) << 56);
+            long w = b[p + 1];
+            if (w >= 0) {
+                pos = p + 2;
+                return (v & 0x7f) | w << 7;
+            }
+            return varLongTail(b, p, (v & 0x7f) | (w & 0x7f) << 7);
         }
         return varLongChecked();
+    }
+
+    /** Bytes 3 to 9 of a value in the heap copy with at least 9 bytes left (unrolled: no bounds check per byte). */
+    private long varLongTail(byte[] b, int p, long r) {
+        long v;
+        if ((v = b[p + 2]) >= 0) {
+            pos = p + 3;
+            return r | v << 14;
+        }
+        r |= (v & 0x7f) << 14;
+        if ((v = b[p + 3]) >= 0) {
+            pos = p + 4;
+            return r | v << 21;
+        }
+        r |= (v & 0x7f) << 21;
+        if ((v = b[p + 4]) >= 0) {
+            pos = p + 5;
+            return r | v << 28;
+        }
+        r |= (v & 0x7f) << 28;
+        if ((v = b[p + 5]) >= 0) {
+            pos = p + 6;
+            return r | v << 35;
+        }
+        r |= (v & 0x7f) << 35;
+        if ((v = b[p + 6]) >= 0) {
+            pos = p + 7;
+            return r | v << 42;
+        }
+        r |= (v & 0x7f) << 42;
+        if ((v = b[p + 7]) >= 0) {
+            pos = p + 8;
+            return r | v << 49;
+        }
+        r |= (v & 0x7f) << 49;
+        pos = p + 9;
+        return r | (b[p + 8] & 0xffL) << 56;
     }
 
     private long varLongChecked() throws InvalidRecordingException {

@@ -123,7 +123,7 @@ final class MetadataReader {
             JfrType annotation = result.byId((Long) a[1]);
             if (annotation != null && (annotation.name.equals("jdk.jfr.Timestamp")
                     || annotation.name.equals("jdk.jfr.Timespan"))) {
-                ((JfrField) a[0]).timeUnit = (String) a[2];
+                ((JfrField) a[0]).timeUnit((String) a[2]);
             }
         }
         return result;

@@ -16,6 +16,9 @@ final class ProfileBuilder {
     private final List<GcEvent> agentGcs = new ArrayList<>();
 
     private final StackTraces stackTraces = new StackTraces();
+    private final PoolHistory poolHistory = new PoolHistory();
+    private final NativeLeaks nativeLeaks = new NativeLeaks();
+    private final GcJoiner gcJoiner = new GcJoiner();
     private final ChunkResolver resolver;
 
     /** The key-to-model-id caches, reset by each chunk. */
@@ -26,6 +29,35 @@ final class ProfileBuilder {
     /** One stack-trace pool, emptied and refilled by each chunk, so its arrays are allocated once per file. */
     StackTraces stackTraces() {
         return stackTraces;
+    }
+
+    /** GC parts by gcId, joined across a chunk boundary. */
+    GcJoiner gcJoiner() {
+        return gcJoiner;
+    }
+
+    /** Mallocs and frees of every chunk, matched by address once the file is read. */
+    NativeLeaks nativeLeaks() {
+        return nativeLeaks;
+    }
+
+    /** The constant-pool entries of earlier chunks, to tell whether their key caches hold for the next one. */
+    PoolHistory poolHistory() {
+        return poolHistory;
+    }
+
+    /** The pools of the last chunk whose pools were read completely, to be continued by the next chunk. */
+    private ConstantPools pools;
+
+    /** Hands out the kept pools once; a chunk that fails while reading its pools thus leaves none behind. */
+    ConstantPools takePools() {
+        ConstantPools p = pools;
+        pools = null;
+        return p;
+    }
+
+    void keepPools(ConstantPools p) {
+        pools = p;
     }
 
     ProfileBuilder(Profile profile) {
@@ -87,6 +119,8 @@ final class ProfileBuilder {
     /** Completes the profile once every chunk is read. */
     void finish() {
         fact("producer", producer != null ? producer : profile.chunks() > 0 ? "JDK Flight Recorder" : null);
+        nativeLeaks.finish(profile);
+        gcJoiner.finish(profile);
         List<GcEvent> jvmGcs = new ArrayList<>(profile.heap().gcs());
         for (GcEvent agent : agentGcs) {
             if (!coveredByJvm(agent, jvmGcs)) {

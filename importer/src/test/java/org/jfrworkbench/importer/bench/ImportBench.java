@@ -31,13 +31,15 @@ import org.jfrworkbench.model.Profile;
 
 /**
  * Reads one >= 50 MB multi-chunk async-profiler recording with (a) our importer, (b) the JDK's RecordingFile touching
- * every stack trace and (c) async-profiler's JfrReader resolving every sample's stack, each in its own JVM, and
- * prints median times, ratios and heap figures. Run on demand (see README), not part of the tests.
+ * every stack trace and (c) async-profiler's JfrReader resolving every sample's stack, and prints median times,
+ * ratios and heap figures. The times come from one JVM that runs the three readers in turn, round after round, so
+ * each ratio compares reads made moments apart (the machine is shared); the heap figures from a JVM per reader.
+ * Run on demand (see README), not part of the tests.
  */
 public final class ImportBench {
     private static final List<String> READERS = List.of("workbench", "RecordingFile", "JfrReader");
     private static final int WARMUP = 2;
-    private static final int ITERATIONS = 5;
+    private static final int ITERATIONS = 7;
     private static final long TARGET_BYTES = 50L << 20;
 
     private ImportBench() {
@@ -45,28 +47,75 @@ public final class ImportBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 3 && args[0].equals("child")) {
-            child(args[1], Path.of(args[2]));
+            if (args[1].equals("paired")) {
+                paired(Path.of(args[2]));
+            } else {
+                child(args[1], Path.of(args[2]));
+            }
             return;
         }
         Path input = args.length > 0 ? Path.of(args[0]) : makeInput();
         System.out.printf("input: %s (%.1f MB)%n", input, Files.size(input) / 1048576.0);
-        Map<String, double[]> results = new LinkedHashMap<>();
+        runChild("paired", input, "-Xmx2g", true).forEach(System.out::println);
+        System.out.println();
         for (String reader : READERS) {
             List<String> out = runChild(reader, input, "-Xmx2g", true);
-            double[] r = parse(out);
-            results.put(reader, r);
-            System.out.printf("%-14s median %8.1f ms   %7.1f MB/s   peak heap used %6.1f MB   (%s)%n", reader, r[0],
-                    Files.size(input) / 1048576.0 / (r[0] / 1000), r[1], out.get(out.size() - 1));
+            System.out.printf("%-14s peak heap used %6.1f MB (-Xmx2g), smallest -Xmx of 16m/32m/64m/96m/128m/256m/512m/1g "
+                    + "that completes: %s   (%s)%n", reader, parse(out)[1], smallestHeap(reader, input), out.get(out.size() - 1));
         }
-        System.out.println();
+    }
+
+    /**
+     * Times the readers in turn in this JVM, round after round; prints medians and the medians of the per-round
+     * ratios, of wall time and of the CPU time the whole JVM used meanwhile (GC and JIT threads included), which a
+     * busy machine disturbs far less than wall time.
+     */
+    private static void paired(Path input) throws IOException {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        for (int i = 0; i < WARMUP; i++) {
+            for (String reader : READERS) {
+                read(reader, input);
+            }
+        }
+        Map<String, double[]> wall = new LinkedHashMap<>();
+        Map<String, double[]> cpu = new LinkedHashMap<>();
+        READERS.forEach(r -> {
+            wall.put(r, new double[ITERATIONS]);
+            cpu.put(r, new double[ITERATIONS]);
+        });
+        for (int i = 0; i < ITERATIONS; i++) {
+            for (String reader : READERS) {
+                long c0 = os.getProcessCpuTime();
+                long t0 = System.nanoTime();
+                read(reader, input);
+                wall.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
+                cpu.get(reader)[i] = (os.getProcessCpuTime() - c0) / 1e6;
+            }
+        }
+        double mb = Files.size(input) / 1048576.0;
         for (String reader : READERS) {
-            System.out.printf("%-14s smallest -Xmx of 16m/32m/64m/128m/256m/512m/1g that completes: %s%n", reader,
-                    smallestHeap(reader, input));
+            double w = median(wall.get(reader).clone());
+            System.out.printf("%-14s wall median %8.1f ms (min %.1f)   %7.1f MB/s   cpu median %8.1f ms%n", reader, w,
+                    Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), median(cpu.get(reader).clone()));
         }
-        double ours = results.get("workbench")[0];
-        System.out.println();
-        System.out.printf("workbench speed vs RecordingFile: %.2fx, vs JfrReader: %.2fx (above 1 = workbench faster)%n",
-                results.get("RecordingFile")[0] / ours, results.get("JfrReader")[0] / ours);
+        for (String peer : List.of("RecordingFile", "JfrReader")) {
+            System.out.printf("workbench speed vs %s: wall %.2fx, cpu %.2fx (medians of %d rounds' ratios; above 1 = "
+                    + "workbench faster)%n", peer, medianRatio(wall, peer), medianRatio(cpu, peer), ITERATIONS);
+        }
+    }
+
+    private static double medianRatio(Map<String, double[]> times, String peer) {
+        double[] r = new double[ITERATIONS];
+        for (int i = 0; i < ITERATIONS; i++) {
+            r[i] = times.get(peer)[i] / times.get("workbench")[i];
+        }
+        return median(r);
+    }
+
+    private static double median(double[] values) {
+        Arrays.sort(values);
+        return values[values.length / 2];
     }
 
     /** A few MB (10 s) from async-profiler (all engines), copied end to end until >= 50 MB: a valid multi-chunk file. */
@@ -87,7 +136,7 @@ public final class ImportBench {
     }
 
     private static String smallestHeap(String reader, Path input) throws Exception {
-        for (String xmx : List.of("16m", "32m", "64m", "128m", "256m", "512m", "1g")) {
+        for (String xmx : List.of("16m", "32m", "64m", "96m", "128m", "256m", "512m", "1g")) {
             if (!runChild(reader, input, "-Xmx" + xmx, false).isEmpty()) {
                 return "-Xmx" + xmx;
             }

@@ -95,6 +95,15 @@ class CorruptRecordingTest {
     }
 
     @Test
+    void randomByteFlipsInAChunkThatRepeatsThePreviousChunksConstantsAlwaysEndCleanly() throws Exception {
+        // two copies of one recording: the second chunk is checked against the first's constants, and corrupted
+        Path small = Recordings.smallAsyncProfiler();
+        Path twice = tmp.resolve("twice.jfr");
+        Recordings.concatenate(twice, small, small);
+        flips(twice, 4, Files.size(small));
+    }
+
+    @Test
     void zeroSizeEventIsRejectedNotLoopedOn() throws Exception {
         // offset 68 holds the size of the chunk's first record
         byte[] bytes = Files.readAllBytes(Recordings.jdk25Default());
@@ -155,7 +164,13 @@ class CorruptRecordingTest {
     }
 
     private void flips(Path file, long seed) throws Exception {
+        flips(file, seed, 0);
+    }
+
+    /** Flips bytes from offset from on (where a chunk starts). */
+    private void flips(Path file, long seed, long from) throws Exception {
         byte[] original = Files.readAllBytes(file);
+        int start = (int) from;
         Random random = new Random(seed);
         Path bad = tmp.resolve("flipped.jfr");
         for (int c = 0; c < FLIPS; c++) {
@@ -164,7 +179,7 @@ class CorruptRecordingTest {
             StringBuilder what = new StringBuilder("case " + c + ", bytes");
             for (int i = 0; i < n; i++) {
                 // one case in ten hits the chunk header, which every reader must survive too
-                int at = c % 10 == 0 ? random.nextInt(68) : random.nextInt(bytes.length);
+                int at = start + (c % 10 == 0 ? random.nextInt(68) : random.nextInt(bytes.length - start));
                 bytes[at] = (byte) random.nextInt(256);
                 what.append(' ').append(at);
             }

@@ -29,6 +29,7 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /** Our importer against the JDK's own parser ({@link RecordingFile}) on every recording the tests have. */
@@ -40,6 +41,46 @@ class JfrDifferentialTest {
         List<Path> recordings = Recordings.all();
         assertFalse(recordings.isEmpty(), "no recordings could be made");
         return recordings.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> compare(p)));
+    }
+
+    /**
+     * Chunks of different recordings with byte-identical metadata: the same constant ids mean other things in each
+     * part. The JDK's parser carries constant pools over between such chunks (and so misnames frames here), so the
+     * reference is the JDK parser reading each part alone.
+     */
+    @Test
+    void chunksWithTheSameMetadataButOtherConstantsReadLikeEachPartAlone() throws Exception {
+        List<Path> parts = Recordings.sameMetadataParts();
+        Path whole = Recordings.DIR.resolve("ap25-same-metadata-concatenated.jfr");
+        Recordings.concatenate(whole, parts.toArray(new Path[0]));
+        Profile profile = new Importer().read(whole);
+        Map<String, Long> counts = new TreeMap<>();
+        Map<String, Long> cpu = new TreeMap<>();
+        long allocWeight = 0;
+        long wallWeight = 0;
+        for (Path part : parts) {
+            Expected x = readWithJdk(part);
+            x.counts.forEach((k, v) -> counts.merge(k, v, Long::sum));
+            x.cpuCollapsed.forEach((k, v) -> cpu.merge(k, v, Long::sum));
+            allocWeight += x.allocWeight;
+            wallWeight += x.wallWeight;
+        }
+        assertEquals(counts, profile.sourceEvents());
+        assertEquals(cpu, Collapse.of(profile, Kind.CPU, null, null, FrameNaming.DEFAULT));
+        assertEquals(allocWeight, profile.samples(Kind.ALLOC).totalWeight());
+        assertEquals(wallWeight, profile.samples(Kind.WALL).totalWeight());
+        assertTrue(profile.warnings().isEmpty(), () -> "warnings: " + profile.warnings());
+    }
+
+    @Test
+    void jdk25CpuTimeSamplesAreCpuSamples() throws Exception {
+        Path recording = Recordings.jdk().stream().filter(p -> p.getFileName().toString().equals("jdk25-cputime.jfr"))
+                .findFirst().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(recording != null, "no JDK 25");
+        Profile profile = new Importer().read(recording);
+        assertTrue(profile.sourceEvents().getOrDefault("jdk.CPUTimeSample", 0L) > 0, "the recording has CPU-time samples");
+        assertEquals(profile.sourceEvents().get("jdk.CPUTimeSample")
+                + profile.sourceEvents().getOrDefault("jdk.ExecutionSample", 0L), profile.samples(Kind.CPU).size());
     }
 
     private static void compare(Path recording) throws Exception {

@@ -1,0 +1,170 @@
+package org.jfrworkbench.importer.jfr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.jfrworkbench.importer.Collapse;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.importer.jfr.JfrWriter.Field;
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recordings written by hand whose metadata differs from what the JDK and async-profiler write: fields reordered,
+ * unknown fields (inline objects, arrays, strings), missing optional fields, other integer widths and time units,
+ * events without a stack trace. The importer must follow each chunk's metadata.
+ */
+class HandWrittenRecordingTest {
+    private static final long START = JfrWriter.START_NANOS;
+
+    @TempDir
+    Path tmp;
+
+    /** Pool types in unusual shapes: fields reordered, some missing, unknown ones added. */
+    private static JfrWriter withPoolTypes(long start) {
+        JfrWriter w = new JfrWriter(start, 1_000_000_000L);
+        w.type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
+        w.type("java.lang.Class", null, Field.of("hash", "int"), Field.pool("name", "jdk.types.Symbol"));
+        w.type("jdk.types.Method", null, Field.pool("name", "jdk.types.Symbol"),
+                Field.pool("descriptor", "jdk.types.Symbol"), Field.of("modifiers", "short"),
+                Field.pool("type", "java.lang.Class"));
+        w.type("jdk.types.FrameType", null, Field.of("description", "java.lang.String"));
+        w.type("jdk.types.StackFrame", null, Field.of("lineNumber", "int"), Field.pool("type", "jdk.types.FrameType"),
+                Field.pool("method", "jdk.types.Method"), Field.of("bytecodeIndex", "int"));
+        w.type("jdk.types.StackTrace", null, Field.array("frames", "jdk.types.StackFrame"),
+                Field.of("truncated", "boolean"));
+        // no osName / osThreadId, an extra field first
+        w.type("java.lang.Thread", null, Field.of("priority", "byte"), Field.of("javaName", "java.lang.String"),
+                Field.of("javaThreadId", "long"));
+        w.type("acme.Context", null, Field.of("requestId", "long"), Field.of("route", "java.lang.String"));
+        return w;
+    }
+
+    private static void poolConstants(JfrWriter w) {
+        w.constant("jdk.types.Symbol", 1, "app/Main").constant("jdk.types.Symbol", 2, "main")
+                .constant("jdk.types.Symbol", 3, "app/Work").constant("jdk.types.Symbol", 4, "run")
+                .constant("jdk.types.Symbol", 5, "()V").constant("jdk.types.Symbol", 6, "[B");
+        w.constant("java.lang.Class", 10, 77, 1L).constant("java.lang.Class", 11, 78, 3L)
+                .constant("java.lang.Class", 12, 79, 6L);
+        w.constant("jdk.types.Method", 20, 2L, 5L, (short) 9, 10L).constant("jdk.types.Method", 21, 4L, 5L, (short) 1, 11L);
+        w.constant("jdk.types.FrameType", 1, "Interpreted").constant("jdk.types.FrameType", 2, "JIT compiled");
+        Object[] runFrame = {42, 2L, 21L, 7};
+        Object[] mainFrame = {10, 1L, 20L, 3};
+        w.constant("jdk.types.StackTrace", 30, List.of(runFrame, mainFrame), false);
+        w.constant("jdk.types.StackTrace", 31, List.<Object[]>of(mainFrame), true);
+        w.constant("java.lang.Thread", 5, (byte) 5, "worker", 15L);
+    }
+
+    @Test
+    void eventLayoutsAreReadFromEachChunksMetadata() throws Exception {
+        JfrWriter w = withPoolTypes(START);
+        // stack trace first, an unknown string, the thread, then the time as an int
+        w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.pool("stackTrace", "jdk.types.StackTrace"),
+                Field.of("note", "java.lang.String"), Field.pool("sampledThread", "java.lang.Thread"),
+                Field.timestamp("startTime", "int", "TICKS"));
+        // weight as an int, an inline object and an array before the class
+        w.type("jdk.ObjectAllocationSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.of("weight", "int"), Field.of("ctx", "acme.Context"), Field.array("tags", "java.lang.String"),
+                Field.pool("objectClass", "java.lang.Class"), Field.pool("eventThread", "java.lang.Thread"),
+                Field.pool("stackTrace", "jdk.types.StackTrace"));
+        // no stack trace, the duration in milliseconds
+        w.type("jdk.ThreadPark", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.timespan("duration", "long", "MILLISECONDS"), Field.pool("eventThread", "java.lang.Thread"),
+                Field.pool("parkedClass", "java.lang.Class"));
+        // no samples field: one sample each
+        w.type("profiler.WallClockSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
+        w.type("acme.Unknown", "jdk.jfr.Event", Field.of("payload", "acme.Context"), Field.of("ratio", "double"),
+                Field.array("values", "float"));
+        poolConstants(w);
+        w.event("jdk.ExecutionSample", 30L, "first", 5L, 1_000)
+                .event("jdk.ExecutionSample", 31L, null, 5L, 2_000)
+                .event("acme.Unknown", new Object[] {1L, "x"}, 0.5, List.of(1f, 2f))
+                .event("jdk.ObjectAllocationSample", 3_000L, 4096, new Object[] {9L, "/checkout"}, List.of("a", "b"),
+                        12L, 5L, 30L)
+                .event("jdk.ThreadPark", 4_000L, 3L, 5L, 11L)
+                .event("profiler.WallClockSample", 5_000L, 5L, 30L);
+
+        Profile p = read(w.chunk());
+        assertEquals(Map.of("jdk.ExecutionSample", 2L, "acme.Unknown", 1L, "jdk.ObjectAllocationSample", 1L,
+                "jdk.ThreadPark", 1L, "profiler.WallClockSample", 1L), p.sourceEvents());
+        assertTrue(p.warnings().isEmpty(), p.warnings().toString());
+        assertEquals(Map.of("app.Main.main;app.Work.run", 1L, "app.Main.main", 1L),
+                Collapse.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
+        assertEquals(Map.of("app.Main.main()V:10;app.Work.run()V:42", 1L, "app.Main.main()V:10", 1L),
+                Collapse.of(p, Kind.CPU, null, null, new FrameNaming(true, true)));
+        SampleTable cpu = p.samples(Kind.CPU);
+        assertEquals(START + 1_000, cpu.time(0));
+        assertEquals("worker", p.threads().get(cpu.thread(0)).name());
+        assertEquals(15, p.threads().get(cpu.thread(0)).javaId());
+        assertTrue(p.stacks().truncated(cpu.stack(1)));
+
+        SampleTable alloc = p.samples(Kind.ALLOC);
+        assertEquals(1, alloc.size());
+        assertEquals(4096, alloc.weight(0));
+        assertEquals("byte[]", p.strings().get(alloc.objectClass(0)));
+
+        SampleTable lock = p.samples(Kind.LOCK);
+        assertEquals(3_000_000, lock.weight(0), "3 ms in ns");
+        assertEquals("app.Work", p.strings().get(lock.objectClass(0)));
+        assertEquals(Map.of(Collapse.NO_STACK, 3_000_000L), Collapse.of(p, Kind.LOCK, null, null, FrameNaming.DEFAULT));
+
+        assertEquals(1, p.samples(Kind.WALL).totalWeight());
+    }
+
+    @Test
+    void gcWhoseHeapSummariesFallIntoTwoChunksIsJoined() throws Exception {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        JfrWriter first = gcTypes(START);
+        first.event("jdk.GarbageCollection", 100L, 5_000_000L, 6L, "G1 Young", "Allocation Failure")
+                .event("jdk.GCHeapSummary", 100L, 6L, "Before GC", 9_000L)
+                .event("jdk.GCHeapSummary", 5_000_100L, 6L, "After GC", 2_000L)
+                // GC 7 starts just before the chunk ends ...
+                .event("jdk.GarbageCollection", 999_000_000L, 3_000_000L, 7L, "G1 Young", "Allocation Failure")
+                .event("jdk.GCHeapSummary", 999_000_000L, 7L, "Before GC", 8_000L);
+        file.writeBytes(first.chunk());
+        // ... and its after-GC summary is in the next chunk
+        JfrWriter second = gcTypes(START + 1_000_000_000L);
+        second.event("jdk.GCHeapSummary", 2_000_000L, 7L, "After GC", 1_000L);
+        file.writeBytes(second.chunk());
+
+        Profile p = read(file.toByteArray());
+        assertEquals(2, p.chunks());
+        List<GcEvent> gcs = p.heap().gcs();
+        assertEquals(2, gcs.size(), gcs.toString());
+        GcEvent split = gcs.stream().filter(g -> g.gcId() == 7).findFirst().orElseThrow();
+        assertEquals(8_000, split.heapUsedBefore());
+        assertEquals(1_000, split.heapUsedAfter());
+        assertEquals("G1 Young", split.name());
+        assertEquals(START + 999_000_000L, split.startNanos());
+        GcEvent whole = gcs.stream().filter(g -> g.gcId() == 6).findFirst().orElseThrow();
+        assertEquals(9_000, whole.heapUsedBefore());
+        assertEquals(2_000, whole.heapUsedAfter());
+    }
+
+    private static JfrWriter gcTypes(long start) {
+        JfrWriter w = new JfrWriter(start, 1_000_000_000L);
+        w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
+                Field.of("cause", "java.lang.String"));
+        w.type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
+        return w;
+    }
+
+    private Profile read(byte[] recording) throws Exception {
+        Path file = Files.write(tmp.resolve("hand-written.jfr"), recording);
+        return new Importer().read(file);
+    }
+}
