@@ -4,7 +4,7 @@
 //   page   recordings | recording | diff | heap
 //   id     recording id;  base  baseline id (diff)
 //   q      recordings search query
-//   kind   cpu | wall | alloc | live | lock | nativemem
+//   kind   cpu | wall | alloc | live | lock | nativemem | leak
 //   from,to  time range in ms since the recording start
 //   threads  comma-separated thread ids
 //   search   regex highlighted in the flame graph

@@ -27,7 +27,7 @@ public final class CollapseCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--kind", required = true, paramLabel = "KIND",
-            description = "cpu, wall, alloc, live, lock or nativemem")
+            description = "cpu, wall, alloc, live, lock, nativemem or leak (native memory never freed)")
     String kind;
 
     @Option(names = "--from", paramLabel = "MS", description = "start of the window, ms since the recording start")

@@ -3,8 +3,8 @@
 import { el, formatDate, formatDuration } from '../dom.js';
 import * as state from '../state.js';
 
-export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory' };
-export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem'];
+export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
+export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem', 'leak'];
 
 export function kindsOf(recording) {
   const kinds = Object.keys((recording && recording.kinds) || {}).filter(k => (recording.kinds[k].samples || recording.kinds[k].weight) > 0);
