@@ -17,7 +17,6 @@ final class EventMapper {
     private final ChunkResolver resolver;
     private final EventLayout[] layouts;
     private final Map<Long, GcParts> gcs = new HashMap<>();
-    private final LiveBuffer live = new LiveBuffer();
 
     EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk) {
         this.builder = builder;
@@ -62,7 +61,7 @@ final class EventMapper {
             }
             case LIVE_PROFILER -> {
                 long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
-                live.add(allocated, thread(l, longs), stack(l, longs), at(longs, l.weight), objectClass(l, longs));
+                builder.live().add(allocated, time, thread(l, longs), stack(l, longs), at(longs, l.weight), objectClass(l, longs));
             }
             case LIVE_OLD_OBJECT -> {
                 long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
@@ -189,7 +188,7 @@ final class EventMapper {
             }
         }
         gcs.clear();
-        live.flush(profile, builder.allocationInterval());
+        builder.live().endChunk(builder.allocationInterval());
     }
 
     /** Field access by name for the rare event types. */
