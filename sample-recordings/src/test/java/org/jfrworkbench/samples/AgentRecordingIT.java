@@ -29,7 +29,7 @@ class AgentRecordingIT {
         Path dir = tmp.resolve("rec");
         // the defaults (cpu 10 ms, allocations at 150 samples/s, live objects) with a short interval
         String out = jvm.run("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2",
-                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "7");
+                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "10");
         assertTrue(out.contains("async-profiler"), out);
 
         List<Path> chunks = Recordings.chunks(dir);
