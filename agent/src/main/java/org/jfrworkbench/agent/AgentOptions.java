@@ -10,15 +10,21 @@ import java.util.Map;
 
 /**
  * Parsed agent options: a comma-separated list of {@code key=value} (or bare flags), for example
- * {@code dir=/var/jfr,interval=60s,cpu=10ms,alloc=512k,live=true,label.service=checkout}.
+ * {@code dir=/var/jfr,interval=60s,cpu=10ms,alloc=100/s,live=true,label.service=checkout}.
+ *
+ * <p>Allocation sampling is either a fixed interval ({@code allocBytes > 0}, e.g. {@code alloc=512k}) or a target
+ * number of samples per second ({@code allocPerSecond > 0}, e.g. {@code alloc=100/s}), for which the interval is
+ * re-chosen from the measured allocation rate at every chunk; both 0 means off.
  */
 public record AgentOptions(
         Path dir,
         Duration interval,
         Engine engine,
         Duration cpuInterval,
+        CpuEngine cpuEngine,
         Duration wallInterval,
         long allocBytes,
+        int allocPerSecond,
         boolean live,
         Duration lockThreshold,
         URI upload,
@@ -28,6 +34,24 @@ public record AgentOptions(
         Map<String, String> labels) {
 
     public enum Engine { AUTO, ASYNC, JFR }
+
+    /**
+     * async-profiler's CPU sampler to begin with: {@code AUTO} = perf_events, falling back to itimer, then ctimer, when
+     * the kernel refuses; a named one starts the same chain there (perf_events can be refused by container policies).
+     */
+    public enum CpuEngine {
+        AUTO("cpu"), PERF("cpu"), ITIMER("itimer"), CTIMER("ctimer");
+
+        /** The event name async-profiler takes. */
+        public final String event;
+
+        CpuEngine(String event) {
+            this.event = event;
+        }
+    }
+
+    /** Default allocation sampling: this many samples per second, like JDK JFR's default ObjectAllocationSample throttle. */
+    public static final int DEFAULT_ALLOC_PER_SECOND = 150;
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
 
@@ -43,8 +67,10 @@ public record AgentOptions(
         Duration interval = DEFAULT_INTERVAL;
         Engine engine = Engine.AUTO;
         Duration cpu = Duration.ofMillis(10);
+        CpuEngine cpuEngine = CpuEngine.AUTO;
         Duration wall = null;
-        long alloc = 512 * 1024;
+        long alloc = 0;
+        int allocPerSecond = DEFAULT_ALLOC_PER_SECOND;
         boolean live = true;
         Duration lock = null;
         URI upload = null;
@@ -75,7 +101,11 @@ public record AgentOptions(
                     case "engine" -> engine = engine(value);
                     case "cpu" -> cpu = isOff(value) ? null : positive(key, duration(key, value));
                     case "wall" -> wall = isOff(value) ? null : positive(key, duration(key, value));
-                    case "alloc" -> alloc = isOff(value) ? 0 : bytes(key, value);
+                    case "cpu-engine" -> cpuEngine = cpuEngine(value);
+                    case "alloc" -> {
+                        allocPerSecond = value.endsWith("/s") ? perSecond(key, value) : 0;
+                        alloc = isOff(value) || allocPerSecond > 0 ? 0 : bytes(key, value);
+                    }
                     case "live" -> live = bool(key, value);
                     case "lock" -> lock = isOff(value) ? null : duration(key, value);
                     case "upload" -> upload = uri(value);
@@ -86,14 +116,14 @@ public record AgentOptions(
                 }
             }
         }
-        if (live && alloc == 0) {
+        if (live && alloc == 0 && allocPerSecond == 0) {
             throw new InvalidOptionException("live=true needs allocation sampling (alloc=SIZE)");
         }
         if (dir == null) {
             String service = labels.getOrDefault("service", "app");
             dir = Path.of(System.getProperty("java.io.tmpdir"), "workbench-agent", service + "-" + ProcessHandle.current().pid());
         }
-        return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, wall, alloc, live, lock, upload, token,
+        return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, wall, alloc, allocPerSecond, live, lock, upload, token,
                 spoolMax, nmt, Collections.unmodifiableMap(labels));
     }
 
@@ -114,6 +144,32 @@ public record AgentOptions(
         } catch (IllegalArgumentException e) {
             throw new InvalidOptionException("engine must be auto, async or jfr, not '" + value + "'");
         }
+    }
+
+    private static CpuEngine cpuEngine(String value) {
+        try {
+            return CpuEngine.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException("cpu-engine must be auto, perf, itimer or ctimer, not '" + value + "'");
+        }
+    }
+
+    /** A rate like {@code 100/s}. */
+    private static int perSecond(String key, String value) {
+        try {
+            int n = Integer.parseInt(value.substring(0, value.length() - 2).trim());
+            if (n > 0 && n <= 100_000) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new InvalidOptionException("option '" + key + "' needs a rate between 1/s and 100000/s, not '" + value + "'");
+    }
+
+    /** Whether allocations are sampled at all (fixed interval or target rate). */
+    public boolean allocSampling() {
+        return allocBytes > 0 || allocPerSecond > 0;
     }
 
     private static boolean bool(String key, String value) {

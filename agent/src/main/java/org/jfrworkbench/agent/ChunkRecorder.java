@@ -29,6 +29,9 @@ import org.jfrworkbench.agent.upload.Uploader;
  * of every chunk, heap and native-memory events in between. All work happens on one daemon thread.
  */
 final class ChunkRecorder {
+    private static final long MAX_GC_WAIT_MILLIS = 5000;
+    /** With a target allocation rate the first chunk is short: its end measures the rate the next chunks sample at. */
+    private static final long FIRST_ADAPTIVE_CHUNK_MILLIS = 10_000;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'");
 
     private final AgentOptions options;
@@ -84,7 +87,14 @@ final class ChunkRecorder {
         Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "
                 + options.interval().toSeconds() + " s" + (options.upload() == null ? "" : ", uploading to " + options.upload()));
         long every = options.interval().toMillis();
-        scheduler.scheduleAtFixedRate(this::rotateSafely, every, every, TimeUnit.MILLISECONDS);
+        long first = options.allocPerSecond() > 0 && engine instanceof AsyncProfilerEngine
+                ? Math.min(every, FIRST_ADAPTIVE_CHUNK_MILLIS) : every;
+        scheduler.schedule(() -> {
+            rotateSafely();
+            if (!scheduler.isShutdown()) {
+                scheduler.scheduleAtFixedRate(this::rotateSafely, every, every, TimeUnit.MILLISECONDS);
+            }
+        }, first, TimeUnit.MILLISECONDS);
         if (NativeMemoryMonitor.isTrackingOn()) {
             NativeMemoryMonitor nmt = new NativeMemoryMonitor();
             long nmtEvery = options.nmtInterval().toMillis();
@@ -142,8 +152,25 @@ final class ChunkRecorder {
         }
     }
 
+    /**
+     * async-profiler reports a live object when its weak reference is not cleared at stop, so everything allocated since
+     * the last GC (mostly garbage) would count as live in the chunk's live samples. Stopping right after a GC keeps
+     * that to the few milliseconds between the GC's end and the stop. Bounded, so a JVM that rarely collects still rotates.
+     */
+    private void awaitGcBeforeLiveDump() {
+        if (!options.live() || !(engine instanceof AsyncProfilerEngine)) {
+            return;
+        }
+        try {
+            heapMonitor.awaitNextGc(Math.min(MAX_GC_WAIT_MILLIS, options.interval().toMillis() / 10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Closes the current chunk and opens the next. */
     private void rotateSafely() {
+        awaitGcBeforeLiveDump();
         lock.lock();
         try {
             if (stopped) {

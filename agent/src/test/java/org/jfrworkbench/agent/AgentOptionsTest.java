@@ -19,7 +19,9 @@ class AgentOptionsTest {
         assertEquals(Duration.ofSeconds(60), o.interval());
         assertEquals(AgentOptions.Engine.AUTO, o.engine());
         assertEquals(Duration.ofMillis(10), o.cpuInterval());
-        assertEquals(512 * 1024, o.allocBytes());
+        assertEquals(0, o.allocBytes());
+        assertEquals(AgentOptions.DEFAULT_ALLOC_PER_SECOND, o.allocPerSecond());
+        assertEquals(AgentOptions.CpuEngine.AUTO, o.cpuEngine());
         assertTrue(o.live());
         assertNull(o.wallInterval());
         assertNull(o.lockThreshold());
@@ -37,6 +39,7 @@ class AgentOptionsTest {
         assertEquals(Duration.ofMillis(5), o.cpuInterval());
         assertEquals(Duration.ofMillis(50), o.wallInterval());
         assertEquals(2 * 1024 * 1024, o.allocBytes());
+        assertEquals(0, o.allocPerSecond(), "a fixed interval replaces the target rate");
         assertFalse(o.live());
         assertEquals(Duration.ofMillis(1), o.lockThreshold());
         assertEquals(URI.create("http://wb:8080"), o.upload());
@@ -51,6 +54,20 @@ class AgentOptionsTest {
         AgentOptions o = AgentOptions.parse("cpu=off,alloc=off,live=false");
         assertNull(o.cpuInterval());
         assertEquals(0, o.allocBytes());
+        assertEquals(0, o.allocPerSecond());
+        assertFalse(o.allocSampling());
+    }
+
+    @Test
+    void allocationSamplingCanAimAtARateAndTheCpuEngineCanBeChosen() {
+        AgentOptions o = AgentOptions.parse("alloc=40/s,cpu-engine=itimer");
+        assertEquals(40, o.allocPerSecond());
+        assertEquals(0, o.allocBytes());
+        assertEquals(AgentOptions.CpuEngine.ITIMER, o.cpuEngine());
+        assertEquals("cpu", AgentOptions.parse("cpu-engine=perf").cpuEngine().event);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=0/s")).getMessage().contains("alloc"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=many/s")).getMessage().contains("alloc"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("cpu-engine=pmu")).getMessage().contains("cpu-engine"));
     }
 
     @Test

@@ -7,8 +7,8 @@ import java.lang.management.ThreadMXBean;
  * Spends a known share of CPU in three methods: 60 % in {@link #sixty}, 30 % in {@link #thirty},
  * 10 % in {@link #ten}, on one thread. The split is by amount of work (the same loop, 6:3:1 iterations), not by
  * the clock, so it holds on a busy machine too. A profiler's shares must match.
- * Usage: {@code CpuSplit SECONDS}: runs until this thread has used SECONDS of CPU time (so a busy machine gives the
- * profiler as many samples as a quiet one), or ten times that in wall time, whichever comes first.
+ * Usage: {@code CpuSplit SECONDS}: seconds of this thread's CPU time (wall time where the JVM cannot measure it), so a
+ * CPU sampler gets the same number of samples however many other processes share the machine.
  */
 public final class CpuSplit {
     static volatile long sink;
@@ -16,9 +16,9 @@ public final class CpuSplit {
     public static void main(String[] args) {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 10;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long cpuEnd = threads.getCurrentThreadCpuTime() + seconds * 1_000_000_000L;
-        long wallEnd = System.nanoTime() + 10 * seconds * 1_000_000_000L;
-        while (threads.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < wallEnd) {
+        boolean cpuClock = threads.isCurrentThreadCpuTimeSupported();
+        long end = (cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) + seconds * 1_000_000_000L;
+        while ((cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) < end) {
             sixty();
             thirty();
             ten();

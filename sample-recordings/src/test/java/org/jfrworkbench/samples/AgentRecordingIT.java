@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,12 +27,13 @@ class AgentRecordingIT {
     void asyncEngineRotatesChunksWithAllKindsHeapEventsPerGcAndLabels(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        String out = jvm.run("dir=" + dir + ",interval=2s,cpu=10ms,alloc=256k,live=true,label.service=cache,label.version=1.2",
-                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "6");
+        // the defaults (cpu 10 ms, allocations at 150 samples/s, live objects) with a short interval
+        String out = jvm.run("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2",
+                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "10");
         assertTrue(out.contains("async-profiler"), out);
 
         List<Path> chunks = Recordings.chunks(dir);
-        assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
+        assertTrue(chunks.size() >= 3, "several chunk files: " + chunks);
         for (Path chunk : chunks) {
             List<RecordedEvent> events = Recordings.events(chunk);
             Map<String, String> labels = Recordings.labels(events);
@@ -45,6 +48,13 @@ class AgentRecordingIT {
             assertTrue(Math.abs(heap - gcs) <= Math.max(3, gcs / 10), chunk + ": " + heap + " heap summaries for " + gcs + " GCs");
             assertTrue(Recordings.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
             assertTrue(counts.getOrDefault("jdk.GCHeapSummary", 0) >= gcs, "JDK heap summaries too: " + counts);
+
+            // the same chunk through the workbench's importer: labels and GCs with the heap before and after
+            Profile p = Imported.read(chunk);
+            Imported.assertLabels(p, chunk, "cache");
+            assertEquals("1.2", p.labels().get("version"));
+            Imported.assertGcsWithBeforeAndAfter(p, chunk, gcs > 0 ? 1 : 0);
+            assertEquals("async-profiler", p.metadata().get("producer"), chunk + " " + p.metadata());
         }
         Map<String, Integer> all = Recordings.counts(Recordings.events(chunks));
         assertTrue(all.getOrDefault("jdk.ExecutionSample", 0) > 50, "cpu samples: " + all);
@@ -59,6 +69,29 @@ class AgentRecordingIT {
                 assertTrue(e.getLong("committedAfter") >= e.getLong("usedAfter"), "committed >= used");
                 assertTrue(e.getLong("gcStartMillis") > 1_600_000_000_000L, "epoch millis");
             }
+        }
+
+        // all chunks as one recording through the importer: every kind, every chunk, every GC
+        Profile whole = Imported.readAll(chunks, tmp.resolve("all.jfr"));
+        assertTrue(whole.chunks() >= chunks.size(), whole.chunks() + " JFR chunks in " + chunks.size() + " files");
+        assertTrue(Imported.samples(whole, Kind.CPU) > 50 && Imported.samples(whole, Kind.ALLOC) > 50
+                && Imported.samples(whole, Kind.LIVE) > 0, "kinds: " + whole.sourceEvents());
+        assertTrue(whole.heap().gcs().size() >= all.get("jdk.GarbageCollection"), "every JDK GC in the model: "
+                + whole.heap().gcs().size() + " of " + all.get("jdk.GarbageCollection"));
+        Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
+        assertTrue(whole.warnings().isEmpty(), "import warnings: " + whole.warnings());
+
+        // allocation sampling aims at 150 samples/s: the first chunk starts at 1 MB, later ones follow the measured rate
+        List<Long> intervals = new java.util.ArrayList<>();
+        for (Path chunk : chunks) {
+            intervals.add(Recordings.allocInterval(Recordings.events(chunk)));
+        }
+        assertEquals(1024 * 1024, intervals.get(0), "first chunk: " + intervals);
+        for (int i = 1; i < chunks.size() - 1; i++) {
+            Profile p = Imported.read(chunks.get(i));
+            double perSecond = Imported.samples(p, Kind.ALLOC) * 1000.0 / Math.max(1, p.durationMillis());
+            assertTrue(perSecond > 150 / 5.0 && perSecond < 150 * 5.0, "chunk " + i + ": " + perSecond + " alloc samples/s at interval "
+                    + intervals.get(i) + " (all intervals " + intervals + ")");
         }
     }
 
@@ -82,6 +115,20 @@ class AgentRecordingIT {
         boolean total = events.stream().anyMatch(e -> e.getEventType().getName().equals("workbench.NativeMemorySummary")
                 && "Total".equals(e.getString("category")) && e.getLong("committed") > 0 && e.getLong("reserved") >= e.getLong("committed"));
         assertTrue(total, "NMT total: " + all);
+
+        // through the importer: each chunk labelled with its GCs, and cpu/alloc/live from the JDK's own samplers
+        List<Path> chunkFiles = Recordings.chunks(dir);
+        for (Path chunk : chunkFiles) {
+            Profile p = Imported.read(chunk);
+            Imported.assertLabels(p, chunk, "cache");
+            assertEquals("heap", p.labels().get("team"));
+            Imported.assertGcsWithBeforeAndAfter(p, chunk, 0);
+        }
+        Profile whole = Imported.readAll(chunkFiles, tmp.resolve("all.jfr"));
+        assertTrue(Imported.samples(whole, Kind.CPU) > 0 && Imported.samples(whole, Kind.ALLOC) > 0
+                && Imported.samples(whole, Kind.LIVE) > 0, "kinds: " + whole.sourceEvents());
+        assertEquals("JDK Flight Recorder", whole.metadata().get("producer"));
+        Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
     }
 
     @ParameterizedTest(name = "JDK {0}")
@@ -103,6 +150,10 @@ class AgentRecordingIT {
         Map<String, Integer> all = Recordings.counts(events);
         assertTrue(all.getOrDefault("jdk.ExecutionSample", 0) > 0 && all.getOrDefault("workbench.HeapSummary", 0) > 0, all.toString());
         assertEquals("attached", Recordings.labels(events).get("service"));
+        Profile whole = Imported.readAll(Recordings.chunks(dir), tmp.resolve("all.jfr"));
+        Imported.assertLabels(whole, dir, "attached");
+        assertTrue(Imported.samples(whole, Kind.CPU) > 0 && Imported.samples(whole, Kind.ALLOC) > 0, "kinds: " + whole.sourceEvents());
+        Imported.assertGcsWithBeforeAndAfter(whole, dir, 1);
         // the chunk open at JVM exit can lose the race with the JDK's own recorder shutdown; it then stays .part
         try (var files = Files.list(dir)) {
             assertTrue(files.filter(p -> p.toString().endsWith(".part")).count() <= 1, "at most the exit chunk unfinished: " + out);

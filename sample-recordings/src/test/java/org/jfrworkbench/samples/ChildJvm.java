@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a demo workload in a fresh JVM of a given JDK, optionally with the agent; output goes to a log file. */
-record ChildJvm(String name, Path javaHome) {
+record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
 
     static final Path AGENT_JAR = Path.of(System.getProperty("agent.jar", "../agent/target/workbench-agent.jar")).toAbsolutePath();
     static final String CLASSES = System.getProperty("workload.classes", "target/classes");
@@ -22,7 +24,14 @@ record ChildJvm(String name, Path javaHome) {
         if (!Files.isRegularFile(AGENT_JAR)) {
             throw new IllegalStateException("agent jar missing: " + AGENT_JAR + " (build the agent module first)");
         }
-        return new ChildJvm("jdk" + version, Path.of(home));
+        return new ChildJvm("jdk" + version, Path.of(home), Map.of());
+    }
+
+    /** The same JDK with one more environment variable for the child process. */
+    ChildJvm withEnvironment(String key, String value) {
+        Map<String, String> env = new HashMap<>(environment);
+        env.put(key, value);
+        return new ChildJvm(name, javaHome, Map.copyOf(env));
     }
 
     Path java() {
@@ -43,7 +52,9 @@ record ChildJvm(String name, Path javaHome) {
         cmd.add(mainClass);
         cmd.addAll(List.of(args));
         Files.createDirectories(log.getParent());
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(environment);
+        return pb.start();
     }
 
     /** Runs to the end and returns the combined output; fails when the JVM exits non-zero or hangs. */

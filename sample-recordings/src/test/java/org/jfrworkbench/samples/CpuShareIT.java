@@ -2,36 +2,67 @@ package org.jfrworkbench.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The agent's CPU samples must show a workload's known CPU split (60/30/10 %) within 3 points. */
+/** The agent's CPU samples must show a workload's known CPU split (60/30/10 %) within 3 points, whatever samples them. */
 class CpuShareIT {
+    private static final String[] METHODS = {"sixty", "thirty", "ten"};
+
     @TempDir
     Path tmp;
 
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"async", "jfr"})
     void cpuSharesMatchTheKnownSplit(String engine) throws Exception {
-        ChildJvm jvm = ChildJvm.jdk("25");
-        Path dir = tmp.resolve("rec");
-        jvm.run("dir=" + dir + ",engine=" + engine + ",cpu=5ms,interval=60s", List.of(), tmp.resolve("out.log"),
+        String out = record(ChildJvm.jdk("25"), "engine=" + engine);
+        assertTrue(out.contains(engine.equals("jfr") ? "JDK Flight Recorder" : "cpu=cpu"), out);
+        assertKnownSplit();
+    }
+
+    @ParameterizedTest(name = "cpu-engine={0}")
+    @ValueSource(strings = {"itimer", "ctimer"})
+    void aTimerEngineCanBeChosenAndShowsTheSameSplit(String cpuEngine) throws Exception {
+        String out = record(ChildJvm.jdk("25"), "engine=async,cpu-engine=" + cpuEngine);
+        assertTrue(out.contains("cpu=" + cpuEngine), out);
+        assertKnownSplit();
+    }
+
+    /** A JVM whose perf_event_open calls are refused (as in many containers) still gets cpu samples, from ctimer. */
+    @Test
+    void withoutPerfEventsTheAgentFallsBackToCtimerAndSaysSo() throws Exception {
+        ChildJvm jvm = ChildJvm.jdk("25").withEnvironment("LD_PRELOAD", refusePerfEventsLibrary().toString());
+        String out = record(jvm, "engine=async");
+        assertTrue(out.contains("perf_events unavailable") && out.contains("falling back to 'ctimer'"), out);
+        assertTrue(out.contains("cpu=ctimer"), out);
+        assertKnownSplit();
+    }
+
+    private String record(ChildJvm jvm, String options) throws Exception {
+        return jvm.run("dir=" + tmp.resolve("rec") + "," + options + ",cpu=5ms,interval=60s", List.of(), tmp.resolve("out.log"),
                 "org.jfrworkbench.samples.CpuSplit", "8");
+    }
+
+    private void assertKnownSplit() throws Exception {
         long[] counts = new long[3];
-        String[] methods = {"sixty", "thirty", "ten"};
-        for (RecordedEvent e : Recordings.events(Recordings.chunks(dir))) {
+        for (RecordedEvent e : Recordings.events(Recordings.chunks(tmp.resolve("rec")))) {
             if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
                 continue;
             }
             for (RecordedFrame f : e.getStackTrace().getFrames()) {
                 if (f.getMethod().getType().getName().equals("org.jfrworkbench.samples.CpuSplit")) {
-                    int i = List.of(methods).indexOf(f.getMethod().getName());
+                    int i = List.of(METHODS).indexOf(f.getMethod().getName());
                     if (i >= 0) {
                         counts[i]++;
                         break;
@@ -44,7 +75,27 @@ class CpuShareIT {
         double[] expected = {60, 30, 10};
         for (int i = 0; i < 3; i++) {
             double share = 100.0 * counts[i] / total;
-            assertEquals(expected[i], share, 3.0, methods[i] + " share (" + counts[i] + " of " + total + ")");
+            assertEquals(expected[i], share, 3.0, METHODS[i] + " share (" + counts[i] + " of " + total + ")");
         }
+    }
+
+    /** Builds the LD_PRELOAD library from src/test/resources with the system's C compiler; skips where there is none. */
+    private Path refusePerfEventsLibrary() throws Exception {
+        Path source = tmp.resolve("refuse-perf-events.c");
+        try (InputStream in = CpuShareIT.class.getResourceAsStream("/refuse-perf-events.c")) {
+            Files.copy(in, source);
+        }
+        Path library = tmp.resolve("librefuse-perf-events.so");
+        Process cc;
+        try {
+            cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-O2", "-o", library.toString(), source.toString(), "-ldl")
+                    .redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            assumeTrue(false, "no C compiler (cc) to build the perf-refusing library: " + e.getMessage());
+            throw e;
+        }
+        String log = new String(cc.getInputStream().readAllBytes());
+        assertTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "cc failed: " + log);
+        return library;
     }
 }

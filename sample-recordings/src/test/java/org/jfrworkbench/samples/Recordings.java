@@ -52,6 +52,16 @@ final class Recordings {
         return labels;
     }
 
+    /** async-profiler's allocation interval in bytes as it states it (jdk.ActiveSetting "alloc"), -1 when absent. */
+    static long allocInterval(List<RecordedEvent> events) {
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals("jdk.ActiveSetting") && "alloc".equals(e.getString("name"))) {
+                return Long.parseLong(e.getString("value").trim());
+            }
+        }
+        return -1;
+    }
+
     static int count(Map<String, Integer> counts, String... names) {
         int n = 0;
         for (String name : names) {

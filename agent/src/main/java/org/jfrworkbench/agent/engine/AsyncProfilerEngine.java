@@ -1,5 +1,6 @@
 package org.jfrworkbench.agent.engine;
 
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,11 +15,15 @@ import org.jfrworkbench.agent.Log;
 public final class AsyncProfilerEngine implements ProfilingEngine {
     /** perf_events first; the timer-based engines work where perf_event_open is not allowed (containers, paranoid level). */
     private static final List<String> CPU_EVENTS = List.of("cpu", "itimer", "ctimer");
+    private static final int CTIMER = 2;
 
     private final AsyncProfiler profiler;
     private final AgentOptions options;
     private int cpuEvent;
     private Path current;
+    /** Chooses the allocation interval per chunk when sampling aims at a rate; null for a fixed interval or none. */
+    private final AllocationRate allocRate;
+    private long allocInterval;
 
     private final Path jfc;
 
@@ -26,6 +31,9 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         this.profiler = profiler;
         this.options = options;
         this.jfc = jfc;
+        this.cpuEvent = CPU_EVENTS.indexOf(options.cpuEngine().event);
+        this.allocRate = options.allocPerSecond() > 0 ? new AllocationRate(options.allocPerSecond()) : null;
+        this.allocInterval = options.allocBytes();
     }
 
     /** Loads the native library from the agent jar; throws (UnsatisfiedLinkError and the like) where it cannot load. */
@@ -38,11 +46,20 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     @Override
     public void start(Path file) throws Exception {
+        if (allocRate != null) {
+            allocInterval = allocRate.nextInterval();
+        }
         while (true) {
             String command = command(file, cpuEvent);
             try {
                 profiler.execute(command);
                 current = file;
+                if (cpuEvent == 0 && options.cpuInterval() != null && !perfEventsOpen()) {
+                    // async-profiler's "cpu" quietly switches to its ctimer (per-thread CPU-time timers) when the kernel
+                    // refuses perf_event_open; say so, and ask for ctimer by name from the next chunk on
+                    Log.info("perf_events unavailable (perf_event_open refused), falling back to 'ctimer' for cpu samples");
+                    cpuEvent = CTIMER;
+                }
                 return;
             } catch (IllegalStateException | java.io.IOException e) {
                 // "Perf events unavailable" and the like: retry with the next CPU engine, keep it for later chunks
@@ -50,9 +67,27 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
                     throw e;
                 }
                 Log.failureOnce("cpu-" + CPU_EVENTS.get(cpuEvent), "cpu sampling with '" + CPU_EVENTS.get(cpuEvent)
-                        + "' failed, trying '" + CPU_EVENTS.get(cpuEvent + 1) + "'", e);
+                        + "' failed, falling back to '" + CPU_EVENTS.get(cpuEvent + 1) + "'", e);
                 cpuEvent++;
             }
+        }
+    }
+
+    /** perf_events leave one {@code anon_inode:[perf_event]} descriptor per profiled thread. */
+    static boolean perfEventsOpen() {
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().contains("perf_event")) {
+                        return true;
+                    }
+                } catch (java.io.IOException | UnsupportedOperationException e) {
+                    // closed in the meantime, or not a link
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            return true; // no /proc to look at: take async-profiler's word
         }
     }
 
@@ -64,8 +99,8 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (options.wallInterval() != null) {
             sb.append(",wall=").append(options.wallInterval().toNanos());
         }
-        if (options.allocBytes() > 0) {
-            sb.append(",alloc=").append(options.allocBytes());
+        if (allocInterval > 0) {
+            sb.append(",alloc=").append(allocInterval);
         }
         if (options.live()) {
             sb.append(",live");
@@ -97,6 +132,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     @Override
     public String describe() {
         return "async-profiler " + profiler.getVersion() + " (cpu=" + (options.cpuInterval() == null ? "off" : CPU_EVENTS.get(cpuEvent))
-                + ", with JDK JFR synced)";
+                + ", alloc=" + (allocInterval == 0 ? "off" : (allocInterval / 1024) + "k"
+                        + (allocRate == null ? "" : " for " + options.allocPerSecond() + "/s")) + ", with JDK JFR synced)";
     }
 }

@@ -4,14 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import jdk.jfr.Configuration;
 import org.jfrworkbench.agent.AgentOptions;
 
 /**
- * The JDK JFR settings the agent records with: the JDK's "default" configuration (low overhead, made for
- * production), minus the per-GC-thread phase events that make files large and say little, plus the sampling
- * events the options ask for. With async-profiler the samplers are its own, so the JDK's are switched off.
+ * The JDK JFR settings the agent records with: of the JDK's "default" configuration (low overhead, made for
+ * production) only the events the workbench uses ({@link #VIEW_EVENTS}, with default's thresholds and periods), plus
+ * the sampling events the options ask for. With async-profiler the samplers are its own, so the JDK's stay off.
  */
 public final class JfrSettings {
     private JfrSettings() {
@@ -31,8 +32,8 @@ public final class JfrSettings {
             s.put("jdk.NativeMethodSample#enabled", "true");
             s.put("jdk.NativeMethodSample#period", Math.max(1, options.wallInterval().toMillis()) + " ms");
         }
-        s.put("jdk.ObjectAllocationSample#enabled", String.valueOf(options.allocBytes() > 0));
-        s.put("jdk.ObjectAllocationSample#throttle", "300/s");
+        s.put("jdk.ObjectAllocationSample#enabled", String.valueOf(options.allocSampling()));
+        s.put("jdk.ObjectAllocationSample#throttle", (options.allocPerSecond() > 0 ? options.allocPerSecond() : 300) + "/s");
         s.put("jdk.OldObjectSample#enabled", String.valueOf(options.live()));
         s.put("jdk.OldObjectSample#stackTrace", "true");
         s.put("jdk.OldObjectSample#cutoff", "0 ns");
@@ -45,22 +46,31 @@ public final class JfrSettings {
 
     /** Settings for the JDK recording synced with async-profiler: everything but the samplers async-profiler owns. */
     public static Map<String, String> forJfrSync() throws IOException, java.text.ParseException {
-        Map<String, String> s = base();
-        for (String event : new String[] {"jdk.ExecutionSample", "jdk.NativeMethodSample", "jdk.ObjectAllocationSample",
-                "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.OldObjectSample"}) {
-            s.put(event + "#enabled", "false");
-        }
-        return s;
+        return base(); // the JDK's samplers are not among the view events: async-profiler's own take their place
     }
+
+    /**
+     * JDK events the workbench reads or shows (heap timeline, GC, CPU load, JVM/OS facts, lock waits over 20 ms), plus
+     * the configuration events that explain them. The JDK's "default" set records ~100 more (I/O, compiler, class
+     * loading, safepoints, thread dumps, ...): a measurable cost on allocation-heavy services that no view uses.
+     */
+    static final Set<String> VIEW_EVENTS = Set.of(
+            "jdk.GCHeapSummary", "jdk.GarbageCollection", "jdk.YoungGarbageCollection", "jdk.OldGarbageCollection",
+            "jdk.GCPhasePause", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.YoungGenerationConfiguration",
+            "jdk.MetaspaceSummary", "jdk.CPULoad", "jdk.PhysicalMemory", "jdk.JVMInformation", "jdk.OSInformation",
+            "jdk.CPUInformation", "jdk.VirtualizationInformation", "jdk.ContainerConfiguration", "jdk.InitialSystemProperty",
+            "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown");
 
     private static Map<String, String> base() throws IOException, java.text.ParseException {
         Map<String, String> s = new TreeMap<>(Configuration.getConfiguration("default").getSettings());
-        for (String event : new String[] {"jdk.GCPhaseParallel", "jdk.GCPhasePauseLevel1", "jdk.GCPhasePauseLevel2",
-                "jdk.GCPhasePauseLevel3", "jdk.GCPhasePauseLevel4", "jdk.GCPhaseConcurrentLevel1", "jdk.GCPhaseConcurrentLevel2"}) {
-            s.put(event + "#enabled", "false");
+        for (Map.Entry<String, String> e : s.entrySet()) {
+            int hash = e.getKey().indexOf('#');
+            if (e.getKey().endsWith("#enabled") && !VIEW_EVENTS.contains(e.getKey().substring(0, hash))) {
+                e.setValue("false");
+            }
         }
-        // chunks get uploaded to a shared server: never record the environment (often holds credentials) nor the
-        // command lines of every other process on the host
+        // never recorded even if the set above grows: chunks get uploaded to a shared server, and the environment
+        // (often holds credentials) and the command lines of every other process on the host have no place there
         s.put("jdk.InitialEnvironmentVariable#enabled", "false");
         s.put("jdk.SystemProcess#enabled", "false");
         s.put("jdk.GCHeapSummary#enabled", "true");

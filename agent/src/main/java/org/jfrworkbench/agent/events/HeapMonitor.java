@@ -24,6 +24,8 @@ public final class HeapMonitor implements NotificationListener {
     private final Set<String> heapPools = new HashSet<>();
     private final long jvmStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private final Object gcSignal = new Object();
+    private long gcCount;
 
     public void start() {
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -55,9 +57,27 @@ public final class HeapMonitor implements NotificationListener {
         try {
             if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
                 record(GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData()));
+                synchronized (gcSignal) {
+                    gcCount++;
+                    gcSignal.notifyAll();
+                }
             }
         } catch (Throwable t) {
             Log.failureOnce("heap-monitor", "could not record a GC heap summary", t);
+        }
+    }
+
+    /** Waits until the next GC's notification has been handled, at most timeoutMillis; true if one came. */
+    public boolean awaitNextGc(long timeoutMillis) throws InterruptedException {
+        synchronized (gcSignal) {
+            long seen = gcCount;
+            long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+            long left = timeoutMillis;
+            while (gcCount == seen && left > 0) {
+                gcSignal.wait(left);
+                left = (deadline - System.nanoTime()) / 1_000_000;
+            }
+            return gcCount != seen;
         }
     }
 

@@ -14,7 +14,6 @@ final class EventMapper {
     private final ChunkResolver resolver;
     private final EventLayout[] layouts;
     private final GcJoiner gcs;
-    private final LiveBuffer live = new LiveBuffer();
     /** The sample table per kind, looked up once per chunk rather than per event. */
     private final SampleTable[] tables = new SampleTable[Kind.values().length];
 
@@ -65,7 +64,7 @@ final class EventMapper {
             }
             case LIVE_PROFILER -> {
                 long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
-                live.add(allocated, thread(l, longs), stack(l, longs), at(longs, l.weight), objectClass(l, longs));
+                builder.live().add(allocated, time, thread(l, longs), stack(l, longs), at(longs, l.weight), objectClass(l, longs));
             }
             case LIVE_OLD_OBJECT -> {
                 long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
@@ -195,7 +194,7 @@ final class EventMapper {
 
     void finishChunk() {
         gcs.endChunk(profile);
-        live.flush(profile, builder.allocationInterval());
+        builder.live().endChunk(builder.allocationInterval());
     }
 
     /** Field access by name for the rare event types. */

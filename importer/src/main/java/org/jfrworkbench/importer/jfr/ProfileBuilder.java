@@ -14,6 +14,7 @@ final class ProfileBuilder {
     private long allocationInterval = -1;
     private String producer;
     private final List<GcEvent> agentGcs = new ArrayList<>();
+    private final LiveBuffer live = new LiveBuffer();
 
     private final StackTraces stackTraces = new StackTraces();
     private final PoolHistory poolHistory = new PoolHistory();
@@ -63,6 +64,11 @@ final class ProfileBuilder {
     ProfileBuilder(Profile profile) {
         this.profile = profile;
         this.resolver = new ChunkResolver(profile);
+    }
+
+    /** async-profiler's live-object samples, kept until every GC of the file is known. */
+    LiveBuffer live() {
+        return live;
     }
 
     Profile profile() {
@@ -127,6 +133,7 @@ final class ProfileBuilder {
                 profile.heap().addGc(agent);
             }
         }
+        live.flush(profile, profile.heap().gcs().stream().mapToLong(GcEvent::startNanos).sorted().toArray());
     }
 
     /** An agent GC reading is redundant when the JVM's own events describe a GC starting at about the same time. */

@@ -99,7 +99,12 @@ class JfrDifferentialTest {
         assertEquals(expected.wallWeight, profile.samples(Kind.WALL).totalWeight(), "wall weight");
         assertEquals(expected.allocSamples, profile.samples(Kind.ALLOC).size(), "alloc samples");
         assertEquals(expected.allocWeight, profile.samples(Kind.ALLOC).totalWeight(), "alloc bytes");
-        assertEquals(expected.liveSamples, profile.samples(Kind.LIVE).size(), "live samples");
+        if (expected.liveExact) {
+            assertEquals(expected.liveSamples, profile.samples(Kind.LIVE).size(), "live samples");
+        } else {
+            long live = profile.samples(Kind.LIVE).size();
+            assertTrue(live > 0 && live <= expected.liveSamples, "live samples: " + live + " of " + expected.liveSamples);
+        }
         assertEquals(expected.lockSamples, profile.samples(Kind.LOCK).size(), "lock samples");
         long lockNanos = profile.samples(Kind.LOCK).totalWeight();
         assertTrue(Math.abs(lockNanos - expected.lockNanos) <= expected.lockSamples + expected.lockNanos / 1_000_000,
@@ -133,6 +138,8 @@ class JfrDifferentialTest {
         final Map<String, Long> cpuCollapsed = new TreeMap<>();
         final Set<Long> gcsBefore = new java.util.HashSet<>();
         final Set<Long> gcIds = new java.util.HashSet<>();
+        long liveReported;
+        boolean liveExact;
         long cpuSamples;
         long wallSamples;
         long wallWeight;
@@ -180,7 +187,9 @@ class JfrDifferentialTest {
                         x.allocSamples++;
                         x.allocWeight += e.getLong("allocationSize");
                     }
-                    case "profiler.LiveObject", "jdk.OldObjectSample" -> x.liveSamples++;
+                    case "jdk.OldObjectSample" -> x.liveSamples++;
+                    // counted below: only those that met a GC between allocation and report
+                    case "profiler.LiveObject" -> x.liveReported++;
                     case "jdk.JavaMonitorEnter", "jdk.ThreadPark" -> {
                         x.lockSamples++;
                         x.lockNanos += e.getDuration().toNanos();
@@ -199,6 +208,11 @@ class JfrDifferentialTest {
                 }
             }
         }
+        // async-profiler's live objects count when a GC started between their allocation and their report (LiveBuffer).
+        // The JDK parser cannot check that rule: in a jfrsync file it puts the profiler chunk's timestamps off from the
+        // JDK chunk's by a varying amount, so with GCs present only the bounds are compared.
+        x.liveExact = x.liveReported == 0 || x.gcIds.isEmpty();
+        x.liveSamples += x.liveReported;
         // GCs with both a jdk.GarbageCollection and a before-GC heap summary, counted per chunk by the importer;
         // the recordings here never split a GC across chunks, but concatenated copies repeat gc ids
         x.gcs = 0;

@@ -15,13 +15,18 @@ import java.util.zip.ZipFile;
 
 /**
  * Overhead of the agent on a fixed amount of checkout work, against no agent, JDK JFR with its "profile" settings
- * and plain async-profiler with the same events. Each configuration runs in fresh JVMs, interleaved, several
- * times; the medians of orders/s are compared.
+ * and plain async-profiler. Each configuration runs in fresh JVMs, interleaved (A B C A B C ...), several times; the
+ * medians of orders/s are compared, and the spread (min..max over runs) is printed so noise stays visible.
  *
- * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark agent/target/workbench-agent.jar [RUNS] [ORDERS] [AGENT_OPTIONS]</pre>
+ * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [CONFIG...]</pre>
+ *
+ * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code ap:OPTIONS}
+ * (async-profiler alone, e.g. {@code ap:event=cpu,interval=10ms,alloc=512k,live}) or {@code jfr:SETTINGS}
+ * (JDK JFR, e.g. {@code jfr:profile}). Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler
+ * with the agent's default events at a fixed 512 KB allocation interval.
  */
 public final class OverheadBenchmark {
-    private static final String AGENT = "workbench agent (defaults + OPTIONS)";
+    private static final String NONE = "no agent";
 
     private OverheadBenchmark() {
     }
@@ -32,45 +37,78 @@ public final class OverheadBenchmark {
             return;
         }
         if (args.length < 1) {
-            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [AGENT_OPTIONS]");
+            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [agent:OPTIONS | ap:OPTIONS | jfr:SETTINGS ...]");
             System.exit(2);
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         long orders = args.length > 2 ? Long.parseLong(args[2]) : 2_000_000;
-        String extra = args.length > 3 ? "," + args[3] : "";
+        List<String> specs = args.length > 3 ? Arrays.asList(args).subList(3, args.length)
+                : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=512k,live");
         Path work = Files.createTempDirectory("workbench-overhead");
         Path lib = extractProfiler(agentJar, work);
 
         Map<String, List<String>> configs = new LinkedHashMap<>();
-        configs.put("no agent", List.of());
-        configs.put(AGENT, List.of("-javaagent:" + agentJar + "=dir=" + work.resolve("agent") + extra));
-        configs.put("JDK JFR settings=profile", List.of("-XX:StartFlightRecording=settings=profile,filename=" + work.resolve("jfr.jfr")));
-        configs.put("async-profiler (cpu=10ms,alloc=512k,live)", List.of("-agentpath:" + lib
-                + "=start,event=cpu,interval=10000000,alloc=524288,live,jfr,file=" + work.resolve("ap.jfr")));
+        configs.put(NONE, List.of());
+        for (String spec : specs) {
+            configs.put(spec, jvmArgs(spec, agentJar, lib, work.resolve("out" + configs.size())));
+        }
 
-        Map<String, double[]> results = new LinkedHashMap<>();
-        configs.keySet().forEach(k -> results.put(k, new double[runs]));
+        Map<String, double[]> rates = new LinkedHashMap<>();
+        Map<String, double[]> cpu = new LinkedHashMap<>();
+        configs.keySet().forEach(k -> {
+            rates.put(k, new double[runs]);
+            cpu.put(k, new double[runs]);
+        });
         for (int run = 0; run < runs; run++) {
             for (Map.Entry<String, List<String>> c : configs.entrySet()) {
-                double rate = runChild(c.getValue(), orders);
-                results.get(c.getKey())[run] = rate;
-                System.out.printf("run %d  %-44s %,10.0f orders/s%n", run + 1, c.getKey(), rate);
+                double[] r = runChild(c.getValue(), orders);
+                rates.get(c.getKey())[run] = r[0];
+                cpu.get(c.getKey())[run] = r[1];
+                System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order%n", run + 1, c.getKey(), r[0], r[1]);
             }
         }
-        double base = median(results.get("no agent"));
-        System.out.println();
-        System.out.printf("%-44s %14s %10s%n", "configuration", "median/s", "vs none");
-        for (Map.Entry<String, double[]> r : results.entrySet()) {
-            double m = median(r.getValue());
-            System.out.printf("%-44s %,14.0f %9.3fx  (overhead %+.1f %%)%n", r.getKey(), m, m / base, 100 * (1 - m / base));
-        }
-        double agent = median(results.get(AGENT));
-        System.out.printf("%nagent vs JDK JFR profile: %.3fx, agent vs async-profiler alone: %.3fx%n",
-                agent / median(results.get("JDK JFR settings=profile")), agent / median(results.get("async-profiler (cpu=10ms,alloc=512k,live)")));
+        // Two views of the same runs: throughput (what users feel, but other processes on a shared machine move it) and
+        // the process's CPU time per order (app threads + profiler + GC + JIT; much less sensitive to neighbours).
+        report("throughput (orders/s), higher is better", rates, specs, false);
+        report("process CPU time per order (ns), ratio shown as none/config so that < 1 means overhead", cpu, specs, true);
     }
 
-    private static double runChild(List<String> jvmArgs, long orders) throws Exception {
+    private static void report(String title, Map<String, double[]> results, List<String> specs, boolean inverse) {
+        double base = median(results.get(NONE));
+        System.out.printf("%n%s%n%-50s %12s %9s %15s%n", title, "configuration", "median", "vs none", "spread vs none");
+        for (Map.Entry<String, double[]> r : results.entrySet()) {
+            double[] v = r.getValue();
+            double m = median(v);
+            double lo = inverse ? base / Arrays.stream(v).max().orElse(1) : Arrays.stream(v).min().orElse(0) / base;
+            double hi = inverse ? base / Arrays.stream(v).min().orElse(1) : Arrays.stream(v).max().orElse(0) / base;
+            double ratio = inverse ? base / m : m / base;
+            System.out.printf("%-50s %,12.0f %8.3fx  %.3f..%.3f  (overhead %+.1f %%)%n", r.getKey(), m, ratio, lo, hi, 100 * (1 - ratio));
+        }
+        String agent = specs.stream().filter(s -> s.startsWith("agent:")).findFirst().orElse(null);
+        for (String peer : specs) {
+            if (agent != null && !peer.equals(agent)) {
+                double a = median(results.get(agent));
+                double b = median(results.get(peer));
+                System.out.printf("%s vs %s: %.3fx%n", agent, peer, inverse ? b / a : a / b);
+            }
+        }
+    }
+
+    private static List<String> jvmArgs(String spec, Path agentJar, Path lib, Path out) throws IOException {
+        int colon = spec.indexOf(':');
+        String kind = colon < 0 ? spec : spec.substring(0, colon);
+        String options = colon < 0 ? "" : spec.substring(colon + 1);
+        return switch (kind) {
+            case "agent" -> List.of("-javaagent:" + agentJar + "=dir=" + out + (options.isEmpty() ? "" : "," + options));
+            case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
+            case "jfr" -> List.of("-XX:StartFlightRecording=settings=" + (options.isEmpty() ? "profile" : options) + ",filename=" + out + ".jfr");
+            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS or jfr:SETTINGS, not '" + spec + "'");
+        };
+    }
+
+    /** Runs one fresh JVM; returns {orders per second, process CPU nanoseconds per order}. */
+    private static double[] runChild(List<String> jvmArgs, long orders) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -84,13 +122,17 @@ public final class OverheadBenchmark {
         }
         for (String line : out.split("\n")) {
             if (line.startsWith("RATE ")) {
-                return Double.parseDouble(line.substring(5).trim().split(" ")[0]);
+                String[] f = line.substring(5).trim().split(" ");
+                return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
             }
         }
         throw new IllegalStateException("no rate in: " + out);
     }
 
-    /** Fixed work: warm up for 3 s, then time a fixed number of checkouts. */
+    /**
+     * Fixed work: warm up, then time a fixed number of checkouts. The warm-up outlasts the agent's first chunk (10 s at
+     * a 1 MB allocation interval, until the allocation rate is known), so the timed part sees its steady state.
+     */
     private static void child(long orders) throws Exception {
         Class<?> c = Class.forName("org.jfrworkbench.samples.CheckoutService");
         var ctor = c.getDeclaredConstructor(boolean.class);
@@ -101,16 +143,19 @@ public final class OverheadBenchmark {
         next.setAccessible(true);
         checkout.setAccessible(true);
         long sink = 0;
-        long warmEnd = System.nanoTime() + 3_000_000_000L;
+        long warmEnd = System.nanoTime() + 12_000_000_000L;
         while (System.nanoTime() < warmEnd) {
             sink += (long) checkout.invoke(service, next.invoke(service));
         }
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         for (long i = 0; i < orders; i++) {
             sink += (long) checkout.invoke(service, next.invoke(service));
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.out.println("RATE " + (orders / seconds) + " (" + sink + ")");
+        double cpuPerOrder = (os.getProcessCpuTime() - cpu0) / (double) orders;
+        System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " (" + sink + ")");
     }
 
     private static Path extractProfiler(Path agentJar, Path dir) throws IOException {

@@ -1,0 +1,34 @@
+package org.jfrworkbench.agent.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class AllocationRateTest {
+    static volatile Object sink;
+
+    @Test
+    void intervalIsTheRateDividedByTheTargetWithinBounds() {
+        AllocationRate rate = new AllocationRate(100);
+        assertEquals(15_000_000, rate.forRate(1.5e9));
+        assertEquals(AllocationRate.MIN_INTERVAL, rate.forRate(1000));
+        assertEquals(AllocationRate.MAX_INTERVAL, rate.forRate(1e15));
+    }
+
+    @Test
+    void measuresThisJvmsAllocationRateBetweenTwoChoices() throws Exception {
+        AllocationRate rate = new AllocationRate(10);
+        rate.nextInterval();
+        long t0 = System.nanoTime();
+        long bytes = 0;
+        while (System.nanoTime() - t0 < 200_000_000L) {
+            sink = new byte[64 * 1024];
+            bytes += 64 * 1024;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long interval = rate.nextInterval();
+        // at least what this thread allocated (other threads only add), per second, over 10 samples/s
+        assertTrue(interval >= 0.8 * bytes / seconds / 10, "interval " + interval + " for " + bytes + " B in " + seconds + " s");
+    }
+}
