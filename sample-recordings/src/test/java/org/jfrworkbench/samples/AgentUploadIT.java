@@ -21,8 +21,8 @@ class AgentUploadIT {
     void spoolStaysWithinItsBoundWhileNobodyListens() throws Exception {
         ChildJvm jvm = ChildJvm.jdk("25");
         Path dir = tmp.resolve("spool");
-        long bound = 400 * 1024;
-        String out = jvm.run("dir=" + dir + ",interval=1s,spool-max=400k,upload=http://127.0.0.1:" + freePort(),
+        long bound = 150 * 1024; // a few chunks: exceeded even when a busy machine slows the workload down
+        String out = jvm.run("dir=" + dir + ",interval=1s,spool-max=150k,upload=http://127.0.0.1:" + freePort(),
                 List.of(), tmp.resolve("app.log"), "org.jfrworkbench.samples.CheckoutService", "after", "7");
         List<Path> left = Recordings.chunks(dir);
         long size = 0;

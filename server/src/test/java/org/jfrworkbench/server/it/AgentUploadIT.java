@@ -48,13 +48,15 @@ class AgentUploadIT {
                 "-javaagent:" + agentJar + "=dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port
                         + ",token=s3cret,label.service=upload-test",
                 "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
-                UploadingWorkload.class.getName(), "7")
+                UploadingWorkload.class.getName(), "12")
                 .redirectErrorStream(true).redirectOutput(appLog.toFile()).start();
-        Thread.sleep(4000); // nobody listens yet
-        long spooledWhileAway;
-        try (Stream<Path> s = Files.list(spool)) {
-            spooledWhileAway = s.filter(p -> p.toString().endsWith(".jfr")).count();
+        // nobody listens yet: wait until a closed chunk waits in the spool (the engine's start takes seconds on a busy machine)
+        long spooledWhileAway = 0;
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); spooledWhileAway == 0 && System.nanoTime() < deadline; ) {
+            Thread.sleep(200);
+            spooledWhileAway = spooledChunks(spool);
         }
+        Thread.sleep(1000);
 
         Process server = startServer(java, port, tmp.resolve("data"));
         try {
@@ -81,13 +83,20 @@ class AgentUploadIT {
             for (int i = 0; i < sequence.size(); i++) {
                 assertEquals(i + 1, sequence.get(i), "every chunk arrived, none twice: " + sequence);
             }
-            try (Stream<Path> s = Files.list(spool)) {
-                assertEquals(0, s.filter(p -> p.toString().endsWith(".jfr")).count(), "delivered chunks leave the spool");
-            }
+            assertEquals(0, spooledChunks(spool), "delivered chunks leave the spool");
         } finally {
             app.destroyForcibly();
             server.destroyForcibly();
             server.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static long spooledChunks(Path spool) throws java.io.IOException {
+        if (!Files.isDirectory(spool)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(spool)) {
+            return s.filter(p -> p.toString().endsWith(".jfr")).count();
         }
     }
 
