@@ -131,8 +131,13 @@ public final class Importer {
         byte[] buf = new byte[1 << 16];
         long total = 0;
         try (OutputStream out = Files.newOutputStream(target)) {
-            int r;
-            while ((r = in.read(buf)) > 0) {
+            // sniff the first bytes: a bomb of zeros is refused at once, not after writing 1000x its size to disk
+            int r = in.readNBytes(buf, 0, 4);
+            if (r > 0 && !knownFormat(buf, r)) {
+                throw new InvalidRecordingException(-1, String.format("unknown format inside the %s data (first bytes"
+                        + " %02x %02x %02x %02x): expected JFR, gzip, zip or collapsed stacks", what, buf[0], buf[1], buf[2], buf[3]));
+            }
+            for (; r > 0; r = in.read(buf)) {
                 total += r;
                 if (total > max) {
                     throw new InvalidRecordingException(-1, what + " data expands beyond " + max
@@ -143,6 +148,13 @@ public final class Importer {
             }
         }
         return total;
+    }
+
+    private static boolean knownFormat(byte[] magic, int n) {
+        return n >= 4 && magic[0] == 'F' && magic[1] == 'L' && magic[2] == 'R' && magic[3] == 0
+                || n >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b
+                || n >= 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4
+                || looksLikeText(magic, n);
     }
 
     private static boolean looksLikeText(byte[] magic, int n) {

@@ -33,8 +33,11 @@ class CompressionLimitsTest {
 
     @Test
     void gzipInsideGzipIsLimitedByTheOuterFilesSizeNotPerLayer() throws Exception {
-        // 64 MB of zeros, gzipped twice: each layer alone stays under 1000:1, together they are far beyond it
-        byte[] inner = gzip(new byte[64 << 20]);
+        // 64 MB of one letter (text, so the format sniff lets it through), gzipped twice: each layer alone stays
+        // near 1000:1, together they are far beyond it
+        byte[] letters = new byte[64 << 20];
+        Arrays.fill(letters, (byte) 'a');
+        byte[] inner = gzip(letters);
         byte[] outer = gzip(inner);
         assertTrue((64L << 20) / outer.length > 1000, "the bomb's overall ratio: " + (64L << 20) / outer.length);
         Path bomb = Files.write(tmp.resolve("bomb.gz"), outer);
@@ -43,6 +46,13 @@ class CompressionLimitsTest {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("gzip data expands beyond (\\d+) bytes").matcher(e.getMessage());
         assertTrue(m.find(), e.getMessage());
         assertTrue(Long.parseLong(m.group(1)) <= 1 << 20, e.getMessage());
+    }
+
+    @Test
+    void bombOfZerosIsRefusedByItsFirstBytesBeforeItExpands() throws Exception {
+        Path bomb = Files.write(tmp.resolve("zeros.gz"), gzip(new byte[64 << 20]));
+        InvalidRecordingException e = assertThrows(InvalidRecordingException.class, () -> new Importer().read(bomb));
+        assertTrue(e.getMessage().contains("unknown format inside the gzip data (first bytes 00 00 00 00)"), e.getMessage());
     }
 
     @Test
