@@ -71,9 +71,11 @@ public final class WorkbenchServer {
             error(ctx, 401, e.getMessage());
         });
         app.exception(IllegalStateException.class, (e, ctx) -> {
-            // Jetty's multipart parser reports its size limits this way
+            // Jetty's multipart parser reports its size limits and malformed parts this way
             if (String.valueOf(e.getMessage()).contains("exceeds")) {
                 error(ctx, 413, "upload exceeds the limit of " + maxUpload + " bytes");
+            } else if (e.getCause() instanceof org.eclipse.jetty.http.BadMessageException bad) {
+                error(ctx, 400, "malformed multipart body: " + bad.getReason());
             } else {
                 internal(ctx, e);
             }
