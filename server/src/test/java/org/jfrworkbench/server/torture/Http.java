@@ -70,18 +70,27 @@ final class Http {
 
     /** A multipart upload with a file part (any file name, sent as given) and optional extra text fields. */
     Reply postMultipart(String fileName, byte[] content, String... fields) throws IOException, InterruptedException {
+        return send(multipart(fileName, content, null, fields));
+    }
+
+    /** The multipart request itself, with a bearer token when token is not null. */
+    HttpRequest multipart(String fileName, byte[] content, String token, String... fields) {
         String boundary = "torture" + System.nanoTime();
         var out = new java.io.ByteArrayOutputStream();
         for (int i = 0; i + 1 < fields.length; i += 2) {
             out.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fields[i] + "\"\r\n\r\n"
                     + fields[i + 1] + "\r\n").getBytes(StandardCharsets.UTF_8));
         }
-        out.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
-                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+                + fileName.replace("\"", "%22") + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
         out.writeBytes(content);
         out.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return send(request("/api/recordings").header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build());
+        HttpRequest.Builder b = request("/api/recordings").header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray()));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b.build();
     }
 
     Reply send(HttpRequest request) throws IOException, InterruptedException {
