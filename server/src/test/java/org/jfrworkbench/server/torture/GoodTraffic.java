@@ -53,15 +53,25 @@ final class GoodTraffic {
         return stop;
     }
 
-    /** Loops until stop(): upload, then queries on a random earlier upload; mix = uploads per 10 operations. */
-    void run(long seed, int uploadsPerTen) {
+    /**
+     * Loops until stop(): uploads and queries (flame, search, diff) on random earlier uploads; uploadsPerHundred
+     * sets the mix, pauseMillis the pace between operations (0: as fast as answers come).
+     */
+    void run(long seed, int uploadsPerHundred, long pauseMillis) {
         Random r = new Random(seed);
         while (!stop) {
+            if (pauseMillis > 0) {
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
             try {
                 Object[] u;
                 Object[] v;
                 synchronized (uploaded) {
-                    u = uploaded.size() < 2 || r.nextInt(10) < uploadsPerTen ? null : uploaded.get(r.nextInt(uploaded.size()));
+                    u = uploaded.size() < 2 || r.nextInt(100) < uploadsPerHundred ? null : uploaded.get(r.nextInt(uploaded.size()));
                     v = u == null ? null : uploaded.get(r.nextInt(uploaded.size()));
                 }
                 if (u == null) {

@@ -40,9 +40,9 @@ class LoadIT {
             GoodTraffic traffic = new GoodTraffic(http);
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < UPLOADERS + QUERIERS; t++) {
-                int mix = t < UPLOADERS ? 10 : 0;
+                int mix = t < UPLOADERS ? 100 : 0;
                 long threadSeed = seed + t;
-                threads.add(new Thread(() -> traffic.run(threadSeed, mix), "load-" + t));
+                threads.add(new Thread(() -> traffic.run(threadSeed, mix, 0), "load-" + t));
             }
             // the real recordings are the heavy queries: ~100k-sample flame graphs and their diff
             threads.add(new Thread(() -> sampleQueries(http, traffic, samples, seed), "load-samples"));
