@@ -101,6 +101,7 @@ class BadInputIT {
             JsonNode after = http.get("/api/recordings?limit=10000").json();
             assertEquals(samples.size() + good.uploads(), after.get("total").asInt(),
                     "listed: the samples and the good uploads, no bad case left behind");
+            long live = Torture.liveHeapAfterFullGc(server.process, gcLog);
             Torture.HeapPeaks heap = Torture.HeapPeaks.read(gcLog);
             System.out.printf("%n== bad input: %d cases in %.0f s, seed %d, %d client threads + 1 good-traffic thread%n",
                     end - (only == null || only.isBlank() ? 0 : end - 1), seconds, seed, CLIENTS);
@@ -116,12 +117,12 @@ class BadInputIT {
                 });
             }
             System.out.printf("  %-20s %8d %8d %8d %14.0f %14.0f%n", "all", sum[0], sum[1], sum[2], sum[3] / 1e6, sum[4] / 1e6);
-            System.out.printf("  server heap: -Xmx%dm, peak used before GC %d MB, peak after GC %d MB (%d collections), no OOM%n",
-                    Torture.HEAP_MB, heap.maxBeforeGc(), heap.maxAfterGc(), heap.collections());
+            System.out.printf("  server heap: -Xmx%dm, peak used before GC %d MB, live after a full GC at the end %d MB"
+                    + " (%d collections), no OOM%n", Torture.HEAP_MB, heap.maxBeforeGc(), live, heap.collections());
             System.out.printf("  good traffic alongside: %d requests, %d errors%n%s", good.stats.total(), good.errors.size(),
                     good.stats.table(seconds));
             assertTrue(heap.collections() > 0, "the GC log was read");
-            assertTrue(heap.maxAfterGc() < Torture.HEAP_MB * 3 / 4, "live heap after GC stays below 3/4 of -Xmx: " + heap);
+            assertTrue(live < Torture.HEAP_MB * 3 / 4, "live heap " + live + " MB stays below 3/4 of -Xmx");
         }
         assertEquals(List.of(), new ArrayList<>(failures), "failed cases (seed " + seed + ")");
         assertEquals(List.of(), new ArrayList<>(good.errors), "good traffic beside the bad cases");
@@ -175,6 +176,9 @@ class BadInputIT {
             if (kind.getValue().path("samples").asLong(-1) < 0 || kind.getValue().path("weight").asLong(-1) < 0) {
                 return "kind " + kind.getKey() + " has a negative total";
             }
+            if (reply.status() == 200) {
+                continue; // the same bytes from another client: that client renders and deletes them
+            }
             Http.Reply flame = http.get("/api/recordings/" + id + "/flame?kind=" + kind.getKey());
             if (flame.status() != 200 || flame.json().path("total").asLong(-1) < 0) {
                 return "flame of kind " + kind.getKey() + " -> " + flame.status() + " " + GoodTraffic.clip(flame.body());
@@ -182,6 +186,9 @@ class BadInputIT {
         }
         if (c.expectedSamples() >= 0 && kinds.path("cpu").path("samples").asLong() != c.expectedSamples()) {
             return "expected " + c.expectedSamples() + " cpu samples";
+        }
+        if (reply.status() == 200) {
+            return null;
         }
         int deleted = http.delete("/api/recordings/" + id).status();
         return deleted == 204 || deleted == 404 ? null : "delete -> " + deleted;

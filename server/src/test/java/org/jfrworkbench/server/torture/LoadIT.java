@@ -55,15 +55,16 @@ class LoadIT {
             }
             double elapsed = (System.nanoTime() - started) / 1e9;
             assertTrue(server.process.isAlive(), "server survived:\n" + server.log);
+            long live = Torture.liveHeapAfterFullGc(server.process, gcLog);
             Torture.HeapPeaks heap = Torture.HeapPeaks.read(gcLog);
             System.out.printf("%n== load: %.0f s, %d uploader + %d query threads + 1 on the sample recordings, seed %d%n", elapsed,
                     UPLOADERS, QUERIERS, seed);
             System.out.printf("  %d requests, %.1f per second, %d errors%n%s", traffic.stats.total(), traffic.stats.total() / elapsed,
                     traffic.errors.size(), traffic.stats.table(elapsed));
-            System.out.printf("  server heap: -Xmx%dm, peak used before GC %d MB, peak after GC %d MB (%d collections)%n",
-                    Torture.HEAP_MB, heap.maxBeforeGc(), heap.maxAfterGc(), heap.collections());
+            System.out.printf("  server heap: -Xmx%dm, peak used before GC %d MB, live after a full GC at the end %d MB"
+                    + " (%d collections), no OOM%n", Torture.HEAP_MB, heap.maxBeforeGc(), live, heap.collections());
             assertEquals(List.of(), new ArrayList<>(traffic.errors));
-            assertTrue(heap.maxAfterGc() < Torture.HEAP_MB * 3 / 4, "live heap after GC stays below 3/4 of -Xmx: " + heap);
+            assertTrue(live < Torture.HEAP_MB * 3 / 4, "live heap " + live + " MB stays below 3/4 of -Xmx");
             for (String type : List.of("upload", "flame", "search", "diff", "sample-flame", "sample-diff")) {
                 assertTrue(traffic.stats.count(type) > 0, type + " requests ran");
             }

@@ -50,6 +50,28 @@ final class Torture {
         }
     }
 
+    /**
+     * The live heap in MB: asks the server for a full GC through jcmd and reads what that collection left, from
+     * the GC log. Young collections leave dead old objects counted, so only this figure is the retained heap.
+     */
+    static long liveHeapAfterFullGc(Process server, Path gcLog) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "GC.run").redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        p.waitFor();
+        for (int i = 0; i < 50; i++) {
+            List<String> full = Files.readAllLines(gcLog).stream().filter(l -> l.contains("Pause Full (Diagnostic Command)")).toList();
+            if (!full.isEmpty()) {
+                Matcher m = GC_LINE.matcher(full.get(full.size() - 1));
+                if (m.find()) {
+                    return Long.parseLong(m.group(2));
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no full GC in the server's GC log after jcmd GC.run");
+    }
+
     static List<Path> sampleRecordings() throws IOException {
         Path dir = Path.of(System.getProperty("samples.dir", "../sample-recordings"));
         try (Stream<Path> files = Files.list(dir)) {
