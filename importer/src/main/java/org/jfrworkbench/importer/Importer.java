@@ -37,12 +37,13 @@ public final class Importer {
     /** Reads a file; collapsed text becomes samples of collapsedKind. */
     public Profile read(Path file, Kind collapsedKind) throws IOException {
         Profile profile = new Profile();
-        readInto(file, collapsedKind, profile, 0);
+        // one expansion budget for all layers: gzip inside gzip must not multiply the ratio per layer
+        readInto(file, collapsedKind, profile, 0, expansionLimit(Files.size(file)));
         profile.heap().sort();
         return profile;
     }
 
-    private void readInto(Path file, Kind collapsedKind, Profile profile, int nesting) throws IOException {
+    private void readInto(Path file, Kind collapsedKind, Profile profile, int nesting, long budget) throws IOException {
         byte[] magic = new byte[4];
         int n;
         try (InputStream in = Files.newInputStream(file)) {
@@ -59,13 +60,13 @@ public final class Importer {
             }
             Path plain = Files.createTempFile("workbench-gunzip", ".tmp");
             try {
-                long size = Files.size(file);
+                long expanded;
                 try (InputStream in = new GZIPInputStream(Files.newInputStream(file), 1 << 16)) {
-                    copyBounded(in, plain, size, "gzip");
+                    expanded = copyBounded(in, plain, budget, "gzip");
                 } catch (ZipException | java.io.EOFException e) {
                     throw new InvalidRecordingException(-1, "corrupt gzip data: " + e.getMessage(), e);
                 }
-                readInto(plain, collapsedKind, profile, nesting + 1);
+                readInto(plain, collapsedKind, profile, nesting + 1, budget - expanded);
             } finally {
                 Files.deleteIfExists(plain);
             }
@@ -73,7 +74,7 @@ public final class Importer {
             if (nesting > 2) {
                 throw new InvalidRecordingException(0, "compressed data nested too deeply");
             }
-            readZip(file, collapsedKind, profile, nesting);
+            readZip(file, collapsedKind, profile, nesting, budget);
         } else if (looksLikeText(magic, n)) {
             try (InputStream in = Files.newInputStream(file)) {
                 new CollapsedReader(profile, collapsedKind).read(in);
@@ -85,8 +86,8 @@ public final class Importer {
         }
     }
 
-    private void readZip(Path file, Kind collapsedKind, Profile profile, int nesting) throws IOException {
-        long size = Files.size(file);
+    private void readZip(Path file, Kind collapsedKind, Profile profile, int nesting, long budget) throws IOException {
+        long left = budget;
         int entries = 0;
         try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(file))) {
             ZipEntry entry;
@@ -97,14 +98,14 @@ public final class Importer {
                 }
                 Path part = Files.createTempFile("workbench-unzip", ".tmp");
                 try {
-                    copyBounded(zip, part, size, "zip");
-                    readInto(part, collapsedKind, profile, nesting + 1);
+                    left -= copyBounded(zip, part, left, "zip");
+                    readInto(part, collapsedKind, profile, nesting + 1, left);
                     entries++;
                 } finally {
                     Files.deleteIfExists(part);
                 }
             }
-        } catch (ZipException e) {
+        } catch (ZipException | java.io.EOFException e) {
             throw new InvalidRecordingException(-1, "corrupt zip data: " + e.getMessage(), e);
         }
         if (entries == 0) {
@@ -118,24 +119,42 @@ public final class Importer {
                 || lower.endsWith(".collapsed") || lower.endsWith(".folded");
     }
 
-    private void copyBounded(InputStream in, Path target, long compressedSize, String what) throws IOException {
-        long byRatio = compressedSize > Long.MAX_VALUE / Math.max(1, limits.maxCompressionRatio())
-                ? Long.MAX_VALUE : compressedSize * limits.maxCompressionRatio();
-        long max = Math.min(limits.maxDecompressedBytes(), Math.max(1L << 20, byRatio));
+    /** How far an upload of this size may expand in all, over every compression layer and zip entry. */
+    private long expansionLimit(long uploadSize) {
+        long byRatio = uploadSize > Long.MAX_VALUE / Math.max(1, limits.maxCompressionRatio())
+                ? Long.MAX_VALUE : uploadSize * limits.maxCompressionRatio();
+        return Math.min(limits.maxDecompressedBytes(), Math.max(1L << 20, byRatio));
+    }
+
+    /** Copies at most max bytes and answers how many; more is a bomb. */
+    private long copyBounded(InputStream in, Path target, long max, String what) throws IOException {
         byte[] buf = new byte[1 << 16];
         long total = 0;
         try (OutputStream out = Files.newOutputStream(target)) {
-            int r;
-            while ((r = in.read(buf)) > 0) {
+            // sniff the first bytes: a bomb of zeros is refused at once, not after writing 1000x its size to disk
+            int r = in.readNBytes(buf, 0, 4);
+            if (r > 0 && !knownFormat(buf, r)) {
+                throw new InvalidRecordingException(-1, String.format("unknown format inside the %s data (first bytes"
+                        + " %02x %02x %02x %02x): expected JFR, gzip, zip or collapsed stacks", what, buf[0], buf[1], buf[2], buf[3]));
+            }
+            for (; r > 0; r = in.read(buf)) {
                 total += r;
                 if (total > max) {
                     throw new InvalidRecordingException(-1, what + " data expands beyond " + max
-                            + " bytes (limit: " + limits.maxCompressionRatio() + "x the compressed size, at most "
+                            + " bytes (limit: " + limits.maxCompressionRatio() + "x the upload's size over all layers, at most "
                             + limits.maxDecompressedBytes() + " bytes)");
                 }
                 out.write(buf, 0, r);
             }
         }
+        return total;
+    }
+
+    private static boolean knownFormat(byte[] magic, int n) {
+        return n >= 4 && magic[0] == 'F' && magic[1] == 'L' && magic[2] == 'R' && magic[3] == 0
+                || n >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b
+                || n >= 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4
+                || looksLikeText(magic, n);
     }
 
     private static boolean looksLikeText(byte[] magic, int n) {

@@ -27,6 +27,12 @@ final class TestRecordings {
 
     /** With live=false no old-object samples are taken: a recording with GCs but no live heap. */
     static Path record(Path out, boolean mapHeavy, long millis, boolean live) throws IOException, java.text.ParseException {
+        return record(out, mapHeavy, millis, live, mapHeavy ? "checkout-maps" : "checkout-sort");
+    }
+
+    /** The same, with the worker thread named as given (the name lands in the recording's thread pool). */
+    static Path record(Path out, boolean mapHeavy, long millis, boolean live, String threadName)
+            throws IOException, java.text.ParseException {
         try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
             if (live) {
                 recording.enable("jdk.OldObjectSample").with("cutoff", "0 ns");
@@ -36,7 +42,7 @@ final class TestRecordings {
             recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
             recording.start();
             // a worker thread of its own keeps the stacks short, like a service's request thread
-            Thread worker = new Thread(() -> work(mapHeavy, millis), mapHeavy ? "checkout-maps" : "checkout-sort");
+            Thread worker = new Thread(() -> work(mapHeavy, millis), threadName);
             worker.start();
             try {
                 worker.join();

@@ -22,6 +22,8 @@ class UiSafetyIT {
     static final String IMG = "<img src=x onerror=window.__pwned=1>";
     static final String SCRIPT = "<script>window.__pwned=2</script>";
     static final String FILE_NAME = "<svg onload=window.__pwned=3>.txt";
+    static final String THREAD_NAME = "<img src=x onerror=window.__pwned=4>\"'&amp;";
+    static final String JFR_NAME = "<iframe src=javascript:window.__pwned=5>.jfr";
 
     @TempDir
     static Path temp;
@@ -97,6 +99,36 @@ class UiSafetyIT {
             assertEquals('P', png[1]);
 
             assertEquals(0, page.locator("#app img, #app script").count(), "no element was created from a name");
+            assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void markupInThreadNamesAndRecordingFileNamesIsShownAsText() throws Exception {
+        Path jfr = TestRecordings.record(temp.resolve(JFR_NAME), false, 800, false, THREAD_NAME);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.onDialog(d -> {
+                errors.add("dialog: " + d.message());
+                d.dismiss();
+            });
+            page.navigate("/");
+            page.setInputFiles("#file-input", jfr);
+            page.waitForSelector("#uploads li.done");
+            Locator link = page.locator("#recordings a.title-link", new Page.LocatorOptions().setHasText("iframe"));
+            assertEquals(JFR_NAME, link.textContent());
+            link.click();
+            assertEquals(JFR_NAME, page.textContent("h1.title"));
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.click("#threads-button");
+            Locator names = page.locator("#threads .thread-name");
+            assertTrue(names.allTextContents().contains(THREAD_NAME), "thread name shown as text: " + names.allTextContents());
+            page.fill(".thread-filter", "<img");
+            assertTrue(page.getByText(THREAD_NAME, new Page.GetByTextOptions().setExact(true)).first().isVisible());
+            Browser.screenshot(page, "safety-threads.png");
+            assertEquals(0, page.locator("#app img, #app script, #app iframe, #app svg[onload]").count(), "no element from a name");
             assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
         }
         assertEquals(List.of(), errors);

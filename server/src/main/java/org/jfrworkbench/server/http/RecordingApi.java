@@ -82,6 +82,9 @@ final class RecordingApi {
         RecordingStore.Staged staged;
         try (InputStream in = multipart ? file.content() : ctx.req().getInputStream()) {
             staged = store.stage(in);
+        } catch (java.io.EOFException e) {
+            // Jetty's EofException: the client sent less than its Content-Length promised, or hung up
+            throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
         }
         RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
         ctx.status(result.created() ? 201 : 200).json(result.info());

@@ -38,6 +38,9 @@ public final class WorkbenchServer {
                 sf.precompress = true;
             });
             config.staticFiles.enableWebjars();
+            // Jetty reuses header values seen earlier on a connection and by default matches them ignoring case, so
+            // "Bearer TOKEN" in capitals passed as the cached right token on a kept-alive connection (HostileRequestsIT)
+            config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
             config.jetty.multipartConfig.cacheDirectory(store.tmpDir().toString());
             config.jetty.multipartConfig.maxFileSize(maxUpload, io.javalin.config.SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, io.javalin.config.SizeUnit.MB);
@@ -70,9 +73,11 @@ public final class WorkbenchServer {
             error(ctx, 401, e.getMessage());
         });
         app.exception(IllegalStateException.class, (e, ctx) -> {
-            // Jetty's multipart parser reports its size limits this way
+            // Jetty's multipart parser reports its size limits and malformed parts this way
             if (String.valueOf(e.getMessage()).contains("exceeds")) {
                 error(ctx, 413, "upload exceeds the limit of " + maxUpload + " bytes");
+            } else if (e.getCause() instanceof org.eclipse.jetty.http.BadMessageException bad) {
+                error(ctx, 400, "malformed multipart body: " + bad.getReason());
             } else {
                 internal(ctx, e);
             }
@@ -97,7 +102,8 @@ public final class WorkbenchServer {
     }
 
     private static boolean tokenMatches(String header, String token) {
-        if (header == null || !header.startsWith("Bearer ")) {
+        // the scheme is case-insensitive (RFC 7235); Jetty's header cache may also re-case it on a kept-alive connection
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
         return MessageDigest.isEqual(header.substring(7).trim().getBytes(StandardCharsets.UTF_8),

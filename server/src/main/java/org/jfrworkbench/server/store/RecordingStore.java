@@ -141,6 +141,9 @@ public final class RecordingStore implements Closeable {
                         throw new UploadTooLargeException(maxUpload);
                     }
                     out.write(buf, 0, r);
+                    if (size >= 1 << 16 && size - r < 1 << 16) { // once per upload, mid-body
+                        CrashPoint.reached("upload");
+                    }
                 }
             }
             return new Staged(dir, HexFormat.of().formatHex(sha.digest()), size);
@@ -175,6 +178,7 @@ public final class RecordingStore implements Closeable {
             RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, staged.size(),
                     System.currentTimeMillis());
             ProfileCodec.write(profile, staged.dir().resolve(PROFILE));
+            CrashPoint.reached("import");
             JSON.writeValue(staged.dir().resolve(META).toFile(), info);
             for (String f : List.of(ORIGINAL, PROFILE, META)) {
                 fsync(staged.dir().resolve(f), false);
@@ -190,6 +194,7 @@ public final class RecordingStore implements Closeable {
                 Files.move(staged.dir(), target, StandardCopyOption.ATOMIC_MOVE);
                 fsync(recordings, true);
                 index.add(info, data);
+                CrashPoint.reached("commit");
                 index.commit();
                 infos.put(id, info);
                 cache.put(id, data);

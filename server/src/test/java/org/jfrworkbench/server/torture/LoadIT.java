@@ -1,0 +1,99 @@
+package org.jfrworkbench.server.torture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.jfrworkbench.server.it.ServerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Concurrent uploads plus flame graph, diff and search queries against one server process (bounded heap) for a
+ * fixed time: 60 s by default, 5 minutes in the long form ({@code -Dtorture.loadSeconds=N} sets it). Every answer is
+ * checked (flame totals, search hits, diff status); the summary prints throughput and p50/p99 per request type.
+ */
+class LoadIT {
+    static final int UPLOADERS = 1;
+    static final int QUERIERS = 2;
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void concurrentUploadsAndQueriesRunWithoutErrorsForMinutes() throws Exception {
+        long seed = Torture.seed();
+        int seconds = Integer.getInteger("torture.loadSeconds", Torture.LONG ? 300 : 60);
+        Path gcLog = temp.resolve("gc.log");
+        try (ServerProcess server = new ServerProcess(temp.resolve("data"), Torture.boundedHeap(gcLog))) {
+            Http http = new Http(server.base);
+            List<String[]> samples = new ArrayList<>(); // id, cpu weight
+            for (JsonNode r : http.get("/api/recordings").json().get("recordings")) {
+                samples.add(new String[] {r.get("id").asText(), r.get("kinds").get("cpu").get("weight").asText()});
+            }
+            assertEquals(3, samples.size(), "the sample recordings are loaded");
+            GoodTraffic traffic = new GoodTraffic(http);
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < UPLOADERS + QUERIERS; t++) {
+                int mix = t < UPLOADERS ? 100 : 0;
+                long threadSeed = seed + t;
+                threads.add(new Thread(() -> traffic.run(threadSeed, mix, 0), "load-" + t));
+            }
+            // the real recordings are the heavy queries: ~100k-sample flame graphs and their diff
+            threads.add(new Thread(() -> sampleQueries(http, traffic, samples, seed), "load-samples"));
+            long started = System.nanoTime();
+            threads.forEach(Thread::start);
+            Thread.sleep(seconds * 1000L);
+            traffic.stop();
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+            double elapsed = (System.nanoTime() - started) / 1e9;
+            assertTrue(server.process.isAlive(), "server survived:\n" + server.log);
+            long live = Torture.liveHeapAfterFullGc(server.process, gcLog);
+            Torture.HeapPeaks heap = Torture.HeapPeaks.read(gcLog);
+            System.out.printf("%n== load: %.0f s, %d uploader + %d query threads + 1 on the sample recordings, seed %d%n", elapsed,
+                    UPLOADERS, QUERIERS, seed);
+            System.out.printf("  %d requests, %.1f per second, %d errors%n%s", traffic.stats.total(), traffic.stats.total() / elapsed,
+                    traffic.errors.size(), traffic.stats.table(elapsed));
+            System.out.printf("  server heap: -Xmx%dm, peak used before GC %d MB, live after a full GC at the end %d MB"
+                    + " (%d collections), no OOM%n", Torture.HEAP_MB, heap.maxBeforeGc(), live, heap.collections());
+            assertEquals(List.of(), new ArrayList<>(traffic.errors));
+            assertTrue(live < Torture.HEAP_MB * 3 / 4, "live heap " + live + " MB stays below 3/4 of -Xmx");
+            for (String type : List.of("upload", "flame", "search", "diff", "sample-flame", "sample-diff")) {
+                assertTrue(traffic.stats.count(type) > 0, type + " requests ran");
+            }
+            assertEquals(3 + traffic.uploads(), http.get("/api/recordings?limit=1").json().get("total").asInt());
+        }
+    }
+
+    private static void sampleQueries(Http http, GoodTraffic traffic, List<String[]> samples, long seed) {
+        Random r = new Random(seed);
+        while (!traffic.stopped()) {
+            try {
+                String[] s = samples.get(r.nextInt(samples.size()));
+                if (r.nextBoolean()) {
+                    Http.Reply flame = http.get("/api/recordings/" + s[0] + "/flame?kind=cpu");
+                    traffic.stats.add("sample-flame", flame.nanos());
+                    if (flame.status() != 200 || flame.json().get("total").asLong() != Long.parseLong(s[1])) {
+                        traffic.errors.add("flame of sample " + s[0] + " -> " + flame.status() + ", expected total " + s[1]);
+                    }
+                } else {
+                    String[] t = samples.get(r.nextInt(samples.size()));
+                    Http.Reply diff = http.get("/api/diff?base=" + s[0] + "&target=" + t[0] + "&kind=cpu");
+                    traffic.stats.add("sample-diff", diff.nanos());
+                    if (diff.status() != 200) {
+                        traffic.errors.add("diff of samples -> " + diff.status() + " " + GoodTraffic.clip(diff.body()));
+                    }
+                }
+            } catch (Exception e) {
+                traffic.errors.add(e.toString());
+            }
+        }
+    }
+}
