@@ -41,4 +41,9 @@ public final class FrameTable {
     public int size() {
         return size;
     }
+
+    /** Approximate heap bytes, from the arrays' capacities. */
+    public long footprint() {
+        return 64 + 8L * methods.length + types.length + index.footprint();
+    }
 }

@@ -40,4 +40,9 @@ public final class MethodTable {
     public int size() {
         return size;
     }
+
+    /** Approximate heap bytes, from the arrays' capacities. */
+    public long footprint() {
+        return 64 + 12L * classNames.length + index.footprint();
+    }
 }

@@ -56,4 +56,9 @@ final class OpenHashIndex {
         h *= 0x9E3779B9;
         return h ^ (h >>> 16);
     }
+
+    /** Heap bytes of the two arrays. */
+    long footprint() {
+        return 32 + 8L * slots.length;
+    }
 }

@@ -154,4 +154,22 @@ public final class Profile {
     public String frameName(int frame) {
         return frameName(frame, FrameNaming.DEFAULT);
     }
+
+    /** Approximate heap bytes of the whole model (tables by capacity, strings by length); for caches' budgets. */
+    public long footprint() {
+        long bytes = 1024 + strings.footprint() + methods.footprint() + frames.footprint() + stacks.footprint()
+                + threads.footprint() + 96L * (heap.gcs().size() + heap.samples().size());
+        for (SampleTable t : samples.values()) {
+            bytes += t.footprint();
+        }
+        for (Map<String, ?> m : List.of(labels, metadata, sourceEvents)) {
+            for (Map.Entry<String, ?> e : m.entrySet()) {
+                bytes += 120 + e.getKey().length() + String.valueOf(e.getValue()).length();
+            }
+        }
+        for (String w : warnings) {
+            bytes += 48 + w.length();
+        }
+        return bytes;
+    }
 }

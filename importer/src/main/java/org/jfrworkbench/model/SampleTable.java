@@ -155,4 +155,14 @@ public final class SampleTable {
         }
         return classes == null ? uniformClass : classes[i >>> PAGE_BITS][i & MASK];
     }
+
+    /** Approximate heap bytes, from the allocated pages. */
+    public long footprint() {
+        long bytes = 64;
+        for (int p = 0; p < times.length; p++) {
+            long slots = times[p].length;
+            bytes += 16 * 3 + slots * (8 + 4 + 4) + (weights != null ? 16 + slots * 8 : 0) + (classes != null ? 16 + slots * 4 : 0);
+        }
+        return bytes;
+    }
 }

@@ -71,4 +71,9 @@ public final class StackTable {
     public int size() {
         return size;
     }
+
+    /** Approximate heap bytes, from the arrays' capacities. */
+    public long footprint() {
+        return 64 + 4L * offsets.length + 4L * frames.length + truncated.length + index.footprint();
+    }
 }

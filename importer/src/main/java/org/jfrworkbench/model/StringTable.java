@@ -89,4 +89,13 @@ public final class StringTable {
     public int size() {
         return size;
     }
+
+    /** Approximate heap bytes: the tables plus each string (object header, array header, Latin-1 bytes at best). */
+    public long footprint() {
+        long bytes = 64 + 4L * values.length + 8L * slots.length;
+        for (int i = 0; i < size; i++) {
+            bytes += 40 + values[i].length();
+        }
+        return bytes;
+    }
 }

@@ -36,4 +36,13 @@ public final class ThreadTable {
     public int size() {
         return threads.size();
     }
+
+    /** Approximate heap bytes (each thread's record, its map entry and its name). */
+    public long footprint() {
+        long bytes = 64;
+        for (ThreadInfo t : threads) {
+            bytes += 160 + (t.name() == null ? 0 : t.name().length());
+        }
+        return bytes;
+    }
 }

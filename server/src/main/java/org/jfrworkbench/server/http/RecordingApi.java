@@ -31,8 +31,11 @@ import org.jfrworkbench.server.store.UploadTooLargeException;
 /** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
 final class RecordingApi {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Encoded flame graphs; 64 MB holds about ten binary 160 000-node views. */
-    private static final long FLAME_CACHE_BYTES = 64L << 20;
+    /**
+     * Encoded flame graphs: a tenth of the heap, at most 64 MB (about ten binary 160 000-node views), so with the
+     * profile cache's quarter the caches never take more than about a third of a small server's heap.
+     */
+    private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
     private final RecordingStore store;
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
 

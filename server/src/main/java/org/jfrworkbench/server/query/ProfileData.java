@@ -77,9 +77,13 @@ public final class ProfileData {
         return t;
     }
 
-    /** Rough heap footprint, for the cache's budget. */
+    /**
+     * Heap footprint, for the cache's budget: the model, plus room for one frame naming's name dictionary and sort
+     * ranks, which are built after the profile enters the cache (frame names are new strings, about as long as the
+     * class and method names together).
+     */
     public long approximateBytes() {
-        long samples = profile.kinds().values().stream().mapToLong(SampleTable::size).sum();
-        return samples * 28 + profile.frames().size() * 60L + profile.stacks().size() * 48L + 4096;
+        int frames = profile.frames().size();
+        return profile.footprint() + 12L * frames + 4096 + profile.strings().footprint();
     }
 }

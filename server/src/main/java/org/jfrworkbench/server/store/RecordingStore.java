@@ -64,7 +64,7 @@ public final class RecordingStore implements Closeable {
         this.tmp = Files.createDirectories(root.resolve("tmp"));
         this.importer = importer;
         this.maxUpload = maxUpload;
-        this.cache = new ProfileCache(Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 3));
+        this.cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
         this.index = new RecordingIndex(Files.createDirectories(root.resolve("index")));
         reconcile();
     }
