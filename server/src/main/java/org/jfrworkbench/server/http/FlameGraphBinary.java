@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,17 +35,21 @@ final class FlameGraphBinary {
         FlameGraph.Nodes nodes = graph.nodes();
         int n = nodes.name().length;
         List<String> types = new ArrayList<>();
-        Map<String, Integer> typeIds = new HashMap<>();
         byte[] typeColumn = new byte[n];
+        String last = null;
+        int lastId = -1;
         for (int i = 0; i < n; i++) {
             String t = nodes.type()[i];
-            Integer id = typeIds.get(t);
-            if (id == null) {
-                id = types.size();
-                typeIds.put(t, id);
-                types.add(t);
+            // a handful of type names, mostly repeating from node to node: no map lookup per node
+            if (!t.equals(last)) {
+                lastId = types.indexOf(t);
+                if (lastId < 0) {
+                    lastId = types.size();
+                    types.add(t);
+                }
+                last = t;
             }
-            typeColumn[i] = (byte) (int) id;
+            typeColumn[i] = (byte) lastId;
         }
         int[] hits = graph.search() == null ? new int[0] : graph.search().nodes();
         Map<String, Object> header = new LinkedHashMap<>();
@@ -85,12 +88,9 @@ final class FlameGraphBinary {
                 out.putDouble(t);
             }
         }
-        for (int c : nodes.count()) {
-            out.putInt(c);
-        }
-        for (int h : hits) {
-            out.putInt(h);
-        }
+        // bulk copies through a view buffer (the position is 4-aligned here)
+        out.asIntBuffer().put(nodes.count()).put(hits);
+        out.position(out.position() + (n + hits.length) * 4);
         for (int nm : nodes.name()) {
             if (name16) {
                 out.putShort((short) nm);

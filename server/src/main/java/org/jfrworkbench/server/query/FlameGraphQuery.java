@@ -30,7 +30,7 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         ProfileData.Names names = data.names(naming);
         SampleFilter.StackWeights sw = filter.aggregate(samples, stacks.size());
         boolean[] matches = compileSearch(names.names());
-        TreeBuilder tree = new TreeBuilder(names.names(), data.nameRanks(naming), "all", 1);
+        TreeBuilder tree = new TreeBuilder(names.names(), data.nameRanks(naming), "all", 1, frames(stacks, sw));
         long[] matched = new long[1];
         StackPaths.forEach(data, names, sw, null, inverted, (path, types, depth, w, c) -> {
             if (matches != null) {
@@ -44,6 +44,17 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
             tree.add(0, path, types, depth, w, c);
         });
         return layout(tree, names.names(), sw, matches, matched[0]);
+    }
+
+    /** Frames on the selected stacks: the tree's size when no two stacks share a prefix, so an upper bound. */
+    private static long frames(StackTable stacks, SampleFilter.StackWeights sw) {
+        long frames = 1;
+        for (int s = 0; s < stacks.size(); s++) {
+            if (sw.count()[s] != 0) {
+                frames += stacks.depth(s);
+            }
+        }
+        return frames + 1;
     }
 
     private FlameGraph layout(TreeBuilder tree, String[] dict, SampleFilter.StackWeights sw, boolean[] matches,
