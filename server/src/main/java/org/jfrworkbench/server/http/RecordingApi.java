@@ -38,9 +38,28 @@ final class RecordingApi {
     private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
     private final RecordingStore store;
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
+    private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
 
     RecordingApi(RecordingStore store) {
         this.store = store;
+    }
+
+    /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
+    private void prepare(FlameResponseCache.Key key) throws IOException {
+        if (flames.get(key) != null) {
+            return;
+        }
+        FlameResponseCache.Entry entry = encode(((FlameGraphQuery) key.query()).run(store.load(key.id())), true);
+        entry.gzip();
+        flames.put(key, entry);
+        if (store.findInfo(key.id()) == null) {
+            flames.removeRecording(key.id()); // deleted while the view was built
+        }
+    }
+
+    private static FlameResponseCache.Entry encode(FlameGraph graph, boolean binary) throws IOException {
+        return binary ? new FlameResponseCache.Entry(FlameGraphBinary.encode(graph, JSON), FlameGraphBinary.CONTENT_TYPE)
+                : new FlameResponseCache.Entry(JSON.writeValueAsBytes(graph), "application/json");
     }
 
     void list(Context ctx) throws IOException {
@@ -90,6 +109,9 @@ final class RecordingApi {
             throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
         }
         RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
+        if (result.created()) {
+            warmer.warm(result.info());
+        }
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
@@ -114,14 +136,14 @@ final class RecordingApi {
         ProfileData data = store.load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
+        warmer.awaitPrepared(key);
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
         if (entry == null) {
             long started = System.nanoTime();
             FlameGraph graph = query.run(data);
             long built = System.nanoTime();
-            entry = binary ? new FlameResponseCache.Entry(FlameGraphBinary.encode(graph, JSON), FlameGraphBinary.CONTENT_TYPE)
-                    : new FlameResponseCache.Entry(JSON.writeValueAsBytes(graph), "application/json");
+            entry = encode(graph, binary);
             flames.put(key, entry);
             timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f",
                     (built - started) / 1e6, (System.nanoTime() - built) / 1e6);

@@ -148,6 +148,25 @@ class FlameBinaryApiTest {
     }
 
     @Test
+    void aNewRecordingsFirstViewIsPreparedRightAfterItsUpload() throws Exception {
+        // only allocation samples: the view the UI opens first is the alloc kind over the whole recording
+        TestServer.Reply up = server.post("?name=prepared&kind=alloc", "main;alloc;a 300\nmain;alloc;b 100\nmain;c 5\n");
+        assertEquals(201, up.status(), up.body());
+        String flame = "/api/recordings/" + up.json().get("id").asText() + "/flame?kind=alloc";
+        HttpResponse<byte[]> first = fetch(flame + "&format=binary", false);
+        assertEquals(200, first.statusCode());
+        assertEquals("cache;desc=hit", first.headers().firstValue("Server-Timing").orElse(""),
+                "the first request finds the view built and encoded");
+        Binary bin = Binary.decode(first.body());
+        assertEquals(405, (long) bin.total()[0]);
+        assertEquals("alloc", bin.header().get("kind").asText());
+        // other views (and the JSON form) are still built for their request
+        assertTrue(fetch(flame + "&format=binary&invert=true", false).headers().firstValue("Server-Timing").orElse("")
+                .contains("build;dur="));
+        assertTrue(fetch(flame, false).headers().firstValue("Server-Timing").orElse("").contains("build;dur="));
+    }
+
+    @Test
     void weightsPast32BitsTravelAsDoubles() throws Exception {
         TestServer.Reply up = server.post("?name=heavy&kind=alloc", "main;alloc;big 5000000000\nmain;alloc;small 7\n");
         assertEquals(201, up.status(), up.body());
