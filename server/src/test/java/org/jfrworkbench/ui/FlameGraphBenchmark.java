@@ -86,6 +86,10 @@ public final class FlameGraphBenchmark {
                                 + " (%d bytes on the wire)%n",
                         t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
                         median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
+                StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
+                t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
+                        .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
+                System.out.println(marks);
             }
         }
     }
@@ -94,7 +98,8 @@ public final class FlameGraphBenchmark {
     private static final class Timings {
         final double[] paint = new double[RUNS], beforeRequest = new double[RUNS], server = new double[RUNS];
         final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS], encode = new double[RUNS];
-        final double[] html = new double[RUNS], gzip = new double[RUNS];
+        final double[] html = new double[RUNS], gzip = new double[RUNS], fetchStart = new double[RUNS];
+        final Map<String, double[]> marks = new java.util.TreeMap<>();
         long wireBytes;
     }
 
@@ -116,6 +121,15 @@ public final class FlameGraphBenchmark {
             t.encode[run] = r.get("encode").doubleValue();
             t.gzip[run] = r.get("gzip").doubleValue();
             t.html[run] = r.get("html").doubleValue();
+            t.fetchStart[run] = r.get("fetchStart").doubleValue();
+            @SuppressWarnings("unchecked")
+            Map<String, Number> marks = (Map<String, Number>) page.evaluate(PAGE_MARKS);
+            marks.forEach((name, at) -> t.marks.computeIfAbsent(name, k -> new double[RUNS])[run] = at.doubleValue());
+            if (run == RUNS - 1 && Boolean.getBoolean("bench.resources")) {
+                // -Dbench.resources=true: every request of the last run, to see what the page waits for
+                System.out.println(view.contains("&to=") ? "requests (first open):" : "requests (cached):");
+                System.out.println(page.evaluate(RESOURCES));
+            }
             if (run == 0 && !view.contains("&to=")) {
                 Object drawable = page.evaluate(UiIT.DRAWABLE_FRAMES);
                 if (!drawable.equals(page.getAttribute(".flame-canvas", "data-drawn"))) {
@@ -149,7 +163,15 @@ public final class FlameGraphBenchmark {
             + " build: (e.serverTiming.find(t => t.name === 'build') || {}).duration || 0,"
             + " encode: (e.serverTiming.find(t => t.name === 'encode') || {}).duration || 0,"
             + " gzip: (e.serverTiming.find(t => t.name === 'gzip') || {}).duration || 0,"
-            + " html: performance.getEntriesByType('navigation')[0].responseEnd }; }";
+            + " html: performance.getEntriesByType('navigation')[0].responseEnd, fetchStart: e.fetchStart }; }";
+
+    private static final String RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name.replace(location.origin, '')"
+            + " + ' start ' + e.startTime.toFixed(1) + ' request ' + e.requestStart.toFixed(1) + ' response ' + e.responseStart.toFixed(1)"
+            + " + ' end ' + e.responseEnd.toFixed(1)).join('\\n')";
+
+    // the page's own workbench:* marks, first occurrence of each
+    private static final String PAGE_MARKS = "() => Object.fromEntries(performance.getEntriesByType('mark')"
+            + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]))";
 
     private static final String PEER_ZOOM = """
             () => {
