@@ -138,13 +138,16 @@ export class FlameTree {
 
 /** Colour class per node; untyped frames (collapsed text uploads) are classified by name, once per name. */
 function frameTypes(names, name, nodes) {
-  const n = name.length, out = new Uint8Array(n), byName = new Array(names.length);
-  const guessed = i => (byName[name[i]] ??= typeCode('', names[name[i]]));
+  const n = name.length, out = new Uint8Array(n);
+  // -1: not classified yet; a per-name table keeps the per-node loop to two array reads
+  const byName = new Int16Array(names.length).fill(-1);
+  const guessed = nm => (byName[nm] >= 0 ? byName[nm] : (byName[nm] = typeCode('', names[nm])));
   if (nodes.typeIndex) {
     const table = nodes.types.map(t => typeCode(t));
+    const typeIndex = nodes.typeIndex;
     for (let i = 0; i < n; i++) {
-      const code = table[nodes.typeIndex[i]];
-      out[i] = code === undefined || code === UNKNOWN_TYPE ? guessed(i) : code;
+      const code = table[typeIndex[i]];
+      out[i] = code === undefined || code === UNKNOWN_TYPE ? guessed(name[i]) : code;
     }
     return out;
   }
@@ -153,7 +156,7 @@ function frameTypes(names, name, nodes) {
     const t = types[i] || '';
     let code = cache.get(t);
     if (code === undefined) { code = typeCode(t); cache.set(t, code); }
-    out[i] = code === UNKNOWN_TYPE ? guessed(i) : code;
+    out[i] = code === UNKNOWN_TYPE ? guessed(name[i]) : code;
   }
   return out;
 }

@@ -12,11 +12,19 @@ export class Timeline {
     container.appendChild(this.root);
     this.quiet = false;
     this.svg = null;
-    d3Ready().then(() => {
+    new ResizeObserver(() => requestAnimationFrame(() => { if (this.svg && this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
+  }
+
+  /**
+   * Loads D3 and draws; called once the page's main view has painted, so D3's download and its 280 KB of
+   * script do not compete with the flame graph's data and code.
+   */
+  start() {
+    this.started ??= d3Ready().then(() => {
       this.svg = d3.select(this.root).append('svg').attr('role', 'img').attr('aria-label', 'Samples over time; drag to select a range');
       if (this.data) this.draw();
     });
-    new ResizeObserver(() => requestAnimationFrame(() => { if (this.svg && this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
+    return this.started;
   }
 
   setData(bucketMillis, counts, durationMillis) {

@@ -78,6 +78,14 @@ export async function mount(root, st) {
     const key = [kind, s.from, s.to, s.threads, s.invert].join('|');
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
+    try {
+      await loadFlame(s, kind);
+    } finally {
+      timeline.start();
+    }
+  }
+
+  async function loadFlame(s, kind) {
     const mine = ++seq;
     status.textContent = 'Loading flame graph\u2026';
     let flame;
