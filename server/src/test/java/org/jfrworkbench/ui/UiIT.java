@@ -67,6 +67,7 @@ class UiIT {
             page.waitForSelector(".flame-canvas[data-drawn]");
             assertEquals(page.evaluate(DRAWABLE_FRAMES), page.getAttribute(".flame-canvas", "data-drawn"),
                     "every frame of the JSON tree wide enough to see is drawn from the binary one");
+            page.waitForSelector("#hot-methods tbody tr"); // built after the graph has painted
             assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
 
             page.click("#flame-search");

@@ -75,6 +75,7 @@ class UiSafetyIT {
             page.click("#recordings a.title-link");
             assertEquals(FILE_NAME, page.textContent("h1.title"));
             page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForSelector("#hot-methods td.method"); // built after the graph has painted
             Locator hot = page.locator("#hot-methods td.method");
             assertTrue(hot.allTextContents().contains(IMG), "frame name shown as text: " + hot.allTextContents());
             assertTrue(hot.allTextContents().contains(SCRIPT));

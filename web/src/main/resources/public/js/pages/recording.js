@@ -6,9 +6,6 @@ import { api } from '../api.js';
 import * as state from '../state.js';
 import { FlameTree } from '../flametree.js';
 import { FlamePanel } from '../flamepanel.js';
-import { HotMethods } from '../hotmethods.js';
-import { Timeline } from '../timeline.js';
-import { comparePicker } from '../comparepicker.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
 
 const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
@@ -34,7 +31,9 @@ export async function mount(root, st) {
   const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
     download: recording.name || recording.id, text: 'Download original' });
   let shownKind = kindOf(st);
-  root.appendChild(recordingHeader(recording, [comparePicker(recording, () => shownKind), heapLink, original]));
+  // filled once the graph has painted (see extras below)
+  const compareSlot = el('span', { class: 'compare-slot' });
+  root.appendChild(recordingHeader(recording, [compareSlot, heapLink, original]));
 
   const tabsHolder = el('div', { class: 'tabs-holder' });
   const threadBox = threadFilter(recording.threads || []);
@@ -48,7 +47,9 @@ export async function mount(root, st) {
   const timelineBox = el('div', { class: 'timeline-box' }, el('div', { class: 'timeline-head' },
     el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange));
   root.appendChild(timelineBox);
-  const timeline = new Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
+  // the timeline's place, kept so nothing moves when it is drawn
+  const timelineSpace = el('div', { class: 'timeline' });
+  timelineBox.appendChild(timelineSpace);
 
   const grid = el('div', { class: 'flame-grid' });
   const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
@@ -57,7 +58,31 @@ export async function mount(root, st) {
   const status = el('div', { class: 'status-line', id: 'flame-status', 'aria-live': 'polite' });
   left.appendChild(status);
   const panel = new FlamePanel(left, { unit: 'samples', fileName: recording.name || recording.id });
-  const hot = new HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
+
+  // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
+  // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
+  let timeline = null, hot = null, hotRows = null, extras = null;
+  const loadExtras = () => extras ??= Promise.all([import('../timeline.js'), import('../hotmethods.js'), import('../comparepicker.js')])
+    .then(([t, h, c]) => {
+      timelineSpace.remove();
+      timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
+      hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
+      compareSlot.replaceWith(c.comparePicker(recording, () => shownKind));
+      applyExtras(current);
+      if (hotRows) hot.setRows(...hotRows);
+      return timeline.start();
+    });
+
+  /** Timeline data, brush and table order for a state; a no-op until the extras are loaded. */
+  function applyExtras(s) {
+    if (!timeline) return;
+    const kind = kindOf(s);
+    const line = recording.timeline && recording.timeline[kind];
+    if (line) timeline.setData(line.bucketMillis, line.counts, recording.durationMillis);
+    else timeline.setData(Math.max(1, recording.durationMillis || 1000), [], recording.durationMillis);
+    timeline.setRange(s.from !== undefined ? Number(s.from) : undefined, s.to !== undefined ? Number(s.to) : undefined);
+    hot.sort(s.sort);
+  }
 
   let dataKey = null, seq = 0, current = st;
   async function update(s) {
@@ -70,18 +95,14 @@ export async function mount(root, st) {
     rangeInfo.textContent = from !== undefined || to !== undefined
       ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
     clearRange.hidden = from === undefined && to === undefined;
-    const line = recording.timeline && recording.timeline[kind];
-    if (line) timeline.setData(line.bucketMillis, line.counts, recording.durationMillis);
-    else timeline.setData(Math.max(1, recording.durationMillis || 1000), [], recording.durationMillis);
-    timeline.setRange(from, to);
-    hot.sort(s.sort);
+    applyExtras(s);
     const key = [kind, s.from, s.to, s.threads, s.invert].join('|');
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
     try {
       await loadFlame(s, kind);
     } finally {
-      timeline.start();
+      loadExtras();
     }
   }
 
@@ -110,7 +131,8 @@ export async function mount(root, st) {
     // the graph is what a reader looks at first: let the browser paint it before the table is built
     await new Promise(resolve => setTimeout(resolve, 0));
     if (mine !== seq) return;
-    hot.setRows(tree.methods(s.invert === '1'), tree.total[0], flame.unit);
+    hotRows = [tree.methods(s.invert === '1'), tree.total[0], flame.unit];
+    if (hot) hot.setRows(...hotRows);
   }
   await update(st);
   return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
