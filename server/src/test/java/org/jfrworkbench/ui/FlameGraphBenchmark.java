@@ -77,6 +77,9 @@ public final class FlameGraphBenchmark {
             }
             System.out.printf("profile: %d stacks, %d flame graph nodes (ours), Chromium headless, median of %d runs%n",
                     stacks, nodes, RUNS);
+            if (Boolean.getBoolean("bench.diff")) {
+                diffPaint(browser, server.baseUrl(), id, temp, stacks);
+            }
             report("first paint, view opened before (cached tree)", median(cached.paint), median(peerPaint));
             report("first paint, first open (tree built)", median(cold.paint), median(peerPaint));
             report("zoom", median(ourZoom), median(peerZoom));
@@ -92,6 +95,36 @@ public final class FlameGraphBenchmark {
                 System.out.println(marks);
             }
         }
+    }
+
+    /**
+     * -Dbench.diff=true: first paint of the diff page against a second profile of the same shape (another seed),
+     * the /api/diff request's server and transfer time, and its size on the wire; no peer has this view.
+     */
+    private static void diffPaint(Browser browser, String base, String id, Path temp, int stacks) throws Exception {
+        Path other = temp.resolve("other.collapsed.txt");
+        Files.writeString(other, SyntheticProfile.collapsed(stacks, 8));
+        String otherId = upload(base, other);
+        double[] paint = new double[RUNS], server = new double[RUNS], transfer = new double[RUNS];
+        long wire = 0;
+        for (int round = -WARMUP; round < RUNS; round++) {
+            int run = Math.max(0, round);
+            try (BrowserContext context = browser.newContext(base)) {
+                Page page = context.newPage();
+                page.navigate("/?page=diff&base=" + id + "&id=" + otherId + "&kind=cpu");
+                page.waitForSelector(".flame-canvas[data-drawn]");
+                paint[run] = ((Number) page.evaluate("() => window.__flameFirstPaint")).doubleValue();
+                @SuppressWarnings("unchecked")
+                Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
+                        + ".find(r => r.name.includes('/api/diff?')); return { requestStart: e.requestStart, responseStart: e.responseStart,"
+                        + " responseEnd: e.responseEnd, encodedBodySize: e.encodedBodySize }; }");
+                server[run] = r.get("responseStart").doubleValue() - r.get("requestStart").doubleValue();
+                transfer[run] = r.get("responseEnd").doubleValue() - r.get("responseStart").doubleValue();
+                wire = r.get("encodedBodySize").longValue();
+            }
+        }
+        System.out.printf("diff page first paint %.1f ms (/api/diff: %.1f ms server, %.1f ms transfer, %d bytes on the wire)%n",
+                median(paint), median(server), median(transfer), wire);
     }
 
     /** Where our first paint's time goes, per run. */
