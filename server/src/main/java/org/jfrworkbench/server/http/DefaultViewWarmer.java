@@ -20,12 +20,14 @@ import org.slf4j.LoggerFactory;
  * Builds, encodes and compresses the view a new recording opens with (its first kind as the UI orders kinds, the
  * whole recording, binary form) right after the upload, on one background thread, so the first open of a
  * recording is answered from the flame response cache. A request for a view being prepared waits for it instead
- * of building it twice. Best effort: when uploads arrive faster than views are built, the surplus is skipped
- * (a skipped view is built on its first request, as before).
+ * of building it twice. Best effort and at most a fifth of one core: while uploads arrive faster than that allows
+ * (an agent's chunks, a batch import), views are skipped and built on their first request, as before.
  */
 final class DefaultViewWarmer {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultViewWarmer.class);
-    private static final int BACKLOG = 8;
+    private static final int BACKLOG = 2;
+    /** Idle time after each build, as a multiple of its duration: warming takes at most 1 / (1 + 4) of a core. */
+    private static final int REST_FACTOR = 4;
     private static final long MAX_WAIT_SECONDS = 60;
 
     /** Builds one view and caches it under its key; the warmer only decides what and when. */
@@ -35,6 +37,7 @@ final class DefaultViewWarmer {
 
     private final ViewBuilder builder;
     private final Map<FlameResponseCache.Key, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private volatile long restUntilNanos = System.nanoTime();
     // one low-priority daemon thread that ends when idle; the short queue bounds the backlog
     private final ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(BACKLOG), r -> {
@@ -62,8 +65,12 @@ final class DefaultViewWarmer {
         }
         try {
             executor.execute(() -> {
+                long started = System.nanoTime();
                 try {
-                    builder.build(key);
+                    if (started - restUntilNanos >= 0) {
+                        builder.build(key);
+                        restUntilNanos = System.nanoTime() + REST_FACTOR * (System.nanoTime() - started);
+                    }
                 } catch (Exception e) {
                     // the request for this view will build it and report any error to its caller
                     LOG.debug("could not prepare the default view of {}", info.id(), e);
