@@ -179,6 +179,27 @@ public final class Recordings {
         return List.of(a, b, b, a);
     }
 
+    /**
+     * One long async-profiler recording (cpu, wall, alloc, live, lock) of {@code VariedWorkload}, a new chunk every
+     * 5 s, until the file holds at least minBytes (at most 5 minutes): its chunks are not copies, each brings tens of
+     * thousands of new stacks. For the benchmark.
+     */
+    public static synchronized Path variedAsyncProfiler(long minBytes) throws Exception {
+        Path out = DIR.resolve("ap25-varied-" + (minBytes >> 20) + "mb.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = jdkHome("25");
+        if (home == null) {
+            return null;
+        }
+        Path part = partial(out);
+        runMain(home, compiled("VariedWorkload", "17"), "VariedWorkload", part, List.of("300000", part.toString(),
+                Long.toString(minBytes)), "--enable-native-access=ALL-UNNAMED", "-agentpath:" + nativeLibrary()
+                + "=start,event=cpu,interval=1ms,alloc=16k,live,lock=0,wall=1ms,chunktime=5s,file=" + part);
+        return publish(part, out);
+    }
+
     /** Recordings are written under a temporary name and renamed when complete, so a cache hit is whole. */
     private static Path partial(Path out) throws IOException {
         Files.createDirectories(DIR);
@@ -278,15 +299,23 @@ public final class Recordings {
 
     private static void runMain(Path home, Path classes, String main, Path out, long millis, String... jvmOptions)
             throws Exception {
+        runMain(home, classes, main, out, List.of(Long.toString(millis)), jvmOptions);
+    }
+
+    /** Runs a workload main with its arguments (the first is its longest run time in milliseconds). */
+    private static void runMain(Path home, Path classes, String main, Path out, List<String> args, String... jvmOptions)
+            throws Exception {
+        long millis = Long.parseLong(args.get(0));
         Files.createDirectories(DIR);
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-cp", classes.toString(), main, Long.toString(millis)));
+        cmd.addAll(List.of("-cp", classes.toString(), main));
+        cmd.addAll(args);
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(millis + 60_000, TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IOException("workload did not finish: " + cmd);
         }

@@ -1,5 +1,7 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.util.Arrays;
+
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.ThreadTable;
@@ -14,11 +16,13 @@ final class ChunkResolver {
     private final Profile profile;
     // the caches are emptied, not reallocated, for each chunk: their arrays are sized once per file
     private final LongIntMap threadIds = new LongIntMap();
-    private final LongIntMap stackIds = new LongIntMap(4096);
+    /** Model stack id + 1 per stack of the stack-trace pool (by its index there), 0 = not resolved yet. */
+    private int[] modelStacks = new int[1024];
     private final LongIntMap methodIds = new LongIntMap(4096);
     private final LongIntMap classNames = new LongIntMap();
     private final LongIntMap frameTypes = new LongIntMap();
-    private final FrameKeyMap frameIds = new FrameKeyMap();
+    /** Model frame id + 1 per distinct frame of the stack-trace pool, 0 = not resolved yet. */
+    private int[] modelFrames = new int[1024];
     private final LongIntMap symbolIds = new LongIntMap(4096);
     private final LongIntMap classOfMethodIds = new LongIntMap(1024);
     private int[] frames = new int[256];
@@ -38,11 +42,12 @@ final class ChunkResolver {
     /** Starts a chunk: forgets the previous chunk's keys unless they provably mean the same in this chunk. */
     void reset(ConstantPools chunkPools, ChunkTypes types, boolean sameKeys) {
         if (!sameKeys) {
-            for (LongIntMap m : new LongIntMap[] {threadIds, stackIds, methodIds, classNames, frameTypes, symbolIds,
+            for (LongIntMap m : new LongIntMap[] {threadIds, methodIds, classNames, frameTypes, symbolIds,
                     classOfMethodIds}) {
                 m.clear();
             }
-            frameIds.clear();
+            Arrays.fill(modelFrames, 0);
+            Arrays.fill(modelStacks, 0);
         }
         this.pools = chunkPools;
         JfrType stackTrace = types.byName("jdk.types.StackTrace");
@@ -80,39 +85,43 @@ final class ChunkResolver {
         return id;
     }
 
-    /** Model stack id for a stack-trace key; -1 when the event has none. */
+    /** Model stack id for a stack-trace key; -1 when the event has none (or the pool lacks it). */
     int stack(long key) {
-        int id = stackIds.get(key);
-        return id != -1 ? id : resolveStack(key);
+        int s = pools.stackTraces.find(key);
+        if (s < 0) {
+            return -1;
+        }
+        int[] model = modelStacks;
+        int id = s < model.length ? model[s] - 1 : -1;
+        return id >= 0 ? id : resolveStack(s);
     }
 
-    /** The first sight of a stack key in this key space: its frames become model frames and a model stack. */
-    private int resolveStack(long key) {
-        int id;
+    /** The first sight of a pool stack in this key space: its frames become model frames and a model stack. */
+    private int resolveStack(int s) {
         StackTraces st = pools.stackTraces;
-        int s = st.find(key);
-        id = -1;
-        if (s >= 0) {
-            int first = st.firstFrame(s);
-            int depth = Math.min(st.endFrame(s) - first, MAX_FRAMES);
-            if (frames.length < depth) {
-                frames = new int[Math.max(depth, frames.length * 2)];
-            }
-            for (int i = 0; i < depth; i++) {
-                int f = first + i;
-                long m = st.method(f);
-                int line = Math.max(0, st.line(f));
-                long t = st.type(f);
-                int frame = frameIds.get(m, line, t);
-                if (frame < 0) {
-                    frame = profile.frames().add(method(m), line, frameType(t));
-                    frameIds.put(m, line, t, frame);
-                }
-                frames[i] = frame;
-            }
-            id = profile.stacks().add(frames, 0, depth, st.truncated(s) || depth < st.endFrame(s) - first);
+        int first = st.firstFrame(s);
+        int depth = Math.min(st.endFrame(s) - first, MAX_FRAMES);
+        if (frames.length < depth) {
+            frames = new int[Math.max(depth, frames.length * 2)];
         }
-        stackIds.put(key, id);
+        if (modelFrames.length < st.distinctFrames()) {
+            modelFrames = Arrays.copyOf(modelFrames, Math.max(st.distinctFrames(), modelFrames.length * 2));
+        }
+        int[] model = modelFrames;
+        for (int i = 0; i < depth; i++) {
+            int f = st.frame(first + i);
+            int frame = model[f] - 1;
+            if (frame < 0) {
+                frame = profile.frames().add(method(st.method(f)), st.line(f), frameType(st.type(f)));
+                model[f] = frame + 1;
+            }
+            frames[i] = frame;
+        }
+        int id = profile.stacks().add(frames, 0, depth, st.truncated(s) || depth < st.endFrame(s) - first);
+        if (modelStacks.length <= s) {
+            modelStacks = Arrays.copyOf(modelStacks, Math.max(s + 1, modelStacks.length * 2));
+        }
+        modelStacks[s] = id + 1;
         return id;
     }
 

@@ -83,7 +83,23 @@ final class JfrInput {
             }
             return varLongTail(b, p, (v & 0x7f) | (w & 0x7f) << 7);
         }
-        return varLongChecked();
+        return b == null && limit - p >= 9 ? varLongMapped(p) : varLongChecked();
+    }
+
+    /** A value in the mapped buffer (chunks too large to copy) with at least 9 bytes left: no check per byte. */
+    private long varLongMapped(int p) {
+        ByteBuffer b = buf;
+        long result = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            byte x = b.get(p++);
+            result |= (long) (x & 0x7f) << shift;
+            if (x >= 0) {
+                pos = p;
+                return result;
+            }
+        }
+        pos = p + 1;
+        return result | (b.get(p) & 0xffL) << 56;
     }
 
     /** Bytes 3 to 9 of a value in the heap copy with at least 9 bytes left (unrolled: no bounds check per byte). */

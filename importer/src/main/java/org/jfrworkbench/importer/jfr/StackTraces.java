@@ -5,25 +5,32 @@ import java.util.Arrays;
 import org.jfrworkbench.importer.InvalidRecordingException;
 
 /**
- * The stack-trace pool of one chunk in flat primitive arrays (the pool is usually the largest part of a chunk):
- * per stack a frame range and a truncated flag; per frame the method key, line and frame-type key. Which field is
- * which comes from the metadata, found by name.
+ * The stack-trace pool of one key space in flat primitive arrays (the pool is usually the largest part of a chunk):
+ * per stack a frame range and a truncated flag; per frame one int, the index of a distinct (method key, line,
+ * frame-type key). Stacks share most of their frames, so the distinct frames are few and each is resolved to a model
+ * frame once; storing an int per frame instead of the three keys keeps the pool small. Which field is which comes
+ * from the metadata, found by name.
  */
 final class StackTraces {
     private final LongIntMap index = new LongIntMap(1024);
     private int count;
     private int[] frameStart = new int[1025];
     private boolean[] truncated = new boolean[1024];
-    private long[] methods = new long[8192];
-    private int[] lines = new int[8192];
-    private long[] types = new long[8192];
+    private int[] frames = new int[8192];
     private int frameCount;
+    private final FrameKeyMap distinct = new FrameKeyMap();
+    private long[] methods = new long[1024];
+    private int[] lines = new int[1024];
+    private long[] types = new long[1024];
+    private int distinctCount;
 
-    /** Empties the pool for the next chunk, keeping the arrays. */
+    /** Empties the pool for the next key space, keeping the arrays. */
     void reset() {
         index.clear();
+        distinct.clear();
         count = 0;
         frameCount = 0;
+        distinctCount = 0;
         rolesFor = null;
     }
 
@@ -63,28 +70,49 @@ final class StackTraces {
             long type = 0;
             int line = 0;
             for (int j = 0; j < fields.length; j++) {
-                switch (role[j]) {
-                    case METHOD -> method = values.scalar(fields[j]);
-                    case LINE -> line = (int) values.scalar(fields[j]);
-                    case TYPE -> type = values.scalar(fields[j]);
-                    case SKIP -> values.scalar(fields[j]);
-                    default -> values.skip(fields[j], 2);
+                int r = role[j];
+                if (r == OTHER) {
+                    values.skip(fields[j], 2);
+                    continue;
+                }
+                // a compressed integer is read directly; other scalars by their declared type
+                long v = fields[j].varint ? in.varLong() : values.scalar(fields[j]);
+                if (r == METHOD) {
+                    method = v;
+                } else if (r == LINE) {
+                    line = (int) v;
+                } else if (r == TYPE) {
+                    type = v;
                 }
             }
-            if (frameCount == methods.length) {
-                int cap = frameCount * 2;
-                methods = Arrays.copyOf(methods, cap);
-                lines = Arrays.copyOf(lines, cap);
-                types = Arrays.copyOf(types, cap);
+            if (frameCount == frames.length) {
+                frames = Arrays.copyOf(frames, frameCount * 2);
             }
-            methods[frameCount] = method;
-            lines[frameCount] = line;
-            types[frameCount] = type;
-            frameCount++;
+            frames[frameCount++] = frameIndex(method, Math.max(0, line), type);
         }
     }
 
-    /** What each field of the frame type is to us, worked out once per chunk. */
+    /** The index of a distinct frame, added when new. */
+    private int frameIndex(long method, int line, long type) {
+        int f = distinct.get(method, line, type);
+        if (f >= 0) {
+            return f;
+        }
+        if (distinctCount == methods.length) {
+            int cap = distinctCount * 2;
+            methods = Arrays.copyOf(methods, cap);
+            lines = Arrays.copyOf(lines, cap);
+            types = Arrays.copyOf(types, cap);
+        }
+        f = distinctCount++;
+        methods[f] = method;
+        lines[f] = line;
+        types[f] = type;
+        distinct.put(method, line, type, f);
+        return f;
+    }
+
+    /** What each field of the frame type is to us, worked out once per key space. */
     private int[] roles(JfrType frame) {
         if (rolesFor != frame) {
             JfrField[] fields = frame.fields;
@@ -124,15 +152,25 @@ final class StackTraces {
         return truncated[stack];
     }
 
-    long method(int frame) {
-        return methods[frame];
+    /** The distinct frame at position i of the flat frame array. */
+    int frame(int i) {
+        return frames[i];
     }
 
-    int line(int frame) {
-        return lines[frame];
+    /** Number of distinct frames so far; their indices are 0 to this - 1. */
+    int distinctFrames() {
+        return distinctCount;
     }
 
-    long type(int frame) {
-        return types[frame];
+    long method(int distinctFrame) {
+        return methods[distinctFrame];
+    }
+
+    int line(int distinctFrame) {
+        return lines[distinctFrame];
+    }
+
+    long type(int distinctFrame) {
+        return types[distinctFrame];
     }
 }

@@ -30,7 +30,8 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 
 /**
- * Reads one >= 50 MB multi-chunk async-profiler recording with (a) our importer, (b) the JDK's RecordingFile touching
+ * Reads >= 50 MB multi-chunk async-profiler recordings (by default two: copies of one short recording end to end, and
+ * one long recording of a varied workload whose chunks are not copies; or the files given as arguments) with (a) our importer, (b) the JDK's RecordingFile touching
  * every stack trace and (c) async-profiler's JfrReader resolving every sample's stack, and prints median times,
  * ratios and heap figures. The times come from one JVM that runs the three readers in turn, round after round, so
  * each ratio compares reads made moments apart (the machine is shared); the heap figures from a JVM per reader.
@@ -54,15 +55,38 @@ public final class ImportBench {
             }
             return;
         }
-        Path input = args.length > 0 ? Path.of(args[0]) : makeInput();
-        System.out.printf("input: %s (%.1f MB)%n", input, Files.size(input) / 1048576.0);
-        runChild("paired", input, "-Xmx2g", true).forEach(System.out::println);
-        System.out.println();
-        for (String reader : READERS) {
-            List<String> out = runChild(reader, input, "-Xmx2g", true);
-            System.out.printf("%-14s peak heap used %6.1f MB (-Xmx2g), smallest -Xmx of 16m/32m/64m/96m/128m/256m/512m/1g "
-                    + "that completes: %s   (%s)%n", reader, parse(out)[1], smallestHeap(reader, input), out.get(out.size() - 1));
+        List<Path> inputs = new ArrayList<>();
+        for (String a : args) {
+            inputs.add(Path.of(a));
         }
+        if (inputs.isEmpty()) {
+            inputs.add(makeInput());
+            inputs.add(makeRealisticInput());
+        }
+        for (Path input : inputs) {
+            System.out.printf("input: %s (%.1f MB)%n", input, Files.size(input) / 1048576.0);
+            runChild("paired", input, "-Xmx2g", true).forEach(System.out::println);
+            System.out.println();
+            for (String reader : READERS) {
+                List<String> out = runChild(reader, input, "-Xmx2g", true);
+                System.out.printf("%-14s peak heap used %6.1f MB (-Xmx2g), smallest -Xmx of 16m/32m/64m/96m/128m/256m/"
+                        + "512m/1g that completes: %s   (%s)%n", reader, parse(out)[1], smallestHeap(reader, input),
+                        out.get(out.size() - 1));
+            }
+            System.out.println();
+        }
+    }
+
+    /** A varied workload recorded by async-profiler with a chunk every 5 s until >= 50 MB (about 45 s, 9 chunks). */
+    private static Path makeRealisticInput() throws Exception {
+        Path p = Recordings.variedAsyncProfiler(TARGET_BYTES);
+        if (p == null) {
+            throw new IOException("no JDK 25 to record the benchmark input; pass a .jfr file as the argument");
+        }
+        if (Files.size(p) < TARGET_BYTES) {
+            System.out.printf("note: %s is only %.1f MB (5 minutes were not enough)%n", p, Files.size(p) / 1048576.0);
+        }
+        return p;
     }
 
     /**
