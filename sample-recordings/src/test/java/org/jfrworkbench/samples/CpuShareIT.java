@@ -26,7 +26,7 @@ class CpuShareIT {
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"async", "jfr"})
     void cpuSharesMatchTheKnownSplit(String engine) throws Exception {
-        String out = record(ChildJvm.jdk("25"), "engine=" + engine);
+        String out = record(ChildJvm.jdk("25"), "engine=" + engine, 8);
         assertTrue(out.contains(engine.equals("jfr") ? "JDK Flight Recorder" : "cpu=cpu"), out);
         assertKnownSplit();
     }
@@ -34,7 +34,7 @@ class CpuShareIT {
     @ParameterizedTest(name = "cpu-engine={0}")
     @ValueSource(strings = {"itimer", "ctimer"})
     void aTimerEngineCanBeChosenAndShowsTheSameSplit(String cpuEngine) throws Exception {
-        String out = record(ChildJvm.jdk("25"), "engine=async,cpu-engine=" + cpuEngine);
+        String out = record(ChildJvm.jdk("25"), "engine=async,cpu-engine=" + cpuEngine, TIMER_SECONDS);
         assertTrue(out.contains("cpu=" + cpuEngine), out);
         assertKnownSplit();
     }
@@ -43,15 +43,29 @@ class CpuShareIT {
     @Test
     void withoutPerfEventsTheAgentFallsBackToCtimerAndSaysSo() throws Exception {
         ChildJvm jvm = ChildJvm.jdk("25").withEnvironment("LD_PRELOAD", refusePerfEventsLibrary().toString());
-        String out = record(jvm, "engine=async");
+        String out = record(jvm, "engine=async", TIMER_SECONDS);
         assertTrue(out.contains("perf_events unavailable") && out.contains("falling back to 'ctimer'"), out);
         assertTrue(out.contains("cpu=ctimer"), out);
         assertKnownSplit();
     }
 
-    private String record(ChildJvm jvm, String options) throws Exception {
-        return jvm.run("dir=" + tmp.resolve("rec") + "," + options + ",cpu=5ms,interval=60s", List.of(), tmp.resolve("out.log"),
-                "org.jfrworkbench.samples.CpuSplit", "8");
+    /**
+     * CPU timers tick with the kernel's clock (250 Hz here), not every millisecond: they get about 230 samples per
+     * CPU second where perf_events and JFR get about 900, so they run longer for a like number of samples.
+     */
+    private static final int TIMER_SECONDS = 16;
+
+    /**
+     * {@code seconds} of CPU sampled every millisecond: 3,500 samples or more, so sampling noise alone (binomial,
+     * one sigma at most 0.8 points for the 30 % method) stays well inside the 3-point bound. {@code spin} is kept out
+     * of line, so the three methods run the same compiled loop and their time stays proportional to their iterations
+     * whatever the JIT does with each caller. (At 5 ms and 1,475 samples, with spin inlined, one run put the 30 %
+     * method at 26.5 %.)
+     */
+    private String record(ChildJvm jvm, String options, int seconds) throws Exception {
+        return jvm.run("dir=" + tmp.resolve("rec") + "," + options + ",cpu=1ms,interval=60s",
+                List.of("-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,org.jfrworkbench.samples.CpuSplit::spin"),
+                tmp.resolve("out.log"), "org.jfrworkbench.samples.CpuSplit", String.valueOf(seconds));
     }
 
     private void assertKnownSplit() throws Exception {
@@ -71,7 +85,9 @@ class CpuShareIT {
             }
         }
         long total = counts[0] + counts[1] + counts[2];
-        assertTrue(total > 500, "enough samples: " + total);
+        System.out.printf("cpu split: %d samples, %.1f / %.1f / %.1f %%%n", total, 100.0 * counts[0] / total,
+                100.0 * counts[1] / total, 100.0 * counts[2] / total);
+        assertTrue(total > 3000, "enough samples: " + total);
         double[] expected = {60, 30, 10};
         for (int i = 0; i < 3; i++) {
             double share = 100.0 * counts[i] / total;
