@@ -1,5 +1,6 @@
 package org.jfrworkbench.importer;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,8 +62,9 @@ public final class Importer {
             Path plain = Files.createTempFile("workbench-gunzip", ".tmp");
             try {
                 long expanded;
-                try (InputStream in = new GZIPInputStream(Files.newInputStream(file), 1 << 16)) {
-                    expanded = copyBounded(in, plain, budget, "gzip");
+                CountingInputStream counted = new CountingInputStream(Files.newInputStream(file));
+                try (MeteredGzip in = new MeteredGzip(counted)) {
+                    expanded = copyBounded(in, in::compressedRead, plain, budget, "gzip");
                 } catch (ZipException | java.io.EOFException e) {
                     throw new InvalidRecordingException(-1, "corrupt gzip data: " + e.getMessage(), e);
                 }
@@ -89,7 +91,8 @@ public final class Importer {
     private void readZip(Path file, Kind collapsedKind, Profile profile, int nesting, long budget) throws IOException {
         long left = budget;
         int entries = 0;
-        try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(file))) {
+        CountingInputStream counted = new CountingInputStream(Files.newInputStream(file));
+        try (MeteredZip zip = new MeteredZip(counted)) {
             ZipEntry entry;
             while ((entry = zip.getNextEntry()) != null) {
                 String name = entry.getName();
@@ -98,7 +101,7 @@ public final class Importer {
                 }
                 Path part = Files.createTempFile("workbench-unzip", ".tmp");
                 try {
-                    left -= copyBounded(zip, part, left, "zip");
+                    left -= copyBounded(zip, zip::compressedRead, part, left, "zip");
                     readInto(part, collapsedKind, profile, nesting + 1, left);
                     entries++;
                 } finally {
@@ -126,10 +129,23 @@ public final class Importer {
         return Math.min(limits.maxDecompressedBytes(), Math.max(1L << 20, byRatio));
     }
 
-    /** Copies at most max bytes and answers how many; more is a bomb. */
-    private long copyBounded(InputStream in, Path target, long max, String what) throws IOException {
+    /**
+     * Past this many expanded bytes a stream that has kept expanding faster than the ratio limit is refused at once:
+     * a bomb is then stopped after 16 MB, not after the whole budget (1000x the upload: 93 MB of disk writes for a
+     * 93 kB upload). No real recording compresses its first 16 MB by more than 1000:1 (JFR gzips by 5-20:1).
+     */
+    private static final long RATIO_CHECK_AFTER = 16L << 20;
+
+    /**
+     * Copies at most max bytes and answers how many; more is a bomb, and so is a stream that has expanded past
+     * {@link #RATIO_CHECK_AFTER} at more than the ratio limit to the compressed bytes read from the file so far (for
+     * a zip, over all its entries up to here).
+     */
+    private long copyBounded(InputStream in, java.util.function.LongSupplier compressedRead, Path target, long max, String what)
+            throws IOException {
         byte[] buf = new byte[1 << 16];
         long total = 0;
+        long ratio = limits.maxCompressionRatio();
         try (OutputStream out = Files.newOutputStream(target)) {
             // sniff the first bytes: a bomb of zeros is refused at once, not after writing 1000x its size to disk
             int r = in.readNBytes(buf, 0, 4);
@@ -144,10 +160,81 @@ public final class Importer {
                             + " bytes (limit: " + limits.maxCompressionRatio() + "x the upload's size over all layers, at most "
                             + limits.maxDecompressedBytes() + " bytes)");
                 }
+                if (total > RATIO_CHECK_AFTER && total / ratio > compressedRead.getAsLong()) {
+                    throw new InvalidRecordingException(-1, what + " data expands beyond " + ratio + "x its compressed size ("
+                            + total + " bytes from the first " + compressedRead.getAsLong() + " bytes; limit: "
+                            + ratio + "x the upload's size over all layers)");
+                }
                 out.write(buf, 0, r);
             }
         }
         return total;
+    }
+
+    /** gzip that tells how many compressed bytes it has used: those read from the file minus the inflater's unused input. */
+    private static final class MeteredGzip extends GZIPInputStream {
+        private final CountingInputStream counted;
+
+        MeteredGzip(CountingInputStream counted) throws IOException {
+            super(counted, 1 << 16);
+            this.counted = counted;
+        }
+
+        long compressedRead() {
+            return counted.count() - inf.getRemaining();
+        }
+    }
+
+    /** The same for a zip, over all its entries so far. */
+    private static final class MeteredZip extends ZipInputStream {
+        private final CountingInputStream counted;
+
+        MeteredZip(CountingInputStream counted) {
+            super(counted);
+            this.counted = counted;
+        }
+
+        long compressedRead() {
+            return counted.count() - inf.getRemaining();
+        }
+    }
+
+    /** Counts the bytes a decompressor has taken from the file. */
+    private static final class CountingInputStream extends FilterInputStream {
+        private long count;
+
+        CountingInputStream(InputStream in) {
+            super(in);
+        }
+
+        long count() {
+            return count;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = super.skip(n);
+            count += Math.max(0, skipped);
+            return skipped;
+        }
     }
 
     private static boolean knownFormat(byte[] magic, int n) {

@@ -49,6 +49,33 @@ class CompressionLimitsTest {
     }
 
     @Test
+    void bombIsRefusedAfter16MbWhenItKeepsExpandingBeyondTheRatioNotAfterTheWholeBudget() throws Exception {
+        byte[] letters = new byte[48 << 20];
+        Arrays.fill(letters, (byte) 'a');
+        byte[] bomb = gzip(letters);
+        assertTrue(letters.length / bomb.length > 1000, "the bomb's ratio: " + letters.length / bomb.length);
+        Path file = Files.write(tmp.resolve("letters.gz"), bomb);
+        InvalidRecordingException e = assertThrows(InvalidRecordingException.class, () -> new Importer().read(file));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("gzip data expands beyond 1000x its compressed size \\((\\d+) bytes")
+                .matcher(e.getMessage());
+        assertTrue(m.find(), e.getMessage());
+        // the budget alone (1000 x 47 kB) would have let 46 MB through to disk first
+        assertTrue(Long.parseLong(m.group(1)) < 17 << 20, e.getMessage());
+    }
+
+    @Test
+    void aLargeFileThatCompressesLikeRealRecordingsIsNotABomb() throws Exception {
+        // 24 MB of collapsed lines that differ (a counter in every line): about 30:1, well within the limit
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 24 << 20; i++) {
+            text.append("com.acme.Service.handle;com.acme.Repo.load").append(i % 50_000).append(' ').append(1 + i % 7).append('\n');
+        }
+        byte[] plain = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Path file = Files.write(tmp.resolve("big.txt.gz"), gzip(plain));
+        assertTrue(new Importer().read(file, Kind.CPU).samples(Kind.CPU).size() > 500_000);
+    }
+
+    @Test
     void bombOfZerosIsRefusedByItsFirstBytesBeforeItExpands() throws Exception {
         Path bomb = Files.write(tmp.resolve("zeros.gz"), gzip(new byte[64 << 20]));
         InvalidRecordingException e = assertThrows(InvalidRecordingException.class, () -> new Importer().read(bomb));
