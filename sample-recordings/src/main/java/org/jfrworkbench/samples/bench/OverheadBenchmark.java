@@ -2,6 +2,9 @@ package org.jfrworkbench.samples.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -38,7 +41,7 @@ public final class OverheadBenchmark {
     private OverheadBenchmark() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
         if (args.length >= 1 && args[0].equals("child")) {
             child(Double.parseDouble(args[1]), Double.parseDouble(args[2]));
             return;
@@ -155,19 +158,12 @@ public final class OverheadBenchmark {
     }
 
     /** Warm up, then count the checkouts done in the window, and the CPU time they took. */
-    private static void child(double warmupSeconds, double windowSeconds) throws Exception {
-        Class<?> c = Class.forName("org.jfrworkbench.samples.CheckoutService");
-        var ctor = c.getDeclaredConstructor(boolean.class);
-        ctor.setAccessible(true);
-        Object service = ctor.newInstance(true);
-        var next = c.getDeclaredMethod("nextOrder");
-        var checkout = c.getDeclaredMethod("checkout", String.class);
-        next.setAccessible(true);
-        checkout.setAccessible(true);
+    private static void child(double warmupSeconds, double windowSeconds) throws Throwable {
+        Object service = NEW.invoke(true);
         long sink = 0;
         long warmEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
         while (System.nanoTime() < warmEnd) {
-            sink += (long) checkout.invoke(service, next.invoke(service));
+            sink += checkout(service);
         }
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -180,7 +176,7 @@ public final class OverheadBenchmark {
         long now;
         do {
             for (int i = 0; i < 100; i++) {
-                sink += (long) checkout.invoke(service, next.invoke(service));
+                sink += checkout(service);
             }
             orders += 100;
             now = System.nanoTime();
@@ -189,6 +185,31 @@ public final class OverheadBenchmark {
         double cpuPerOrder = (os.getProcessCpuTime() - cpu0) / (double) orders;
         double appPerOrder = (threads.getCurrentThreadCpuTime() - app0) / (double) orders;
         System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " " + appPerOrder + " " + (gcCount() - gcs0) + " (" + sink + ")");
+    }
+
+    /*
+     * The service's methods are package-private; constant method handles let the JIT inline them like direct calls
+     * (Method.invoke left the compiled code, and so each run's speed, to chance: +-25 % between identical runs).
+     */
+    private static final MethodHandle NEW;
+    private static final MethodHandle NEXT;
+    private static final MethodHandle CHECKOUT;
+
+    static {
+        try {
+            Class<?> c = Class.forName("org.jfrworkbench.samples.CheckoutService");
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+            NEW = lookup.findConstructor(c, MethodType.methodType(void.class, boolean.class)).asType(MethodType.methodType(Object.class, boolean.class));
+            NEXT = lookup.findVirtual(c, "nextOrder", MethodType.methodType(String.class)).asType(MethodType.methodType(String.class, Object.class));
+            CHECKOUT = lookup.findVirtual(c, "checkout", MethodType.methodType(long.class, String.class))
+                    .asType(MethodType.methodType(long.class, Object.class, String.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static long checkout(Object service) throws Throwable {
+        return (long) CHECKOUT.invokeExact(service, (String) NEXT.invokeExact(service));
     }
 
     private static long gcCount() {
