@@ -2,6 +2,12 @@ package org.jfrworkbench.samples.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,16 +20,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
 
 /**
- * Overhead of the agent on a fixed amount of checkout work, against no agent, JDK JFR with its "profile" settings
- * and plain async-profiler. Each configuration runs in fresh JVMs, interleaved (A B C A B C ...), several times; the
- * medians of orders/s are compared, and the spread (min..max over runs) is printed so noise stays visible.
+ * Overhead of the agent on checkout work, against no agent, JDK JFR with its "profile" settings and plain
+ * async-profiler. Each configuration runs in fresh JVMs, interleaved (A B C A B C ...), several times; medians are
+ * compared, and the spread (min..max over runs) is printed so noise stays visible. Every run warms up (8 s), then
+ * counts the orders done in a fixed window (30 s). The window includes the agent's first rotation (its first chunk
+ * lasts 10 s), so the cost of closing and opening chunks is inside what is measured.
  *
- * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [CONFIG...]</pre>
+ * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark AGENT_JAR [RUNS] [CONFIG...]</pre>
  *
- * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code ap:OPTIONS}
- * (async-profiler alone, e.g. {@code ap:event=cpu,interval=10ms,alloc=512k,live}) or {@code jfr:SETTINGS}
- * (JDK JFR, e.g. {@code jfr:profile}). Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler
- * with the agent's default events at a fixed 512 KB allocation interval.
+ * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code agent@JAR:OPTIONS}
+ * (another build of the agent, to compare two builds in one run), {@code ap:OPTIONS} (async-profiler alone, e.g.
+ * {@code ap:event=cpu,interval=10ms,alloc=8m,live}) or {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}).
+ * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
+ * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
+ * {@code bench.jvmArgs} (space-separated, added to every child JVM).
  */
 public final class OverheadBenchmark {
     private static final String NONE = "no agent";
@@ -31,20 +41,25 @@ public final class OverheadBenchmark {
     private OverheadBenchmark() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
         if (args.length >= 1 && args[0].equals("child")) {
-            child(Long.parseLong(args[1]));
+            child(Double.parseDouble(args[1]), Double.parseDouble(args[2]));
             return;
         }
         if (args.length < 1) {
-            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [ORDERS] [agent:OPTIONS | ap:OPTIONS | jfr:SETTINGS ...]");
+            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [agent:OPTIONS | agent@JAR:OPTIONS | ap:OPTIONS | jfr:SETTINGS ...]");
             System.exit(2);
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        long orders = args.length > 2 ? Long.parseLong(args[2]) : 2_000_000;
-        List<String> specs = args.length > 3 ? Arrays.asList(args).subList(3, args.length)
-                : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=512k,live");
+        double warmup = Double.parseDouble(System.getProperty("bench.warmup", "8"));
+        double window = Double.parseDouble(System.getProperty("bench.window", "30"));
+        List<String> extra = System.getProperty("bench.jvmArgs", "").isBlank() ? List.of()
+                : Arrays.asList(System.getProperty("bench.jvmArgs").trim().split("\\s+"));
+        List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
+                : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
+        System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved; extra JVM args %s%n",
+                warmup, window, runs, extra);
         Path work = Files.createTempDirectory("workbench-overhead");
         Path lib = extractProfiler(agentJar, work);
 
@@ -56,22 +71,30 @@ public final class OverheadBenchmark {
 
         Map<String, double[]> rates = new LinkedHashMap<>();
         Map<String, double[]> cpu = new LinkedHashMap<>();
+        Map<String, double[]> appCpu = new LinkedHashMap<>();
         configs.keySet().forEach(k -> {
             rates.put(k, new double[runs]);
             cpu.put(k, new double[runs]);
+            appCpu.put(k, new double[runs]);
         });
         for (int run = 0; run < runs; run++) {
             for (Map.Entry<String, List<String>> c : configs.entrySet()) {
-                double[] r = runChild(c.getValue(), orders);
+                List<String> jvm = new ArrayList<>(extra);
+                jvm.addAll(c.getValue());
+                double[] r = runChild(jvm, warmup, window);
                 rates.get(c.getKey())[run] = r[0];
                 cpu.get(c.getKey())[run] = r[1];
-                System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order%n", run + 1, c.getKey(), r[0], r[1]);
+                appCpu.get(c.getKey())[run] = r[2];
+                System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %3.0f GCs%n",
+                        run + 1, c.getKey(), r[0], r[1], r[2], r[3]);
             }
         }
-        // Two views of the same runs: throughput (what users feel, but other processes on a shared machine move it) and
-        // the process's CPU time per order (app threads + profiler + GC + JIT; much less sensitive to neighbours).
+        // Three views of the same runs: throughput (what users feel), the process's CPU time per order (app + profiler +
+        // GC + JIT threads) and the application thread's own CPU time per order (what the samplers' interrupts, the
+        // allocation hooks and lost compiled code cost the application itself).
         report("throughput (orders/s), higher is better", rates, specs, false);
         report("process CPU time per order (ns), ratio shown as none/config so that < 1 means overhead", cpu, specs, true);
+        report("application thread CPU time per order (ns), ratio none/config", appCpu, specs, true);
     }
 
     private static void report(String title, Map<String, double[]> results, List<String> specs, boolean inverse) {
@@ -99,6 +122,10 @@ public final class OverheadBenchmark {
         int colon = spec.indexOf(':');
         String kind = colon < 0 ? spec : spec.substring(0, colon);
         String options = colon < 0 ? "" : spec.substring(colon + 1);
+        if (kind.startsWith("agent@")) {
+            agentJar = Path.of(kind.substring("agent@".length())).toAbsolutePath();
+            kind = "agent";
+        }
         return switch (kind) {
             case "agent" -> List.of("-javaagent:" + agentJar + "=dir=" + out + (options.isEmpty() ? "" : "," + options));
             case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
@@ -107,14 +134,15 @@ public final class OverheadBenchmark {
         };
     }
 
-    /** Runs one fresh JVM; returns {orders per second, process CPU nanoseconds per order}. */
-    private static double[] runChild(List<String> jvmArgs, long orders) throws Exception {
+    /** Runs one fresh JVM; returns {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
+    private static double[] runChild(List<String> jvmArgs, double warmup, double window) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-Xmx512m");
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), OverheadBenchmark.class.getName(), "child", String.valueOf(orders)));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), OverheadBenchmark.class.getName(), "child",
+                String.valueOf(warmup), String.valueOf(window)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
@@ -123,39 +151,73 @@ public final class OverheadBenchmark {
         for (String line : out.split("\n")) {
             if (line.startsWith("RATE ")) {
                 String[] f = line.substring(5).trim().split(" ");
-                return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
+                return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3])};
             }
         }
         throw new IllegalStateException("no rate in: " + out);
     }
 
-    /**
-     * Fixed work: warm up, then time a fixed number of checkouts. The warm-up outlasts the agent's first chunk (10 s at
-     * a 1 MB allocation interval, until the allocation rate is known), so the timed part sees its steady state.
-     */
-    private static void child(long orders) throws Exception {
-        Class<?> c = Class.forName("org.jfrworkbench.samples.CheckoutService");
-        var ctor = c.getDeclaredConstructor(boolean.class);
-        ctor.setAccessible(true);
-        Object service = ctor.newInstance(true);
-        var next = c.getDeclaredMethod("nextOrder");
-        var checkout = c.getDeclaredMethod("checkout", String.class);
-        next.setAccessible(true);
-        checkout.setAccessible(true);
+    /** Warm up, then count the checkouts done in the window, and the CPU time they took. */
+    private static void child(double warmupSeconds, double windowSeconds) throws Throwable {
+        Object service = NEW.invoke(true);
         long sink = 0;
-        long warmEnd = System.nanoTime() + 12_000_000_000L;
+        long warmEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
         while (System.nanoTime() < warmEnd) {
-            sink += (long) checkout.invoke(service, next.invoke(service));
+            sink += checkout(service);
         }
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long gcs0 = gcCount();
         long cpu0 = os.getProcessCpuTime();
+        long app0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        for (long i = 0; i < orders; i++) {
-            sink += (long) checkout.invoke(service, next.invoke(service));
-        }
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        long end = t0 + (long) (windowSeconds * 1e9);
+        long orders = 0;
+        long now;
+        do {
+            for (int i = 0; i < 100; i++) {
+                sink += checkout(service);
+            }
+            orders += 100;
+            now = System.nanoTime();
+        } while (now < end);
+        double seconds = (now - t0) / 1e9;
         double cpuPerOrder = (os.getProcessCpuTime() - cpu0) / (double) orders;
-        System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " (" + sink + ")");
+        double appPerOrder = (threads.getCurrentThreadCpuTime() - app0) / (double) orders;
+        System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " " + appPerOrder + " " + (gcCount() - gcs0) + " (" + sink + ")");
+    }
+
+    /*
+     * The service's methods are package-private; constant method handles let the JIT inline them like direct calls,
+     * so the timed loop measures the checkout and not reflection (identical runs still differ by up to +-25 %).
+     */
+    private static final MethodHandle NEW;
+    private static final MethodHandle NEXT;
+    private static final MethodHandle CHECKOUT;
+
+    static {
+        try {
+            Class<?> c = Class.forName("org.jfrworkbench.samples.CheckoutService");
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+            NEW = lookup.findConstructor(c, MethodType.methodType(void.class, boolean.class)).asType(MethodType.methodType(Object.class, boolean.class));
+            NEXT = lookup.findVirtual(c, "nextOrder", MethodType.methodType(String.class)).asType(MethodType.methodType(String.class, Object.class));
+            CHECKOUT = lookup.findVirtual(c, "checkout", MethodType.methodType(long.class, String.class))
+                    .asType(MethodType.methodType(long.class, Object.class, String.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static long checkout(Object service) throws Throwable {
+        return (long) CHECKOUT.invokeExact(service, (String) NEXT.invokeExact(service));
+    }
+
+    private static long gcCount() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
     }
 
     private static Path extractProfiler(Path agentJar, Path dir) throws IOException {
