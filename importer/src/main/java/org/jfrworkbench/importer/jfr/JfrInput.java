@@ -36,6 +36,11 @@ final class JfrInput {
         return limit;
     }
 
+    /** The chunk's heap copy, or null when it is read from the mapped file. */
+    byte[] heapBytes() {
+        return bytes;
+    }
+
     int remaining() {
         return limit - pos;
     }
