@@ -1,8 +1,5 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
@@ -15,8 +12,6 @@ import org.jfrworkbench.importer.InvalidRecordingException;
  * from the metadata, found by name.
  */
 final class StackTraces {
-    private static final VarHandle LITTLE_ENDIAN_LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private final LongIntMap index = new LongIntMap(1024);
     private int count;
     private int[] frameStart = new int[1025];
@@ -114,9 +109,6 @@ final class StackTraces {
         }
     }
 
-    private static final long STOP_BITS = 0x8080808080808080L;
-    private static final long VALUE_BITS = 0x7f7f7f7f7f7f7f7fL;
-
     /**
      * The frames of one stack when every frame field is a compressed integer and the heap copy holds at least 9
      * bytes per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
@@ -131,15 +123,15 @@ final class StackTraces {
             long method = 0;
             long type = 0;
             int line = 0;
-            long w = (long) LITTLE_ENDIAN_LONG.get(b, p);
-            long stops = ~w & STOP_BITS;
+            long w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+            long stops = ~w & JfrInput.STOP_BITS;
             if (Long.bitCount(stops) >= fieldCount) {
                 long done = 0;
                 for (int r : role) {
                     long last = stops & -stops;
                     stops ^= last;
                     long upTo = (last << 1) - 1;
-                    long v = Long.compress(w, VALUE_BITS & upTo & ~done);
+                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
                     done = upTo;
                     if (r == METHOD) {
                         method = v;
@@ -152,15 +144,15 @@ final class StackTraces {
                 p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
             } else {
                 for (int r : role) {
-                    w = (long) LITTLE_ENDIAN_LONG.get(b, p);
-                    stops = ~w & STOP_BITS;
+                    w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+                    stops = ~w & JfrInput.STOP_BITS;
                     long v;
                     if (stops != 0) {
                         int bits = Long.numberOfTrailingZeros(stops) + 1;
-                        v = Long.compress(w & (-1L >>> (64 - bits)), VALUE_BITS);
+                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
                         p += bits >>> 3;
                     } else {
-                        v = Long.compress(w, VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
+                        v = Long.compress(w, JfrInput.VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
                         p += 9;
                     }
                     if (r == METHOD) {
