@@ -126,13 +126,12 @@ final class StackTraces {
             long w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
             long stops = ~w & JfrInput.STOP_BITS;
             if (Long.bitCount(stops) >= fieldCount) {
-                long done = 0;
+                int shift = 0;
                 for (int r : role) {
                     long last = stops & -stops;
                     stops ^= last;
-                    long upTo = (last << 1) - 1;
-                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
-                    done = upTo;
+                    long v = JfrInput.gather7((w & ((last << 1) - 1)) >>> shift);
+                    shift = Long.numberOfTrailingZeros(last) + 1;
                     if (r == METHOD) {
                         method = v;
                     } else if (r == LINE) {
@@ -141,7 +140,7 @@ final class StackTraces {
                         type = v;
                     }
                 }
-                p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
+                p += shift >>> 3;
             } else {
                 for (int r : role) {
                     w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
@@ -149,10 +148,10 @@ final class StackTraces {
                     long v;
                     if (stops != 0) {
                         int bits = Long.numberOfTrailingZeros(stops) + 1;
-                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
+                        v = JfrInput.gather7(w & (-1L >>> -bits));
                         p += bits >>> 3;
                     } else {
-                        v = Long.compress(w, JfrInput.VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
+                        v = JfrInput.gather7(w) | (b[p + 8] & 0xffL) << 56;
                         p += 9;
                     }
                     if (r == METHOD) {
