@@ -89,23 +89,12 @@ final class JfrInput {
             if (stops != 0) {
                 int bits = Long.numberOfTrailingZeros(stops) + 1;
                 pos = p + (bits >>> 3);
-                return gather7(w & (-1L >>> -bits));
+                return Long.compress(w & (-1L >>> -bits), VALUE_BITS);
             }
             pos = p + 9;
-            return gather7(w) | (b[p + 8] & 0xffL) << 56;
+            return Long.compress(w, VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
         }
         return b == null && limit - p >= 9 ? varLongMapped(p) : varLongChecked();
-    }
-
-    /**
-     * The 7 value bits of each byte of a little-endian long, packed (byte k gives bits 7k to 7k+6): shifts and masks
-     * in three steps, not Long.compress, which some processors (AMD before Zen 3) run in microcode.
-     */
-    static long gather7(long x) {
-        x &= VALUE_BITS;
-        x = (x & 0x007f007f007f007fL) | (x & 0x7f007f007f007f00L) >>> 1;
-        x = (x & 0x00003fff00003fffL) | (x & 0x3fff00003fff0000L) >>> 2;
-        return (x & 0x000000000fffffffL) | (x & 0x0fffffff00000000L) >>> 4;
     }
 
     /** A value in the mapped buffer (chunks too large to copy) with at least 9 bytes left: no check per byte. */

@@ -126,12 +126,13 @@ final class StackTraces {
             long w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
             long stops = ~w & JfrInput.STOP_BITS;
             if (Long.bitCount(stops) >= fieldCount) {
-                int shift = 0;
+                long done = 0;
                 for (int r : role) {
                     long last = stops & -stops;
                     stops ^= last;
-                    long v = JfrInput.gather7((w & ((last << 1) - 1)) >>> shift);
-                    shift = Long.numberOfTrailingZeros(last) + 1;
+                    long upTo = (last << 1) - 1;
+                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
+                    done = upTo;
                     if (r == METHOD) {
                         method = v;
                     } else if (r == LINE) {
@@ -140,7 +141,7 @@ final class StackTraces {
                         type = v;
                     }
                 }
-                p += shift >>> 3;
+                p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
             } else {
                 for (int r : role) {
                     w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
@@ -148,10 +149,10 @@ final class StackTraces {
                     long v;
                     if (stops != 0) {
                         int bits = Long.numberOfTrailingZeros(stops) + 1;
-                        v = JfrInput.gather7(w & (-1L >>> -bits));
+                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
                         p += bits >>> 3;
                     } else {
-                        v = JfrInput.gather7(w) | (b[p + 8] & 0xffL) << 56;
+                        v = Long.compress(w, JfrInput.VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
                         p += 9;
                     }
                     if (r == METHOD) {

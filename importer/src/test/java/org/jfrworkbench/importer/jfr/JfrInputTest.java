@@ -32,14 +32,6 @@ class JfrInputTest {
         }
     }
 
-    @Test
-    void packsTheValueBitsOfEachByte() {
-        assertEquals(0x7fL, JfrInput.gather7(0xffL));
-        assertEquals(1L << 7, JfrInput.gather7(0x0180L));
-        assertEquals((1L << 56) - 1, JfrInput.gather7(-1L));
-        assertEquals(0x2aL << 49, JfrInput.gather7(0x2aL << 56));
-    }
-
     /** JFR's compressed integer: 7 bits per byte, low first, high bit set while more follow; the 9th byte has 8 bits. */
     private static void write(ByteArrayOutputStream out, long v) {
         for (int i = 0; i < 8; i++) {
