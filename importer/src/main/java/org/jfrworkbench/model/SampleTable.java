@@ -28,41 +28,75 @@ public final class SampleTable {
     private int uniformClass;
     private int size;
     private long totalWeight;
+    /** The columns' last pages and the slots left in them: add writes there without finding the page. */
+    private long[] lastTimes;
+    private int[] lastThreads;
+    private int[] lastStacks;
+    private long[] lastWeights;
+    private int[] lastClasses;
+    private int free;
 
     public SampleTable(Kind kind) {
         this.kind = kind;
     }
 
     public void add(long timeNanos, int thread, int stack, long weight, int objectClass) {
-        int i = size;
-        int page = i >>> PAGE_BITS;
-        int at = i & MASK;
+        int at = free;
+        if (at == 0) {
+            at = nextSlot();
+            if (size == 0) {
+                uniformWeight = weight;
+                uniformClass = objectClass;
+            }
+        }
+        long[] t = lastTimes;
+        int k = t.length - at;
+        t[k] = timeNanos;
+        lastThreads[k] = thread;
+        lastStacks[k] = stack;
+        if (lastWeights != null) {
+            lastWeights[k] = weight;
+        } else if (weight != uniformWeight) {
+            splitWeights(weight);
+        }
+        if (lastClasses != null) {
+            lastClasses[k] = objectClass;
+        } else if (objectClass != uniformClass) {
+            splitClasses(objectClass);
+        }
+        free = at - 1;
+        size++;
+        totalWeight += weight;
+    }
+
+    /** Room for the next sample: a new page or a larger first page; the free slots of the last page. */
+    private int nextSlot() {
+        int page = size >>> PAGE_BITS;
         if (page == times.length) {
             addPage();
-        } else if (at == times[page].length) {
+        } else {
             growFirstPage();
         }
-        times[page][at] = timeNanos;
-        threads[page][at] = thread;
-        stacks[page][at] = stack;
-        if (i == 0) {
-            uniformWeight = weight;
-            uniformClass = objectClass;
-        }
-        if (weights != null) {
-            weights[page][at] = weight;
-        } else if (weight != uniformWeight) {
-            weights = uniformLongs(uniformWeight);
-            weights[page][at] = weight;
-        }
-        if (classes != null) {
-            classes[page][at] = objectClass;
-        } else if (objectClass != uniformClass) {
-            classes = uniformInts(uniformClass);
-            classes[page][at] = objectClass;
-        }
-        size = i + 1;
-        totalWeight += weight;
+        page = times.length - 1;
+        lastTimes = times[page];
+        lastThreads = threads[page];
+        lastStacks = stacks[page];
+        lastWeights = weights != null ? weights[page] : null;
+        lastClasses = classes != null ? classes[page] : null;
+        free = lastTimes.length - (size & MASK);
+        return free;
+    }
+
+    private void splitWeights(long weight) {
+        weights = uniformLongs(uniformWeight);
+        lastWeights = weights[weights.length - 1];
+        lastWeights[size & MASK] = weight;
+    }
+
+    private void splitClasses(int objectClass) {
+        classes = uniformInts(uniformClass);
+        lastClasses = classes[classes.length - 1];
+        lastClasses[size & MASK] = objectClass;
     }
 
     /** A column shaped like the time pages, every entry the given value (out of add, so add stays inlinable). */

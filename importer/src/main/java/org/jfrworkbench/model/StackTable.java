@@ -4,11 +4,19 @@ import java.util.Arrays;
 
 /**
  * Distinct stacks, each a sequence of {@link FrameTable} ids stored <b>leaf first</b> (top of stack at depth 0),
- * as JFR stores them. All stacks share one flat frame array.
+ * as JFR stores them. The frames of all stacks are stored in pages of a million ids, each stack within one page:
+ * a recording's stacks hold tens of millions of frames, and one growing array would copy (and the JVM zero) them
+ * again at every growth.
  */
 public final class StackTable {
-    private int[] offsets = new int[1];
-    private int[] frames = new int[0];
+    private static final int PAGE = 1 << 20;
+
+    private int[][] pages = new int[0][];
+    /** Free ids left in the last page (a stack that does not fit starts a new page). */
+    private int pageFree;
+    /** Per stack: page index << 32 | offset in the page. */
+    private long[] starts = new long[0];
+    private int[] depths = new int[0];
     private boolean[] truncated = new boolean[0];
     private int size;
     private final OpenHashIndex index = new OpenHashIndex();
@@ -24,14 +32,33 @@ public final class StackTable {
             return found;
         }
         int id = size++;
-        int start = offsets[id];
-        frames = IntArrays.grow(frames, start + length);
-        System.arraycopy(stackFrames, from, frames, start, length);
-        offsets = IntArrays.grow(offsets, size + 1);
-        offsets[size] = start + length;
-        if (truncated.length < size) {
-            truncated = Arrays.copyOf(truncated, Math.max(size, truncated.length * 2 + 16));
+        if (pageFree < length || pages.length == 0) {
+            // the first page starts small: most recordings have few stacks
+            int capacity = pages.length == 0 ? Math.max(length, 4096) : Math.max(length, PAGE);
+            if (pages.length == 1 && pages[0].length < PAGE && length <= PAGE) {
+                // grow the small first page up to a full one before adding pages
+                int used = pages[0].length - pageFree;
+                int grown = Math.max(used + length, Math.min(PAGE, pages[0].length * 4));
+                pages[0] = Arrays.copyOf(pages[0], grown);
+                pageFree = grown - used;
+            } else {
+                pages = Arrays.copyOf(pages, pages.length + 1);
+                pages[pages.length - 1] = new int[capacity];
+                pageFree = capacity;
+            }
         }
+        int page = pages.length - 1;
+        int offset = pages[page].length - pageFree;
+        System.arraycopy(stackFrames, from, pages[page], offset, length);
+        pageFree -= length;
+        if (starts.length <= id) {
+            int cap = Math.max(id + 1, starts.length + (starts.length >> 1) + 16);
+            starts = Arrays.copyOf(starts, cap);
+            depths = Arrays.copyOf(depths, cap);
+            truncated = Arrays.copyOf(truncated, cap);
+        }
+        starts[id] = (long) page << 32 | offset;
+        depths[id] = length;
         truncated[id] = wasTruncated;
         index.insert(hash, id);
         return id;
@@ -42,25 +69,29 @@ public final class StackTable {
     }
 
     private boolean sameAs(int id, int[] other, int from, int length, boolean wasTruncated) {
-        int start = offsets[id];
-        if (offsets[id + 1] - start != length || truncated[id] != wasTruncated) {
+        if (depths[id] != length || truncated[id] != wasTruncated) {
             return false;
         }
-        return Arrays.equals(frames, start, start + length, other, from, from + length);
+        long s = starts[id];
+        int start = (int) s;
+        return Arrays.equals(pages[(int) (s >>> 32)], start, start + length, other, from, from + length);
     }
 
     public int depth(int stack) {
-        return offsets[stack + 1] - offsets[stack];
+        return depths[stack];
     }
 
     /** Frame id at the given depth, 0 = leaf. */
     public int frame(int stack, int depth) {
-        return frames[offsets[stack] + depth];
+        long s = starts[stack];
+        return pages[(int) (s >>> 32)][(int) s + depth];
     }
 
     /** A copy of the stack's frame ids, leaf first. */
     public int[] frames(int stack) {
-        return Arrays.copyOfRange(frames, offsets[stack], offsets[stack + 1]);
+        long s = starts[stack];
+        int start = (int) s;
+        return Arrays.copyOfRange(pages[(int) (s >>> 32)], start, start + depths[stack]);
     }
 
     /** Whether the recorder cut this stack at its depth limit (the root side is missing). */
@@ -74,6 +105,10 @@ public final class StackTable {
 
     /** Approximate heap bytes, from the arrays' capacities. */
     public long footprint() {
-        return 64 + 4L * offsets.length + 4L * frames.length + truncated.length + index.footprint();
+        long bytes = 64 + 16L * pages.length + 13L * starts.length + index.footprint();
+        for (int[] p : pages) {
+            bytes += 16 + 4L * p.length;
+        }
+        return bytes;
     }
 }

@@ -33,8 +33,16 @@ final class ChunkReader {
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
     }
 
-    /** Phase 1: metadata and constant pools. Throws without touching the profile. */
-    void readPools() throws InvalidRecordingException {
+    /** Tells whether the chunk after this one starts with the same metadata bytes (so may repeat its constants). */
+    interface Lookahead {
+        boolean nextHasSameMetadata(byte[] chunk, int metadataStart, int metadataEnd);
+    }
+
+    /**
+     * Phase 1: metadata and constant pools. Throws without touching the profile. The pool entries are kept for
+     * comparison only when the next chunk's metadata equals this one's: otherwise that next chunk starts over anyway.
+     */
+    void readPools(Lookahead next) throws InvalidRecordingException {
         long metadataOffset = header.metadataOffset();
         if (metadataOffset < ChunkHeader.SIZE || metadataOffset >= in.limit()) {
             throw new InvalidRecordingException(in.fileOffset(24), "metadata offset " + metadataOffset + " outside the chunk");
@@ -56,7 +64,8 @@ final class ChunkReader {
         if (!sameKeys) {
             history.clear(types.size());
             pools = new ConstantPools(types, builder.stackTraces());
-            pools.track(bytes != null ? history : null, bytes, false);
+            boolean keep = bytes != null && next.nextHasSameMetadata(bytes, (int) metadataOffset, in.pos);
+            pools.track(keep ? history : null, bytes, false);
             values.strings(null);
             pools.read(in, values, header.constantPoolOffset());
         }

@@ -6,6 +6,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.model.Profile;
@@ -72,7 +73,8 @@ public final class JfrImporter {
                 ChunkReader reader = new ChunkReader(chunk, bytes, offset, header, builder);
                 boolean poolsRead = false;
                 try {
-                    reader.readPools();
+                    long next = offset + header.size();
+                    reader.readPools((b, start, end) -> nextHasSameMetadata(channel, next, b, start, end));
                     poolsRead = true;
                     usable++;
                     reader.readEvents();
@@ -94,6 +96,33 @@ public final class JfrImporter {
             throw firstFailure != null ? firstFailure : new InvalidRecordingException(0, "no JFR chunk found");
         }
         builder.finish();
+    }
+
+    /**
+     * Whether the chunk at offset next holds the bytes chunk[start, end) as its metadata event; false when there is
+     * no such chunk or it cannot be read (that chunk then fails or starts over by itself).
+     */
+    private static boolean nextHasSameMetadata(FileChannel channel, long next, byte[] chunk, int start, int end) {
+        try {
+            if (channel.size() - next < ChunkHeader.SIZE) {
+                return false;
+            }
+            ByteBuffer head = ByteBuffer.allocate(ChunkHeader.SIZE);
+            channel.read(head, next);
+            ChunkHeader h = ChunkHeader.parse(head, next);
+            int length = end - start;
+            if (h.size() > HEAP_CHUNK_LIMIT || h.size() > channel.size() - next || h.metadataOffset() < ChunkHeader.SIZE
+                    || h.metadataOffset() > h.size() - length) {
+                return false;
+            }
+            ByteBuffer meta = ByteBuffer.allocate(length);
+            while (meta.hasRemaining() && channel.read(meta, next + h.metadataOffset() + meta.position()) > 0) {
+                // read until full
+            }
+            return !meta.hasRemaining() && Arrays.equals(meta.array(), 0, length, chunk, start, end);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static String describe(InvalidRecordingException e) {

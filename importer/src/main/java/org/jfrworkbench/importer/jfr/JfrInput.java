@@ -1,6 +1,9 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
@@ -15,6 +18,11 @@ final class JfrInput {
     interface StringPool {
         Object string(long key);
     }
+
+    static final VarHandle LITTLE_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** The high bit of each byte of a little-endian long: set while a compressed integer continues. */
+    static final long STOP_BITS = 0x8080808080808080L;
+    static final long VALUE_BITS = 0x7f7f7f7f7f7f7f7fL;
 
     private final ByteBuffer buf;
     /** The chunk's bytes on the heap when it is small enough to copy: much faster to read than the mapped buffer. */
@@ -34,6 +42,11 @@ final class JfrInput {
 
     int limit() {
         return limit;
+    }
+
+    /** The chunk's heap copy, or null when it is read from the mapped file. */
+    byte[] heapBytes() {
+        return bytes;
     }
 
     int remaining() {
@@ -70,18 +83,16 @@ final class JfrInput {
         byte[] b = bytes;
         int p = pos;
         if (b != null && limit - p >= 9) {
-            // kept small so the JIT inlines it: one- and two-byte values (most fields) return here
-            long v = b[p];
-            if (v >= 0) {
-                pos = p + 1;
-                return v;
+            // 8 bytes at once, no branch per byte: the value ends at the first byte without the high bit
+            long w = (long) LITTLE_ENDIAN_LONG.get(b, p);
+            long stops = ~w & STOP_BITS;
+            if (stops != 0) {
+                int bits = Long.numberOfTrailingZeros(stops) + 1;
+                pos = p + (bits >>> 3);
+                return Long.compress(w & (-1L >>> -bits), VALUE_BITS);
             }
-            long w = b[p + 1];
-            if (w >= 0) {
-                pos = p + 2;
-                return (v & 0x7f) | w << 7;
-            }
-            return varLongTail(b, p, (v & 0x7f) | (w & 0x7f) << 7);
+            pos = p + 9;
+            return Long.compress(w, VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
         }
         return b == null && limit - p >= 9 ? varLongMapped(p) : varLongChecked();
     }
@@ -100,43 +111,6 @@ final class JfrInput {
         }
         pos = p + 1;
         return result | (b.get(p) & 0xffL) << 56;
-    }
-
-    /** Bytes 3 to 9 of a value in the heap copy with at least 9 bytes left (unrolled: no bounds check per byte). */
-    private long varLongTail(byte[] b, int p, long r) {
-        long v;
-        if ((v = b[p + 2]) >= 0) {
-            pos = p + 3;
-            return r | v << 14;
-        }
-        r |= (v & 0x7f) << 14;
-        if ((v = b[p + 3]) >= 0) {
-            pos = p + 4;
-            return r | v << 21;
-        }
-        r |= (v & 0x7f) << 21;
-        if ((v = b[p + 4]) >= 0) {
-            pos = p + 5;
-            return r | v << 28;
-        }
-        r |= (v & 0x7f) << 28;
-        if ((v = b[p + 5]) >= 0) {
-            pos = p + 6;
-            return r | v << 35;
-        }
-        r |= (v & 0x7f) << 35;
-        if ((v = b[p + 6]) >= 0) {
-            pos = p + 7;
-            return r | v << 42;
-        }
-        r |= (v & 0x7f) << 42;
-        if ((v = b[p + 7]) >= 0) {
-            pos = p + 8;
-            return r | v << 49;
-        }
-        r |= (v & 0x7f) << 49;
-        pos = p + 9;
-        return r | (b[p + 8] & 0xffL) << 56;
     }
 
     private long varLongChecked() throws InvalidRecordingException {

@@ -23,6 +23,15 @@ final class StackTraces {
     private int[] lines = new int[1024];
     private long[] types = new long[1024];
     private int distinctCount;
+    /**
+     * A direct-mapped cache in front of {@link #distinct} for frames whose keys pack into one long (method key below
+     * 2^32, line below 2^24, frame-type key below 256: all real ones): one compare instead of a probe of three arrays.
+     * The distinct frames of a chunk are a few thousand, so nearly every frame is answered here.
+     */
+    private static final int CACHE_BITS = 12;
+    private final long[] cachedKeys = new long[1 << CACHE_BITS];
+    /** distinct frame + 1, 0 = empty */
+    private final int[] cachedFrames = new int[1 << CACHE_BITS];
 
     /** Empties the pool for the next key space, keeping the arrays. */
     void reset() {
@@ -31,6 +40,7 @@ final class StackTraces {
         count = 0;
         frameCount = 0;
         distinctCount = 0;
+        Arrays.fill(cachedFrames, 0);
         rolesFor = null;
     }
 
@@ -60,11 +70,21 @@ final class StackTraces {
     private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
     private JfrType rolesFor;
     private int[] roles;
+    /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
+    private boolean allVarints;
 
     private void readFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
         int[] role = roles(frame);
+        if (frames.length - frameCount < n) {
+            frames = Arrays.copyOf(frames, Math.max(frameCount + n, frames.length * 2));
+        }
+        byte[] b = in.heapBytes();
+        if (b != null && allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
+            in.pos = readVarintFrames(b, in.pos, n, role);
+            return;
+        }
         for (int i = 0; i < n; i++) {
             long method = 0;
             long type = 0;
@@ -85,19 +105,95 @@ final class StackTraces {
                     type = v;
                 }
             }
-            if (frameCount == frames.length) {
-                frames = Arrays.copyOf(frames, frameCount * 2);
-            }
             frames[frameCount++] = frameIndex(method, Math.max(0, line), type);
         }
     }
 
+    /**
+     * The frames of one stack when every frame field is a compressed integer and the heap copy holds at least 9
+     * bytes per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
+     * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
+     * ends at the first byte without the high bit. Returns the new position.
+     */
+    private int readVarintFrames(byte[] b, int p, int n, int[] role) {
+        int[] out = frames;
+        int count = frameCount;
+        int fieldCount = role.length;
+        for (int i = 0; i < n; i++) {
+            long method = 0;
+            long type = 0;
+            int line = 0;
+            long w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+            long stops = ~w & JfrInput.STOP_BITS;
+            if (Long.bitCount(stops) >= fieldCount) {
+                long done = 0;
+                for (int r : role) {
+                    long last = stops & -stops;
+                    stops ^= last;
+                    long upTo = (last << 1) - 1;
+                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
+                    done = upTo;
+                    if (r == METHOD) {
+                        method = v;
+                    } else if (r == LINE) {
+                        line = (int) v;
+                    } else if (r == TYPE) {
+                        type = v;
+                    }
+                }
+                p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
+            } else {
+                for (int r : role) {
+                    w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+                    stops = ~w & JfrInput.STOP_BITS;
+                    long v;
+                    if (stops != 0) {
+                        int bits = Long.numberOfTrailingZeros(stops) + 1;
+                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
+                        p += bits >>> 3;
+                    } else {
+                        v = Long.compress(w, JfrInput.VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
+                        p += 9;
+                    }
+                    if (r == METHOD) {
+                        method = v;
+                    } else if (r == LINE) {
+                        line = (int) v;
+                    } else if (r == TYPE) {
+                        type = v;
+                    }
+                }
+            }
+            out[count++] = frameIndex(method, Math.max(0, line), type);
+        }
+        frameCount = count;
+        return p;
+    }
+
     /** The index of a distinct frame, added when new. */
     private int frameIndex(long method, int line, long type) {
-        int f = distinct.get(method, line, type);
-        if (f >= 0) {
-            return f;
+        if ((method >>> 32) != 0 || (line >>> 24) != 0 || (type >>> 8) != 0) {
+            return lookUpFrame(method, line, type);
         }
+        long key = method << 32 | (long) line << 8 | type;
+        int slot = (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - CACHE_BITS));
+        int c = cachedFrames[slot] - 1;
+        if (c >= 0 && cachedKeys[slot] == key) {
+            return c;
+        }
+        int f = lookUpFrame(method, line, type);
+        cachedKeys[slot] = key;
+        cachedFrames[slot] = f + 1;
+        return f;
+    }
+
+    private int lookUpFrame(long method, int line, long type) {
+        int f = distinct.get(method, line, type);
+        return f >= 0 ? f : addFrame(method, line, type);
+    }
+
+    private int addFrame(long method, int line, long type) {
+        int f;
         if (distinctCount == methods.length) {
             int cap = distinctCount * 2;
             methods = Arrays.copyOf(methods, cap);
@@ -117,8 +213,10 @@ final class StackTraces {
         if (rolesFor != frame) {
             JfrField[] fields = frame.fields;
             roles = new int[fields.length];
+            allVarints = true;
             for (int j = 0; j < fields.length; j++) {
                 JfrField f = fields[j];
+                allVarints &= f.varint;
                 if (!ValueReader.isScalar(f)) {
                     roles[j] = OTHER;
                 } else {
