@@ -33,7 +33,10 @@ function binaryReader(buffer, magic, what) {
   return { header, take };
 }
 
-/** Returns {kind, unit, total, samples, names, nodes: {total, name, count, typeIndex, types}, search}. */
+/**
+ * Returns {kind, unit, total, samples, names, nodes: {total, name, count, typeIndex, types}, search}, and live: the
+ * rest of a live-heap answer (/live?format=binary carries its flame graph this way).
+ */
 export function decodeFlame(buffer) {
   const { header, take } = binaryReader(buffer, MAGIC, 'flame graph');
   const n = header.nodes, hits = header.search ? header.search.nodes : 0;
@@ -43,7 +46,14 @@ export function decodeFlame(buffer) {
   const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
   const search = header.search ? { ...header.search, nodes: hitNodes } : undefined;
   return { kind: header.kind, unit: header.unit, total: header.total, samples: header.samples, names: header.names,
-    nodes: { total, name, count, typeIndex, types: header.types }, search };
+    nodes: { total, name, count, typeIndex, types: header.types }, search, live: header.live };
+}
+
+/** The live heap at a GC in the JSON form's shape: {gc, usedAfter, liveSamples, sampledWeight, byClass, flame}. */
+function decodeLive(buffer) {
+  const flame = decodeFlame(buffer);
+  if (!flame.live) throw new Error('No live-heap figures in the response');
+  return { ...flame.live, flame };
 }
 
 /**
@@ -137,7 +147,8 @@ export const api = {
   flame: (id, p) => binaryResponse(flameUrl(id, p), decodeFlame, 'flame graph'),
   diff: (base, target, kind) => binaryResponse(diffUrl(base, target, kind), decodeDiff, 'diff'),
   heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
-  live: (id, gc) => request('/api/recordings/' + encodeURIComponent(id) + '/live' + query({ gc })),
+  live: (id, gc) => binaryResponse('/api/recordings/' + encodeURIComponent(id) + '/live'
+    + query({ gc, format: LITTLE_ENDIAN ? 'binary' : undefined }), decodeLive, 'live heap'),
 };
 
 /**

@@ -53,6 +53,11 @@ final class FlameGraphBinary {
     }
 
     static byte[] encode(FlameGraph graph, ObjectMapper json) throws JsonProcessingException {
+        return encode(graph, json, Map.of());
+    }
+
+    /** extra: more header fields, for a response that carries a flame graph among other figures (the live heap). */
+    static byte[] encode(FlameGraph graph, ObjectMapper json, Map<String, Object> extra) throws JsonProcessingException {
         FlameGraph.Nodes nodes = graph.nodes();
         int n = nodes.name().length;
         List<String> types = new ArrayList<>();
@@ -76,6 +81,7 @@ final class FlameGraphBinary {
             total32 &= t >= 0 && t <= 0xFFFF_FFFFL;
         }
         boolean name16 = graph.names().size() <= 1 << 16;
+        header.putAll(extra);
         header.put("columns", Map.of("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
         byte[] head = json.writeValueAsString(header).getBytes(StandardCharsets.UTF_8);
         int padded = (head.length + 7) & ~7;

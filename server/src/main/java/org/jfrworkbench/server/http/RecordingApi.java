@@ -220,7 +220,27 @@ final class RecordingApi {
         ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
-        ctx.json(LiveHeapQuery.at(data, index));
+        boolean binary = binaryFormat(ctx);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index), binary ? "binary" : "json");
+        send(ctx, key, () -> LiveHeapQuery.at(data, index), result -> {
+            LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
+            if (!binary) {
+                return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
+            }
+            // the flame graph in columns, the rest of the answer (GC, totals, the by-class table) in its header
+            Map<String, Object> rest = new LinkedHashMap<>();
+            rest.put("gc", live.gc());
+            rest.put("usedAfter", live.usedAfter());
+            rest.put("liveSamples", live.liveSamples());
+            rest.put("sampledWeight", live.sampledWeight());
+            rest.put("byClass", live.byClass());
+            return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
+                    FlameGraphBinary.CONTENT_TYPE);
+        });
+    }
+
+    /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC). */
+    private record LiveView(Integer gc) {
     }
 
     void diff(Context ctx) throws IOException {
