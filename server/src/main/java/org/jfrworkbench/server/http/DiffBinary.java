@@ -23,7 +23,7 @@ import org.jfrworkbench.server.query.DiffResult;
  * | name[n] (u16, or i32 past 65 536 names) | u8 type[n]                  (all little-endian; widths in the header)
  * </pre>
  * The self columns of the JSON form are left out: a node's self weight is its total minus its children's, which
- * the page derives in the pass that lays the tree out anyway. 11 bytes per node against about 34 of JSON.
+ * the page derives in the pass that lays the tree out anyway. 15 bytes per node against about 34 of JSON.
  */
 final class DiffBinary {
     static final int VERSION = 1;
