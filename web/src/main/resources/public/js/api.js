@@ -4,38 +4,71 @@
 // place, so a 160 000-node tree costs no JSON parsing and no per-node copies. Here rather than in a module of its
 // own: every page that reads a flame graph loads this file anyway, and each module is a request before the first paint.
 
-const MAGIC = 'JFWF';
+const MAGIC = 'JFWF', DIFF_MAGIC = 'JFWD';
 const VERSION = 1;
 
 /** The byte order of typed arrays is the machine's; the format is little-endian. */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** Returns {kind, unit, total, samples, names, nodes: {total, name, count, typeIndex, types}, search}. */
-export function decodeFlame(buffer) {
-  const view = new DataView(buffer);
-  if (buffer.byteLength < 16 || String.fromCharCode(...new Uint8Array(buffer, 0, 4)) !== MAGIC) {
-    throw new Error('Not a binary flame graph');
+/** The JSON header of a binary response and a reader of its columns, each checked against the buffer's length. */
+function binaryReader(buffer, magic, what) {
+  if (buffer.byteLength < 16 || String.fromCharCode(...new Uint8Array(buffer, 0, 4)) !== magic) {
+    throw new Error('Not a binary ' + what);
   }
+  const view = new DataView(buffer);
   const version = view.getUint32(4, true);
-  if (version !== VERSION) throw new Error('Unsupported flame graph format version ' + version);
+  if (version !== VERSION) throw new Error(`Unsupported ${what} format version ${version}`);
   const headerLength = view.getUint32(8, true);
+  if (16 + headerLength > buffer.byteLength) throw new Error('Truncated ' + what);
   const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 16, headerLength)));
-  const n = header.nodes, hits = header.search ? header.search.nodes : 0;
+  if (!Number.isInteger(header.nodes) || header.nodes < 0) throw new Error('Bad node count in the ' + what);
   let at = 16 + headerLength;
   const take = (Type, length) => {
     const bytes = length * Type.BYTES_PER_ELEMENT;
-    if (at + bytes > buffer.byteLength) throw new Error('Truncated flame graph');
+    if (at + bytes > buffer.byteLength) throw new Error('Truncated ' + what);
     const column = new Type(buffer, at, length);
     at += bytes;
     return column;
   };
+  return { header, take };
+}
+
+/**
+ * Returns {kind, unit, total, samples, names, nodes: {total, name, count, typeIndex, types}, search}, and live: the
+ * rest of a live-heap answer (/live?format=binary carries its flame graph this way).
+ */
+export function decodeFlame(buffer) {
+  const { header, take } = binaryReader(buffer, MAGIC, 'flame graph');
+  const n = header.nodes, hits = header.search ? header.search.nodes : 0;
   const columns = header.columns || {};
   const total = take(columns.total === 'u32' ? Uint32Array : Float64Array, n);
   const count = take(Int32Array, n), hitNodes = take(Int32Array, hits);
   const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
   const search = header.search ? { ...header.search, nodes: hitNodes } : undefined;
   return { kind: header.kind, unit: header.unit, total: header.total, samples: header.samples, names: header.names,
-    nodes: { total, name, count, typeIndex, types: header.types }, search };
+    nodes: { total, name, count, typeIndex, types: header.types }, search, live: header.live };
+}
+
+/** The live heap at a GC in the JSON form's shape: {gc, usedAfter, liveSamples, sampledWeight, byClass, flame}. */
+function decodeLive(buffer) {
+  const flame = decodeFlame(buffer);
+  if (!flame.live) throw new Error('No live-heap figures in the response');
+  return { ...flame.live, flame };
+}
+
+/**
+ * The binary diff (/api/diff?format=binary): the JSON form's fields, with nodes {base, target, name, count,
+ * typeIndex, types} as typed arrays (no parent and self columns: FlameTree derives them from count).
+ */
+export function decodeDiff(buffer) {
+  const { header, take } = binaryReader(buffer, DIFF_MAGIC, 'diff');
+  const n = header.nodes, columns = header.columns || {};
+  const Weight = columns.weight === 'u32' ? Uint32Array : Float64Array;
+  const base = take(Weight, n), target = take(Weight, n), count = take(Int32Array, n);
+  const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
+  return { kind: header.kind, unit: header.unit, baseTotal: header.baseTotal, targetTotal: header.targetTotal,
+    baseSamples: header.baseSamples, targetSamples: header.targetSamples, names: header.names,
+    nodes: { base, target, name, count, typeIndex, types: header.types }, changes: header.changes };
 }
 
 export class ApiError extends Error {
@@ -83,32 +116,39 @@ export function flameUrl(id, { kind, from, to, threads, invert } = {}) {
   return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert, format });
 }
 
-/** Reads a flame graph response: the binary form, or the JSON error the server answers instead. */
-async function readFlame(response) {
+/** Must build the same URL as the inline prefetch in index.html. */
+export function diffUrl(base, target, kind) {
+  return '/api/diff' + query({ base, target, kind, format: LITTLE_ENDIAN ? 'binary' : undefined });
+}
+
+/** Reads a flame graph or diff response: the binary form, or the JSON error the server answers instead. */
+async function readBinary(response, decode, what) {
   if (!response.ok) {
     const body = await response.json().catch(() => null);
     throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
   }
   if (!(response.headers.get('Content-Type') || '').startsWith('application/octet-stream')) return response.json();
   try {
-    return decodeFlame(await response.arrayBuffer());
+    return decode(await response.arrayBuffer());
   } catch (e) {
-    throw new ApiError(response.status, 'Cannot read the flame graph: ' + e.message);
+    throw new ApiError(response.status, `Cannot read the ${what}: ${e.message}`);
   }
 }
 
-function flameResponse(url) {
-  return (early(url) || fetch(url)).then(readFlame, e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
+function binaryResponse(url, decode, what) {
+  return (early(url) || fetch(url)).then(r => readBinary(r, decode, what),
+    e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
 }
 
 export const api = {
   list: (q, limit = 200, offset = 0) => request('/api/recordings' + query({ q, limit, offset })),
   get: id => request('/api/recordings/' + encodeURIComponent(id)),
   remove: id => request('/api/recordings/' + encodeURIComponent(id), { method: 'DELETE' }),
-  flame: (id, p) => flameResponse(flameUrl(id, p)),
-  diff: (base, target, kind) => request('/api/diff' + query({ base, target, kind })),
+  flame: (id, p) => binaryResponse(flameUrl(id, p), decodeFlame, 'flame graph'),
+  diff: (base, target, kind) => binaryResponse(diffUrl(base, target, kind), decodeDiff, 'diff'),
   heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
-  live: (id, gc) => request('/api/recordings/' + encodeURIComponent(id) + '/live' + query({ gc })),
+  live: (id, gc) => binaryResponse('/api/recordings/' + encodeURIComponent(id) + '/live'
+    + query({ gc, format: LITTLE_ENDIAN ? 'binary' : undefined }), decodeLive, 'live heap'),
 };
 
 /**

@@ -99,32 +99,74 @@ public final class FlameGraphBenchmark {
 
     /**
      * -Dbench.diff=true: first paint of the diff page against a second profile of the same shape (another seed),
-     * the /api/diff request's server and transfer time, and its size on the wire; no peer has this view.
+     * the /api/diff request's server and transfer time, and its size on the wire; no peer has this view. Twice: for a
+     * diff opened before (the same pair each round) and for a first open (a target no one compared before, uploaded
+     * ahead of the round, so the server builds the merged tree for the request).
      */
     private static void diffPaint(Browser browser, String base, String id, Path temp, int stacks) throws Exception {
-        Path other = temp.resolve("other.collapsed.txt");
-        Files.writeString(other, SyntheticProfile.collapsed(stacks, 8));
-        String otherId = upload(base, other);
-        double[] paint = new double[RUNS], server = new double[RUNS], transfer = new double[RUNS];
-        long wire = 0;
+        String[] targets = new String[WARMUP + RUNS + DIFF_SERVER_WARMUP + 1];
+        for (int i = 0; i < targets.length; i++) {
+            Path other = temp.resolve("other" + i + ".collapsed.txt");
+            Files.writeString(other, SyntheticProfile.collapsed(stacks, 8 + i));
+            targets[i] = upload(base, other);
+        }
+        // the diff's build compiled, as in a long-running server, with pairs no round opens
+        for (int i = WARMUP + RUNS + 1; i < targets.length; i++) {
+            get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu&format=binary");
+            get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu");
+        }
+        DiffTimings before = new DiffTimings(), first = new DiffTimings();
         for (int round = -WARMUP; round < RUNS; round++) {
             int run = Math.max(0, round);
-            try (BrowserContext context = browser.newContext(base)) {
-                Page page = context.newPage();
-                page.navigate("/?page=diff&base=" + id + "&id=" + otherId + "&kind=cpu");
-                page.waitForSelector(".flame-canvas[data-drawn]");
-                paint[run] = ((Number) page.evaluate("() => window.__flameFirstPaint")).doubleValue();
-                @SuppressWarnings("unchecked")
-                Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
-                        + ".find(r => r.name.includes('/api/diff?')); return { requestStart: e.requestStart, responseStart: e.responseStart,"
-                        + " responseEnd: e.responseEnd, encodedBodySize: e.encodedBodySize }; }");
-                server[run] = r.get("responseStart").doubleValue() - r.get("requestStart").doubleValue();
-                transfer[run] = r.get("responseEnd").doubleValue() - r.get("responseStart").doubleValue();
-                wire = r.get("encodedBodySize").longValue();
-            }
+            diffRound(browser, base, id, targets[round + WARMUP + 1], first.at(run));
+            // one pair every round: built in the first warm-up round, opened before from then on
+            diffRound(browser, base, id, targets[0], before.at(run));
         }
-        System.out.printf("diff page first paint %.1f ms (/api/diff: %.1f ms server, %.1f ms transfer, %d bytes on the wire)%n",
-                median(paint), median(server), median(transfer), wire);
+        for (DiffTimings t : new DiffTimings[] {before, first}) {
+            System.out.printf("diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
+                            + " encode %.1f, gzip %.1f; %.1f ms transfer, %d bytes on the wire; %.1f ms in the page after it arrived)%n",
+                    t == before ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
+                    median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page));
+        }
+    }
+
+    private static final int DIFF_SERVER_WARMUP = 5;
+
+    /** Per-run figures of the diff page; at(run) selects the run the next round writes. */
+    private static final class DiffTimings {
+        final double[] paint = new double[RUNS], requestStart = new double[RUNS], server = new double[RUNS];
+        final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS];
+        final double[] encode = new double[RUNS], gzip = new double[RUNS];
+        long wire;
+        int run;
+
+        DiffTimings at(int r) {
+            run = r;
+            return this;
+        }
+    }
+
+    private static void diffRound(Browser browser, String base, String id, String target, DiffTimings t) {
+        try (BrowserContext context = browser.newContext(base)) {
+            Page page = context.newPage();
+            page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            int run = t.run;
+            t.paint[run] = ((Number) page.evaluate("() => window.__flameFirstPaint")).doubleValue();
+            @SuppressWarnings("unchecked")
+            Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
+                    + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
+                    + " return { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd,"
+                    + " encodedBodySize: e.encodedBodySize, build: st('build'), encode: st('encode'), gzip: st('gzip') }; }");
+            t.requestStart[run] = r.get("requestStart").doubleValue();
+            t.server[run] = r.get("responseStart").doubleValue() - r.get("requestStart").doubleValue();
+            t.transfer[run] = r.get("responseEnd").doubleValue() - r.get("responseStart").doubleValue();
+            t.page[run] = t.paint[run] - r.get("responseEnd").doubleValue();
+            t.build[run] = r.get("build").doubleValue();
+            t.encode[run] = r.get("encode").doubleValue();
+            t.gzip[run] = r.get("gzip").doubleValue();
+            t.wire = r.get("encodedBodySize").longValue();
+        }
     }
 
     /** Where our first paint's time goes, per run. */

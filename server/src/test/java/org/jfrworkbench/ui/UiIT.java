@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
@@ -157,6 +158,15 @@ class UiIT {
             page.waitForSelector(".flame-canvas[data-drawn]");
             page.waitForSelector("#changes tbody tr");
             assertTrue(Integer.parseInt(page.getAttribute(".flame-canvas", "data-drawn")) > 10);
+            // the merged graph came in the binary form and is coloured by change: reds (grows) and blues (shrinks)
+            assertEquals(Boolean.TRUE, page.evaluate("() => performance.getEntriesByType('resource')"
+                    + ".some(e => e.name.includes('/api/diff?') && e.name.includes('format=binary'))"));
+            @SuppressWarnings("unchecked")
+            Map<String, Number> hues = (Map<String, Number>) page.evaluate("() => { const c = document.querySelector('.flame-canvas');"
+                    + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let red = 0, blue = 0;"
+                    + " for (let i = 0; i < d.length; i += 4) { if (d[i] > d[i + 2] + 60 && d[i] > d[i + 1] + 60) red++;"
+                    + " else if (d[i + 2] > d[i] + 60) blue++; } return { red, blue }; }");
+            assertTrue(hues.get("red").intValue() > 100 && hues.get("blue").intValue() > 100, "diff colours: " + hues);
             Browser.screenshot(page, "diff.png");
         }
         assertEquals(List.of(), errors);

@@ -31,15 +31,13 @@ final class FlameGraphBinary {
     private FlameGraphBinary() {
     }
 
-    static byte[] encode(FlameGraph graph, ObjectMapper json) throws JsonProcessingException {
-        FlameGraph.Nodes nodes = graph.nodes();
-        int n = nodes.name().length;
-        List<String> types = new ArrayList<>();
-        byte[] typeColumn = new byte[n];
+    /** One byte per node: the index of its type name in types, which collects the distinct names in order. */
+    static byte[] typeColumn(String[] type, List<String> types) {
+        byte[] column = new byte[type.length];
         String last = null;
         int lastId = -1;
-        for (int i = 0; i < n; i++) {
-            String t = nodes.type()[i];
+        for (int i = 0; i < type.length; i++) {
+            String t = type[i];
             // a handful of type names, mostly repeating from node to node: no map lookup per node
             if (!t.equals(last)) {
                 lastId = types.indexOf(t);
@@ -49,8 +47,21 @@ final class FlameGraphBinary {
                 }
                 last = t;
             }
-            typeColumn[i] = (byte) lastId;
+            column[i] = (byte) lastId;
         }
+        return column;
+    }
+
+    static byte[] encode(FlameGraph graph, ObjectMapper json) throws JsonProcessingException {
+        return encode(graph, json, Map.of());
+    }
+
+    /** extra: more header fields, for a response that carries a flame graph among other figures (the live heap). */
+    static byte[] encode(FlameGraph graph, ObjectMapper json, Map<String, Object> extra) throws JsonProcessingException {
+        FlameGraph.Nodes nodes = graph.nodes();
+        int n = nodes.name().length;
+        List<String> types = new ArrayList<>();
+        byte[] typeColumn = typeColumn(nodes.type(), types);
         int[] hits = graph.search() == null ? new int[0] : graph.search().nodes();
         Map<String, Object> header = new LinkedHashMap<>();
         header.put("kind", graph.kind());
@@ -70,6 +81,7 @@ final class FlameGraphBinary {
             total32 &= t >= 0 && t <= 0xFFFF_FFFFL;
         }
         boolean name16 = graph.names().size() <= 1 << 16;
+        header.putAll(extra);
         header.put("columns", Map.of("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
         byte[] head = json.writeValueAsString(header).getBytes(StandardCharsets.UTF_8);
         int padded = (head.length + 7) & ~7;

@@ -9,13 +9,24 @@ import java.util.zip.GZIPOutputStream;
 import org.jfrworkbench.server.store.ByteBudgetCache;
 
 /**
- * Encoded flame graph responses, least recently used first out within a byte budget. Recordings never change
+ * Encoded flame graph and diff responses, least recently used first out within a byte budget. Recordings never change
  * (the id is a hash of the bytes), so an entry is valid until its recording is deleted; opening the same view
- * again (a permalink, back/forward, a second user) then costs no tree build and no encoding.
+ * again (a permalink, back/forward, a second user) then costs no tree build and no encoding. A diff is dropped
+ * when either of its recordings is deleted.
  */
 final class FlameResponseCache {
-    /** What a response depends on: the recording and every parameter of the query, parsed. */
-    record Key(String id, Object query, String format) {
+    /**
+     * What a response depends on: the recording (a diff's baseline), a diff's target (else null) and every parameter
+     * of the query, parsed.
+     */
+    record Key(String id, String otherId, Object query, String format) {
+        Key(String id, Object query, String format) {
+            this(id, null, query, format);
+        }
+
+        boolean involves(String recording) {
+            return id.equals(recording) || recording.equals(otherId);
+        }
     }
 
     /** An encoded body and, once a client asked for it, its gzip form. */
@@ -71,6 +82,6 @@ final class FlameResponseCache {
     }
 
     void removeRecording(String id) {
-        entries.removeIf(key -> key.id().equals(id));
+        entries.removeIf(key -> key.involves(id));
     }
 }

@@ -19,6 +19,7 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.query.BadQueryException;
 import org.jfrworkbench.server.query.DiffQuery;
+import org.jfrworkbench.server.query.DiffResult;
 import org.jfrworkbench.server.query.FlameGraph;
 import org.jfrworkbench.server.query.FlameGraphQuery;
 import org.jfrworkbench.server.query.LiveHeapQuery;
@@ -132,18 +133,32 @@ final class RecordingApi {
 
     void flame(Context ctx) throws IOException {
         String id = store.info(ctx.pathParam("id")).id();
-        boolean binary = flameFormat(ctx);
+        boolean binary = binaryFormat(ctx);
         ProfileData data = store.load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
         warmer.awaitPrepared(key);
+        send(ctx, key, () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
+    }
+
+    /** What an encoded response is built from: the query's result, then its bytes; timed apart for Server-Timing. */
+    private interface Build {
+        Object run() throws IOException;
+    }
+
+    private interface Encode {
+        FlameResponseCache.Entry encode(Object result) throws IOException;
+    }
+
+    /** Answers the cached encoding of key, or builds, encodes and caches it; gzip when the client takes it. */
+    private void send(Context ctx, FlameResponseCache.Key key, Build build, Encode encode) throws IOException {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
         if (entry == null) {
             long started = System.nanoTime();
-            FlameGraph graph = query.run(data);
+            Object result = build.run();
             long built = System.nanoTime();
-            entry = encode(graph, binary);
+            entry = encode.encode(result);
             flames.put(key, entry);
             timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f",
                     (built - started) / 1e6, (System.nanoTime() - built) / 1e6);
@@ -168,7 +183,7 @@ final class RecordingApi {
     }
 
     /** {@code format=json} (default) or {@code format=binary}. */
-    private static boolean flameFormat(Context ctx) {
+    private static boolean binaryFormat(Context ctx) {
         String f = ctx.queryParam("format");
         if (f == null || f.isBlank() || f.equals("json")) {
             return false;
@@ -205,15 +220,43 @@ final class RecordingApi {
         ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
-        ctx.json(LiveHeapQuery.at(data, index));
+        boolean binary = binaryFormat(ctx);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index), binary ? "binary" : "json");
+        send(ctx, key, () -> LiveHeapQuery.at(data, index), result -> {
+            LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
+            if (!binary) {
+                return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
+            }
+            // the flame graph in columns, the rest of the answer (GC, totals, the by-class table) in its header
+            Map<String, Object> rest = new LinkedHashMap<>();
+            rest.put("gc", live.gc());
+            rest.put("usedAfter", live.usedAfter());
+            rest.put("liveSamples", live.liveSamples());
+            rest.put("sampledWeight", live.sampledWeight());
+            rest.put("byClass", live.byClass());
+            return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
+                    FlameGraphBinary.CONTENT_TYPE);
+        });
+    }
+
+    /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC). */
+    private record LiveView(Integer gc) {
     }
 
     void diff(Context ctx) throws IOException {
-        String base = required(ctx, "base");
-        String target = required(ctx, "target");
-        ProfileData a = store.load(store.info(base).id());
-        ProfileData b = store.load(store.info(target).id());
-        ctx.json(new DiffQuery(kind(ctx), naming(ctx)).run(a, b));
+        String base = store.info(required(ctx, "base")).id();
+        String target = store.info(required(ctx, "target")).id();
+        boolean binary = binaryFormat(ctx);
+        DiffQuery query = new DiffQuery(kind(ctx), naming(ctx));
+        ProfileData a = store.load(base);
+        ProfileData b = store.load(target);
+        // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
+        a.samples(query.kind());
+        b.samples(query.kind());
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
+        send(ctx, key, () -> query.run(a, b), diff -> binary
+                ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
+                : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
     }
 
     void search(Context ctx) throws IOException {

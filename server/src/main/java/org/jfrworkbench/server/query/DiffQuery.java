@@ -19,17 +19,20 @@ public record DiffQuery(Kind kind, FrameNaming naming) {
     static final double ALPHA = 0.05;
 
     public DiffResult run(ProfileData base, ProfileData target) {
-        Map<String, Integer> merged = new HashMap<>();
-        List<String> dict = new ArrayList<>();
-        int[] baseMap = mapNames(base.names(naming).names(), merged, dict);
-        int[] targetMap = mapNames(target.names(naming).names(), merged, dict);
-        String[] names = dict.toArray(String[]::new);
-        TreeBuilder tree = new TreeBuilder(names, "all", 2);
-        SampleFilter.StackWeights bw = addSide(tree, 0, base, baseMap);
-        SampleFilter.StackWeights tw = addSide(tree, 1, target, targetMap);
+        ProfileData.Names bn = base.names(naming);
+        ProfileData.Names tn = target.names(naming);
+        // both sides' dictionaries merged in sorted order, so a merged id is its own sort rank: no string sort
+        Merged m = Merged.of(bn.names(), base.nameRanks(naming), tn.names(), target.nameRanks(naming));
+        SampleFilter.StackWeights bw = SampleFilter.ALL.aggregate(base.samples(kind), base.profile().stacks().size());
+        SampleFilter.StackWeights tw = SampleFilter.ALL.aggregate(target.samples(kind), target.profile().stacks().size());
+        // presized like the flame graph's builder: growing from a small start rehashed the child map ten times
+        long expected = FlameGraphQuery.frames(base.profile().stacks(), bw) + FlameGraphQuery.frames(target.profile().stacks(), tw);
+        TreeBuilder tree = new TreeBuilder(m.names(), m.ranks(), "all", 2, expected);
+        StackPaths.forEach(base, bn, bw, m.baseMap(), false, (path, types, depth, w, c) -> tree.add(0, path, types, depth, w, c));
+        StackPaths.forEach(target, tn, tw, m.targetMap(), false, (path, types, depth, w, c) -> tree.add(1, path, types, depth, w, c));
         TreeBuilder.Layout l = tree.preOrder(0);
         int n = l.order().length;
-        NameColumns columns = NameColumns.of(tree, l, names);
+        NameColumns columns = NameColumns.of(tree, l, m.names());
         long[] baseCol = new long[n];
         long[] targetCol = new long[n];
         long[] baseSelf = new long[n];
@@ -49,22 +52,45 @@ public record DiffQuery(Kind kind, FrameNaming naming) {
                 changes);
     }
 
-    private SampleFilter.StackWeights addSide(TreeBuilder tree, int side, ProfileData data, int[] map) {
-        SampleFilter.StackWeights sw = SampleFilter.ALL.aggregate(data.samples(kind), data.profile().stacks().size());
-        StackPaths.forEach(data, data.names(naming), sw, map, false,
-                (path, types, depth, w, c) -> tree.add(side, path, types, depth, w, c));
-        return sw;
-    }
-
-    private static int[] mapNames(String[] names, Map<String, Integer> merged, List<String> dict) {
-        int[] map = new int[names.length];
-        for (int i = 0; i < names.length; i++) {
-            map[i] = merged.computeIfAbsent(names[i], k -> {
-                dict.add(k);
-                return dict.size() - 1;
-            });
+    /** A dictionary of both sides' names in sorted order (so ranks are the identity) and each side's id map. */
+    record Merged(String[] names, int[] ranks, int[] baseMap, int[] targetMap) {
+        static Merged of(String[] a, int[] aRanks, String[] b, int[] bRanks) {
+            int[] aSorted = sortedIds(aRanks);
+            int[] bSorted = sortedIds(bRanks);
+            int[] aMap = new int[a.length];
+            int[] bMap = new int[b.length];
+            String[] out = new String[a.length + b.length];
+            int n = 0;
+            int i = 0;
+            int j = 0;
+            while (i < a.length || j < b.length) {
+                int c = i == a.length ? 1 : j == b.length ? -1 : a[aSorted[i]].compareTo(b[bSorted[j]]);
+                String next = c <= 0 ? a[aSorted[i]] : b[bSorted[j]];
+                // equal names share one id (also within a side, should a dictionary hold a name twice)
+                if (n == 0 || !out[n - 1].equals(next)) {
+                    out[n++] = next;
+                }
+                if (c <= 0) {
+                    aMap[aSorted[i++]] = n - 1;
+                }
+                if (c >= 0) {
+                    bMap[bSorted[j++]] = n - 1;
+                }
+            }
+            int[] ranks = new int[n];
+            for (int k = 0; k < n; k++) {
+                ranks[k] = k;
+            }
+            return new Merged(java.util.Arrays.copyOf(out, n), ranks, aMap, bMap);
         }
-        return map;
+
+        private static int[] sortedIds(int[] ranks) {
+            int[] ids = new int[ranks.length];
+            for (int k = 0; k < ranks.length; k++) {
+                ids[ranks[k]] = k;
+            }
+            return ids;
+        }
     }
 
     /** Methods whose share of samples changed, significant ones first, each group by absolute change. */

@@ -47,7 +47,7 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
     }
 
     /** Frames on the selected stacks: the tree's size when no two stacks share a prefix, so an upper bound. */
-    private static long frames(StackTable stacks, SampleFilter.StackWeights sw) {
+    static long frames(StackTable stacks, SampleFilter.StackWeights sw) {
         long frames = 1;
         for (int s = 0; s < stacks.size(); s++) {
             if (sw.count()[s] != 0) {

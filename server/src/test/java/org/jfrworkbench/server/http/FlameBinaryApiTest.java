@@ -184,6 +184,37 @@ class FlameBinaryApiTest {
     }
 
     @Test
+    void liveHeapBinaryCarriesTheSameFlameGraphAndFiguresAsTheJsonForm() throws Exception {
+        // recorded by our agent with live=true: GCs and live-object samples
+        TestServer.Reply up = server.post("?name=retaining-cache.jfr",
+                Files.readAllBytes(Path.of("../sample-recordings/retaining-cache.jfr")), null);
+        assertTrue(up.status() == 201 || up.status() == 200, up.body());
+        String id = up.json().get("id").asText();
+        JsonNode json = server.get("/api/recordings/" + id + "/live").json();
+        HttpResponse<byte[]> response = fetch("/api/recordings/" + id + "/live?format=binary", false);
+        assertEquals(200, response.statusCode());
+        Binary bin = Binary.decode(response.body());
+        JsonNode live = bin.header().get("live");
+        assertTrue(json.get("liveSamples").asLong() > 0, "the recording has live samples");
+        for (String field : new String[] {"gc", "usedAfter", "liveSamples", "sampledWeight", "byClass"}) {
+            assertEquals(json.get(field), live.get(field), field);
+        }
+        JsonNode flame = json.get("flame");
+        assertEquals(flame.get("names"), bin.header().get("names"));
+        assertEquals(flame.get("total").asLong(), bin.header().get("total").asLong());
+        int n = flame.get("nodes").get("name").size();
+        assertEquals(n, bin.count().length);
+        for (int i = 0; i < n; i++) {
+            assertEquals(flame.get("nodes").get("total").get(i).asLong(), (long) bin.total()[i], "total of node " + i);
+            assertEquals(flame.get("nodes").get("count").get(i).asInt(), bin.count()[i], "count of node " + i);
+        }
+        String gc = "/api/recordings/" + id + "/live?gc=" + live.get("gc").get("index").asInt() + "&format=binary";
+        assertTrue(fetch(gc, false).headers().firstValue("Server-Timing").orElse("").contains("build;dur="),
+                "gc=N is its own cache entry");
+        assertEquals("cache;desc=hit", fetch(gc, false).headers().firstValue("Server-Timing").orElse(""));
+    }
+
+    @Test
     void anUnknownFormatIsA400NamingTheParameter() throws Exception {
         TestServer.Reply r = server.get("/api/recordings/" + jfrId + "/flame?format=protobuf");
         assertEquals(400, r.status());
