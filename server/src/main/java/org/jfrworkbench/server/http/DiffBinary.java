@@ -36,7 +36,7 @@ final class DiffBinary {
         int n = nodes.name().length;
         List<String> types = new ArrayList<>();
         byte[] typeColumn = FlameGraphBinary.typeColumn(nodes.type(), types);
-        boolean weight32 = fits32(nodes.base()) && fits32(nodes.target());
+        boolean weight32 = FlameGraphBinary.fits32(nodes.base()) && FlameGraphBinary.fits32(nodes.target());
         boolean name16 = diff.names().size() <= 1 << 16;
         Map<String, Object> header = new LinkedHashMap<>();
         header.put("kind", diff.kind());
@@ -60,37 +60,12 @@ final class DiffBinary {
         for (int i = head.length; i < padded; i++) {
             out.put((byte) ' ');
         }
-        putWeights(out, nodes.base(), weight32);
-        putWeights(out, nodes.target(), weight32);
+        FlameGraphBinary.putWeights(out, nodes.base(), weight32);
+        FlameGraphBinary.putWeights(out, nodes.target(), weight32);
         out.asIntBuffer().put(nodes.count());
         out.position(out.position() + n * 4);
-        for (int nm : nodes.name()) {
-            if (name16) {
-                out.putShort((short) nm);
-            } else {
-                out.putInt(nm);
-            }
-        }
+        FlameGraphBinary.putNames(out, nodes.name(), name16);
         out.put(typeColumn);
         return out.array();
-    }
-
-    private static boolean fits32(long[] column) {
-        for (long v : column) {
-            if (v < 0 || v > 0xFFFF_FFFFL) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void putWeights(ByteBuffer out, long[] column, boolean narrow) {
-        for (long v : column) {
-            if (narrow) {
-                out.putInt((int) v);
-            } else {
-                out.putDouble(v);
-            }
-        }
     }
 }

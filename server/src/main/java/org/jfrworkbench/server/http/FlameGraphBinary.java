@@ -76,10 +76,7 @@ final class FlameGraphBinary {
             header.put("search", Map.of("pattern", s.pattern(), "matched", s.matched(), "share", s.share(),
                     "nodes", hits.length));
         }
-        boolean total32 = true;
-        for (long t : nodes.total()) {
-            total32 &= t >= 0 && t <= 0xFFFF_FFFFL;
-        }
+        boolean total32 = fits32(nodes.total());
         boolean name16 = graph.names().size() <= 1 << 16;
         header.putAll(extra);
         header.put("columns", Map.of("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
@@ -93,24 +90,42 @@ final class FlameGraphBinary {
         for (int i = head.length; i < padded; i++) {
             out.put((byte) ' ');
         }
-        for (long t : nodes.total()) {
-            if (total32) {
-                out.putInt((int) t);
-            } else {
-                out.putDouble(t);
-            }
-        }
+        putWeights(out, nodes.total(), total32);
         // bulk copies through a view buffer (the position is 4-aligned here)
         out.asIntBuffer().put(nodes.count()).put(hits);
         out.position(out.position() + (n + hits.length) * 4);
-        for (int nm : nodes.name()) {
-            if (name16) {
+        putNames(out, nodes.name(), name16);
+        out.put(typeColumn);
+        return out.array();
+    }
+
+    /** Whether a weight column fits u32 (else it travels as f64). */
+    static boolean fits32(long[] column) {
+        for (long v : column) {
+            if (v < 0 || v > 0xFFFF_FFFFL) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static void putWeights(ByteBuffer out, long[] column, boolean narrow) {
+        for (long v : column) {
+            if (narrow) {
+                out.putInt((int) v);
+            } else {
+                out.putDouble(v);
+            }
+        }
+    }
+
+    static void putNames(ByteBuffer out, int[] names, boolean narrow) {
+        for (int nm : names) {
+            if (narrow) {
                 out.putShort((short) nm);
             } else {
                 out.putInt(nm);
             }
         }
-        out.put(typeColumn);
-        return out.array();
     }
 }
