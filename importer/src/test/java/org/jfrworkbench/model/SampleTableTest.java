@@ -2,6 +2,8 @@ package org.jfrworkbench.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 
 class SampleTableTest {
@@ -44,5 +46,47 @@ class SampleTableTest {
         t.add(n + 1, 1, 2, 1, 0);
         assertEquals(1, t.weight(n + 1));
         assertEquals(0, t.objectClass(n + 1));
+    }
+
+    @Test
+    void keepsExactValuesWhenColumnsMustWiden() {
+        SampleTable t = new SampleTable(Kind.LOCK);
+        Random random = new Random(42);
+        int n = 70_000;
+        long[] times = new long[n];
+        int[] threads = new int[n];
+        long[] weights = new long[n];
+        long now = 1_700_000_000_000_000_000L;
+        for (int i = 0; i < n; i++) {
+            // mostly close together and out of order, sometimes seconds apart or back in time (concatenated recordings)
+            now += random.nextInt(100) == 0 ? (random.nextBoolean() ? 5_000_000_000L : -20_000_000_000L) : random.nextInt(2_000_000);
+            times[i] = now - random.nextInt(1_000_000);
+            threads[i] = i < 50_000 ? random.nextInt(300) : random.nextInt(100_000);   // past a char from sample 50,000 on
+            weights[i] = i < 30_000 ? random.nextInt(1_000_000) : random.nextLong(1L << 40);   // past an int from 30,000 on
+            t.add(times[i], threads[i], i, weights[i], 0);
+        }
+        assertEquals(n, t.size());
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            assertEquals(times[i], t.time(i), "time " + i);
+            assertEquals(threads[i], t.thread(i), "thread " + i);
+            assertEquals(i, t.stack(i));
+            assertEquals(weights[i], t.weight(i), "weight " + i);
+            total += weights[i];
+        }
+        assertEquals(total, t.totalWeight());
+    }
+
+    @Test
+    void timesFarApartInOnePageAreKept() {
+        SampleTable t = new SampleTable(Kind.LIVE);
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            t.add(i % 3 == 0 ? Long.MAX_VALUE - i : i * 3_000_000_000L, 1, -1, 1, 0);
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(i % 3 == 0 ? Long.MAX_VALUE - i : i * 3_000_000_000L, t.time(i));
+            assertEquals(1, t.weight(i));
+        }
     }
 }
