@@ -10,12 +10,25 @@ import org.jfrworkbench.importer.InvalidRecordingException;
  * event touches the model, so a chunk whose metadata or pools are corrupt adds nothing.
  */
 final class ChunkReader {
+    /**
+     * Chunks with at least this many bytes are decoded on a second thread while this one maps them (see
+     * {@link EventDecoder}); -1: never. Off on a single processor, where it would only add hand-overs.
+     */
+    static volatile int pipelineBytes = Integer.getInteger("workbench.importer.pipelineBytes",
+            Runtime.getRuntime().availableProcessors() > 1 ? 256 << 10 : -1);
+
     private final ChunkHeader header;
+    private final ByteBuffer chunk;
+    private final long fileOffset;
     private final JfrInput in;
     private final ValueReader values;
     private final ProfileBuilder builder;
     private final byte[] bytes;
     private final double nanosPerTick;
+    /** A tick is a nanosecond (async-profiler's clock, and the JDK's on some systems): no floating point per event. */
+    private final boolean nanoTicks;
+    private final long startTicks;
+    private final long startNanos;
     /** Whether the key caches of earlier chunks still hold for this chunk (see {@link PoolHistory}). */
     private boolean sameKeys;
     private ChunkTypes types;
@@ -26,11 +39,16 @@ final class ChunkReader {
 
     ChunkReader(ByteBuffer chunk, byte[] bytes, long fileOffset, ChunkHeader header, ProfileBuilder builder) {
         this.header = header;
+        this.chunk = chunk;
+        this.fileOffset = fileOffset;
         this.in = new JfrInput(chunk, bytes, fileOffset, header.compressedIntegers());
         this.values = new ValueReader(in);
         this.builder = builder;
         this.bytes = bytes;
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
+        this.nanoTicks = header.ticksPerSecond() == 1_000_000_000L;
+        this.startTicks = header.startTicks();
+        this.startNanos = header.startNanos();
     }
 
     /** Tells whether the chunk after this one starts with the same metadata bytes (so may repeat its constants). */
@@ -81,6 +99,14 @@ final class ChunkReader {
         builder.profile().addChunk(header.startNanos(), header.durationNanos());
         mapper = new EventMapper(builder, types, pools, this, sameKeys);
         EventLayout[] layouts = mapper.layouts();
+        int pipeline = pipelineBytes;
+        if (pipeline >= 0 && bytes != null && header.compressedIntegers() && in.limit() >= pipeline) {
+            EventDecoder decoder = EventDecoder.start(new JfrInput(chunk, bytes, fileOffset, true), types, layouts, counts);
+            if (decoder != null) {
+                readEventsPipelined(layouts, decoder);
+                return;
+            }
+        }
         long[] longs = new long[16];
         Object[] objects = new Object[16];
         int limit = in.limit();
@@ -111,7 +137,7 @@ final class ChunkReader {
                             if (in.pos > pos + size) {
                                 throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
                             }
-                            mapper.handle(layout, longs, objects);
+                            mapper.handle(layout, longs, 0, objects);
                         }
                     }
                 }
@@ -120,6 +146,78 @@ final class ChunkReader {
         } finally {
             finish();
         }
+    }
+
+    /** Phase 2 with the events decoded by an {@link EventDecoder} meanwhile; the same model, counts and errors. */
+    private void readEventsPipelined(EventLayout[] layouts, EventDecoder decoder) throws InvalidRecordingException {
+        int widest = 16;
+        for (int i = 0; i < types.size(); i++) {
+            widest = Math.max(widest, types.get(i).fields.length);
+        }
+        long[] longs = new long[widest];
+        Object[] objects = new Object[widest];
+        boolean complete = false;
+        try {
+            while (true) {
+                EventDecoder.Batch b = decoder.next();
+                long[] d = b.data;
+                for (int i = 0, end = b.length; i < end; ) {
+                    int index = (int) d[i++];
+                    if (index >= 0) {
+                        EventLayout layout = layouts[index];
+                        mapper.handle(layout, d, i, objects);
+                        i += layout.readCount;
+                    } else {
+                        readOne(layouts[~index], (int) d[i++], longs, objects);
+                    }
+                }
+                if (b.last) {
+                    complete = true;
+                    unknownEvents = decoder.unknownEvents();
+                    rethrow(b.failure);
+                    return;
+                }
+                decoder.release(b);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InvalidRecordingException(in.fileOffset(0), "interrupted while reading the chunk's events");
+        } finally {
+            if (!complete) {
+                decoder.stop();
+                unknownEvents = decoder.unknownEvents();
+            }
+            finish();
+        }
+    }
+
+    /** An event the decoder left to this thread (fields other than compressed integers), read at its position. */
+    private void readOne(EventLayout layout, int pos, long[] longs, Object[] objects) throws InvalidRecordingException {
+        in.pos = pos;
+        int size = in.readInt();
+        in.readLong();
+        values.budget(size);
+        readFields(layout.type.fields, layout, longs, objects);
+        if (in.pos > pos + size) {
+            throw new InvalidRecordingException(in.fileOffset(pos), layout.type.name + " event overruns its size " + size);
+        }
+        mapper.handle(layout, longs, 0, objects);
+    }
+
+    private static void rethrow(Throwable failure) throws InvalidRecordingException {
+        if (failure == null) {
+            return;
+        }
+        if (failure instanceof InvalidRecordingException e) {
+            throw e;
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(failure);
     }
 
     private void readFields(JfrField[] fields, EventLayout layout, long[] longs, Object[] objects)
@@ -155,11 +253,17 @@ final class ChunkReader {
 
     /** Epoch nanoseconds of a timestamp field's value. */
     long timestamp(JfrField f, long v) {
-        return switch (f.unit) {
-            case JfrField.TICKS -> header.startNanos() + (long) ((v - header.startTicks()) * nanosPerTick);
-            case JfrField.EPOCH_MILLIS -> v * 1_000_000;
-            default -> v;
-        };
+        return timestamp(f.unit, v);
+    }
+
+    /** Epoch nanoseconds of a value in one of {@link JfrField}'s units. */
+    long timestamp(int unit, long v) {
+        if (unit == JfrField.TICKS) {
+            long d = v - startTicks;
+            // the same result as the floating-point conversion below whenever the double holds d exactly
+            return nanoTicks && (d >> 53) == (d >> 63) ? startNanos + d : startNanos + (long) (d * nanosPerTick);
+        }
+        return unit == JfrField.EPOCH_MILLIS ? v * 1_000_000 : v;
     }
 
     /** Nanoseconds of a timespan field's value. */

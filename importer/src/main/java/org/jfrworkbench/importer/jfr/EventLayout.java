@@ -14,6 +14,8 @@ final class EventLayout {
     final JfrType type;
     final Mapping mapping;
     final int time;
+    /** The start time's unit ({@link JfrField#unit}), kept here so that converting it follows no field per event. */
+    final int timeUnit;
     final int duration;
     final int thread;
     final int stack;
@@ -29,11 +31,14 @@ final class EventLayout {
     final byte[] reads;
     /** Fields from this index on are not read at all: the event is left by its size. */
     final int readCount;
+    /** Whether every field read is one compressed integer (most sample events): {@link EventDecoder} decodes these. */
+    final boolean varintsOnly;
 
     EventLayout(JfrType type, Mapping mapping) {
         this.type = type;
         this.mapping = mapping;
         this.time = type.field("startTime");
+        this.timeUnit = time >= 0 ? type.fields[time].unit : JfrField.TICKS;
         this.duration = type.field("duration");
         int sampled = type.field("sampledThread");
         this.thread = sampled >= 0 ? sampled : type.field("eventThread");
@@ -79,6 +84,11 @@ final class EventLayout {
             }
         }
         this.readCount = last + 1;
+        boolean varints = true;
+        for (int i = 0; i < readCount; i++) {
+            varints &= reads[i] == VARINT;
+        }
+        this.varintsOnly = varints;
     }
 
     /** Whether a field is read as a plain integer (not a pool key, a float or a structure). */

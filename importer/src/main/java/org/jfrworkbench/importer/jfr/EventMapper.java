@@ -44,77 +44,86 @@ final class EventMapper {
         return layouts;
     }
 
-    void handle(EventLayout l, long[] longs, Object[] objects) {
+    /** Maps one event whose field i is longs[base + i] (objects[i] for fields read as objects, base 0 then). */
+    void handle(EventLayout l, long[] longs, int base, Object[] objects) {
         JfrField[] f = l.type.fields;
-        long time = l.time >= 0 ? chunk.timestamp(f[l.time], longs[l.time]) : chunk.chunkStartNanos();
+        long time = l.time >= 0 ? chunk.timestamp(l.timeUnit, longs[base + l.time]) : chunk.chunkStartNanos();
         switch (l.mapping) {
-            case CPU -> sample(Kind.CPU, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
-            case WALL -> sample(Kind.WALL, l, longs, time, l.weight >= 0 && longs[l.weight] > 0 ? longs[l.weight] : 1, 0);
-            case ALLOC_WEIGHT, ALLOC_SIZE -> sample(Kind.ALLOC, l, longs, time, at(longs, l.weight), objectClass(l, longs));
+            case CPU -> sample(Kind.CPU, l, longs, base, time, count(l, longs, base));
+            case WALL -> sample(Kind.WALL, l, longs, base, time, count(l, longs, base));
+            case ALLOC_WEIGHT, ALLOC_SIZE -> sample(Kind.ALLOC, l, longs, base, time, at(longs, base, l.weight));
             case ALLOC_TLAB -> {
-                long tlab = at(longs, l.weight);
-                sample(Kind.ALLOC, l, longs, time, tlab > 0 ? tlab : at(longs, l.weight2), objectClass(l, longs));
+                long tlab = at(longs, base, l.weight);
+                sample(Kind.ALLOC, l, longs, base, time, tlab > 0 ? tlab : at(longs, base, l.weight2));
             }
             case ALLOC_DATADOG -> {
-                long size = at(longs, l.weight);
+                long size = at(longs, base, l.weight);
                 double scale = l.weight2 >= 0 && f[l.weight2].type.primitive >= JfrType.FLOAT
-                        ? Double.longBitsToDouble(longs[l.weight2]) : 1;
+                        ? Double.longBitsToDouble(longs[base + l.weight2]) : 1;
                 long w = scale > 0 && Double.isFinite(scale) ? Math.round(size * scale) : size;
-                sample(Kind.ALLOC, l, longs, time, w, objectClass(l, longs));
+                sample(Kind.ALLOC, l, longs, base, time, w);
             }
             case LIVE_PROFILER -> {
-                long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
-                builder.live().add(allocated, time, thread(l, longs), stack(l, longs), at(longs, l.weight), objectClass(l, longs));
+                long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[base + l.allocationTime]) : time;
+                builder.live().add(allocated, time, thread(l, longs, base), stack(l, longs, base), at(longs, base, l.weight),
+                        objectClass(l, longs, base));
             }
             case LIVE_OLD_OBJECT -> {
-                long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[l.allocationTime]) : time;
+                long allocated = l.allocationTime >= 0 ? chunk.timestamp(f[l.allocationTime], longs[base + l.allocationTime]) : time;
                 // JDK < 20 has no objectSize: each surviving sample then counts as one, which keeps the proportions
-                long size = l.weight >= 0 ? Math.max(0, longs[l.weight]) : 1;
-                profile.samples(Kind.LIVE).add(allocated, thread(l, longs), stack(l, longs), size, oldObjectClass(l, longs));
+                long size = l.weight >= 0 ? Math.max(0, longs[base + l.weight]) : 1;
+                profile.samples(Kind.LIVE).add(allocated, thread(l, longs, base), stack(l, longs, base), size,
+                        oldObjectClass(l, longs, base));
             }
-            case LOCK -> sample(Kind.LOCK, l, longs, time, l.duration >= 0 ? chunk.timespan(f[l.duration], longs[l.duration]) : 0,
-                    objectClass(l, longs));
+            case LOCK -> sample(Kind.LOCK, l, longs, base, time,
+                    l.duration >= 0 ? chunk.timespan(f[l.duration], longs[base + l.duration]) : 0);
             case MALLOC -> {
                 if (l.address >= 0) {
-                    builder.nativeLeaks().malloc(tables[Kind.NATIVEMEM.ordinal()].size(), longs[l.address], time);
+                    builder.nativeLeaks().malloc(tables[Kind.NATIVEMEM.ordinal()].size(), longs[base + l.address], time);
                 }
-                sample(Kind.NATIVEMEM, l, longs, time, at(longs, l.weight), 0);
+                sample(Kind.NATIVEMEM, l, longs, base, time, at(longs, base, l.weight));
             }
             case FREE -> {
                 if (l.address >= 0) {
-                    builder.nativeLeaks().free(longs[l.address], time);
+                    builder.nativeLeaks().free(longs[base + l.address], time);
                 }
             }
-            default -> other(l, longs, objects, time);
+            default -> other(l, longs, base, objects, time);
         }
     }
 
-    private void sample(Kind kind, EventLayout l, long[] longs, long time, long weight, int objectClass) {
-        tables[kind.ordinal()].add(time, thread(l, longs), stack(l, longs), weight, objectClass);
+    /** The sample count of a cpu or wall event: async-profiler's batched "samples" or Datadog's weight, else 1. */
+    private static long count(EventLayout l, long[] longs, int base) {
+        return l.weight >= 0 && longs[base + l.weight] > 0 ? longs[base + l.weight] : 1;
     }
 
-    private static long at(long[] longs, int i) {
-        return i >= 0 ? longs[i] : 0;
+    private void sample(Kind kind, EventLayout l, long[] longs, int base, long time, long weight) {
+        int objectClass = kind == Kind.CPU || kind == Kind.WALL || kind == Kind.NATIVEMEM ? 0 : objectClass(l, longs, base);
+        tables[kind.ordinal()].add(time, thread(l, longs, base), stack(l, longs, base), weight, objectClass);
     }
 
-    private int thread(EventLayout l, long[] longs) {
-        return l.thread >= 0 ? resolver.thread(l.type.fields[l.thread].type, longs[l.thread]) : 0;
+    private static long at(long[] longs, int base, int i) {
+        return i >= 0 ? longs[base + i] : 0;
     }
 
-    private int stack(EventLayout l, long[] longs) {
-        return l.stack >= 0 ? resolver.stack(longs[l.stack]) : -1;
+    private int thread(EventLayout l, long[] longs, int base) {
+        return l.thread >= 0 ? resolver.thread(l.type.fields[l.thread].type, longs[base + l.thread]) : 0;
     }
 
-    private int objectClass(EventLayout l, long[] longs) {
-        return l.objectClass >= 0 ? resolver.className(l.type.fields[l.objectClass].type, longs[l.objectClass]) : 0;
+    private int stack(EventLayout l, long[] longs, int base) {
+        return l.stack >= 0 ? resolver.stack(longs[base + l.stack]) : -1;
     }
 
-    private int oldObjectClass(EventLayout l, long[] longs) {
+    private int objectClass(EventLayout l, long[] longs, int base) {
+        return l.objectClass >= 0 ? resolver.className(l.type.fields[l.objectClass].type, longs[base + l.objectClass]) : 0;
+    }
+
+    private int oldObjectClass(EventLayout l, long[] longs, int base) {
         if (l.objectClass < 0) {
             return 0;
         }
         JfrType objectType = l.type.fields[l.objectClass].type;
-        Object object = pools.get(objectType, longs[l.objectClass]);
+        Object object = pools.get(objectType, longs[base + l.objectClass]);
         int typeField = objectType.field("type");
         if (!(object instanceof Object[] values) || typeField < 0 || !(values[typeField] instanceof Long key)) {
             return 0;
@@ -123,8 +132,8 @@ final class EventMapper {
     }
 
     /** The non-sample events: read by field name, they are rare. */
-    private void other(EventLayout l, long[] longs, Object[] objects, long time) {
-        Fields e = new Fields(l.type, longs, objects);
+    private void other(EventLayout l, long[] longs, int base, Object[] objects, long time) {
+        Fields e = new Fields(l.type, longs, base, objects);
         switch (l.mapping) {
             case GC -> {
                 GcJoiner.Parts gc = gcs.parts(e.number("gcId", -1), time);
@@ -201,11 +210,13 @@ final class EventMapper {
     private final class Fields {
         private final JfrType type;
         private final long[] longs;
+        private final int base;
         private final Object[] objects;
 
-        Fields(JfrType type, long[] longs, Object[] objects) {
+        Fields(JfrType type, long[] longs, int base, Object[] objects) {
             this.type = type;
             this.longs = longs;
+            this.base = base;
             this.objects = objects;
         }
 
@@ -215,12 +226,12 @@ final class EventMapper {
                     || type.fields[i].type.primitive >= JfrType.FLOAT) {
                 return otherwise;
             }
-            return longs[i];
+            return longs[base + i];
         }
 
         long span(String name) {
             int i = type.field(name);
-            return number(name, -1) < 0 ? -1 : chunk.timespan(type.fields[i], longs[i]);
+            return number(name, -1) < 0 ? -1 : chunk.timespan(type.fields[i], longs[base + i]);
         }
 
         Object value(String name) {
@@ -230,7 +241,7 @@ final class EventMapper {
             }
             JfrField f = type.fields[i];
             if (ValueReader.isScalar(f)) {
-                return f.constantPool ? pools.get(f.type, longs[i]) : (Object) longs[i];
+                return f.constantPool ? pools.get(f.type, longs[base + i]) : (Object) longs[base + i];
             }
             return objects[i];
         }
