@@ -1,6 +1,7 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 
@@ -157,19 +158,29 @@ final class ChunkReader {
         long[] longs = new long[widest];
         Object[] objects = new Object[widest];
         boolean complete = false;
+        long mapped = 0;
         try {
             while (true) {
                 EventDecoder.Batch b = decoder.next();
                 long[] d = b.data;
-                for (int i = 0, end = b.length; i < end; ) {
-                    int index = (int) d[i++];
-                    if (index >= 0) {
-                        EventLayout layout = layouts[index];
-                        mapper.handle(layout, d, i, objects);
-                        i += layout.readCount;
-                    } else {
-                        readOne(layouts[~index], (int) d[i++], longs, objects);
+                try {
+                    for (int i = 0, end = b.length; i < end; ) {
+                        int index = (int) d[i++];
+                        mapped++;
+                        if (index >= 0) {
+                            EventLayout layout = layouts[index];
+                            mapper.handle(layout, d, i, objects);
+                            i += layout.readCount;
+                        } else {
+                            readOne(layouts[~index], (int) d[i++], longs, objects);
+                        }
                     }
+                } catch (InvalidRecordingException | RuntimeException | Error e) {
+                    // the decoder has counted events beyond this one: count again up to here, as the sequential reader
+                    decoder.stop();
+                    complete = true;
+                    recount(layouts, mapped);
+                    throw e;
                 }
                 if (b.last) {
                     complete = true;
@@ -188,6 +199,42 @@ final class ChunkReader {
                 unknownEvents = decoder.unknownEvents();
             }
             finish();
+        }
+    }
+
+    /**
+     * Counts the chunk's events again from its start up to the given number of mapped events (the last of them failed),
+     * so that a chunk dropped part way shows the counts the sequential reader would: every event up to the failing one.
+     */
+    private void recount(EventLayout[] layouts, long mappedEvents) {
+        Arrays.fill(counts, 0);
+        unknownEvents = 0;
+        long seen = 0;
+        int pos = ChunkHeader.SIZE;
+        // these events were all decoded once already, so their sizes and type ids read again without error
+        while (pos < in.limit() && seen < mappedEvents) {
+            in.pos = pos;
+            int size;
+            long typeId;
+            try {
+                size = in.readInt();
+                typeId = in.readLong();
+            } catch (InvalidRecordingException e) {
+                return;
+            }
+            if (size <= 0) {
+                return;
+            }
+            if (typeId > 1) {
+                JfrType t = types.byId(typeId);
+                if (t == null) {
+                    unknownEvents++;
+                } else {
+                    counts[t.index]++;
+                    seen += layouts[t.index] != null ? 1 : 0;
+                }
+            }
+            pos += size;
         }
     }
 
