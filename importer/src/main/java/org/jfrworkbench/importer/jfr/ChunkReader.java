@@ -190,9 +190,6 @@ final class ChunkReader {
                 }
                 decoder.release(b);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InvalidRecordingException(in.fileOffset(0), "interrupted while reading the chunk's events");
         } finally {
             if (!complete) {
                 decoder.stop();

@@ -90,15 +90,29 @@ final class EventDecoder implements Runnable {
         return decoder;
     }
 
-    /** The next batch in file order; blocks until the decoder has filled one. */
-    Batch next() throws InterruptedException {
-        while (true) {
-            Batch b = ready.poll(100, TimeUnit.MILLISECONDS);
-            if (b != null) {
-                return b;
+    /**
+     * The next batch in file order; blocks until the decoder has filled one. Like the sequential reader it does not
+     * give up when interrupted (the interrupt stays set for the caller).
+     */
+    Batch next() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    Batch b = ready.poll(100, TimeUnit.MILLISECONDS);
+                    if (b != null) {
+                        return b;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (done.getCount() == 0 && ready.isEmpty()) {
+                    throw new IllegalStateException("the event decoder stopped without finishing the chunk");
+                }
             }
-            if (done.getCount() == 0 && ready.isEmpty()) {
-                throw new IllegalStateException("the event decoder stopped without finishing the chunk");
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
