@@ -1,7 +1,6 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 
@@ -26,17 +25,12 @@ final class ChunkReader {
     private final ProfileBuilder builder;
     private final byte[] bytes;
     private final double nanosPerTick;
-    /** A tick is a nanosecond (async-profiler's clock, and the JDK's on some systems): no floating point per event. */
-    private final boolean nanoTicks;
-    private final long startTicks;
-    private final long startNanos;
     /** Whether the key caches of earlier chunks still hold for this chunk (see {@link PoolHistory}). */
     private boolean sameKeys;
     private ChunkTypes types;
     private ConstantPools pools;
     private EventMapper mapper;
-    private long[] counts;
-    private long unknownEvents;
+    private EventCounts counts;
 
     ChunkReader(ByteBuffer chunk, byte[] bytes, long fileOffset, ChunkHeader header, ProfileBuilder builder) {
         this.header = header;
@@ -47,9 +41,6 @@ final class ChunkReader {
         this.builder = builder;
         this.bytes = bytes;
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
-        this.nanoTicks = header.ticksPerSecond() == 1_000_000_000L;
-        this.startTicks = header.startTicks();
-        this.startNanos = header.startNanos();
     }
 
     /** Tells whether the chunk after this one starts with the same metadata bytes (so may repeat its constants). */
@@ -92,7 +83,7 @@ final class ChunkReader {
         if (bytes != null) {
             builder.keepPools(pools);
         }
-        counts = new long[types.size()];
+        counts = new EventCounts(types);
     }
 
     /** Phase 2: the events. On corrupt data the events read so far stay and the exception says where it stopped. */
@@ -102,7 +93,7 @@ final class ChunkReader {
         EventLayout[] layouts = mapper.layouts();
         int pipeline = pipelineBytes;
         if (pipeline >= 0 && bytes != null && header.compressedIntegers() && in.limit() >= pipeline) {
-            EventDecoder decoder = EventDecoder.start(new JfrInput(chunk, bytes, fileOffset, true), types, layouts, counts);
+            EventDecoder decoder = EventDecoder.start(new JfrInput(chunk, bytes, fileOffset, true), layouts, counts);
             if (decoder != null) {
                 readEventsPipelined(layouts, decoder);
                 return;
@@ -114,32 +105,22 @@ final class ChunkReader {
         int pos = ChunkHeader.SIZE;
         try {
             while (pos < limit) {
-                in.pos = pos;
-                int size = in.readInt();
-                if (size <= 0 || size > limit - pos) {
-                    throw new InvalidRecordingException(in.fileOffset(pos), "event size " + size + " does not fit the chunk");
-                }
-                long typeId = in.readLong();
-                if (typeId > 1) {
-                    JfrType t = types.byId(typeId);
-                    if (t == null) {
-                        unknownEvents++;
-                    } else {
-                        counts[t.index]++;
-                        EventLayout layout = layouts[t.index];
-                        if (layout != null) {
-                            int n = t.fields.length;
-                            if (longs.length < n) {
-                                longs = new long[n];
-                                objects = new Object[n];
-                            }
-                            values.budget(size);
-                            readFields(t.fields, layout, longs, objects);
-                            if (in.pos > pos + size) {
-                                throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
-                            }
-                            mapper.handle(layout, longs, 0, objects);
+                int size = in.eventSize(pos);
+                JfrType t = counts.count(in.readLong());
+                if (t != null) {
+                    EventLayout layout = layouts[t.index];
+                    if (layout != null) {
+                        int n = t.fields.length;
+                        if (longs.length < n) {
+                            longs = new long[n];
+                            objects = new Object[n];
                         }
+                        values.budget(size);
+                        readFields(t.fields, layout, longs, objects);
+                        if (in.pos > pos + size) {
+                            throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
+                        }
+                        mapper.handle(layout, longs, 0, objects);
                     }
                 }
                 pos += size;
@@ -184,7 +165,6 @@ final class ChunkReader {
                 }
                 if (b.last) {
                     complete = true;
-                    unknownEvents = decoder.unknownEvents();
                     rethrow(b.failure);
                     return;
                 }
@@ -193,7 +173,6 @@ final class ChunkReader {
         } finally {
             if (!complete) {
                 decoder.stop();
-                unknownEvents = decoder.unknownEvents();
             }
             finish();
         }
@@ -204,32 +183,22 @@ final class ChunkReader {
      * so that a chunk dropped part way shows the counts the sequential reader would: every event up to the failing one.
      */
     private void recount(EventLayout[] layouts, long mappedEvents) {
-        Arrays.fill(counts, 0);
-        unknownEvents = 0;
+        counts.clear();
         long seen = 0;
         int pos = ChunkHeader.SIZE;
         // these events were all decoded once already, so their sizes and type ids read again without error
         while (pos < in.limit() && seen < mappedEvents) {
-            in.pos = pos;
             int size;
             long typeId;
             try {
-                size = in.readInt();
+                size = in.eventSize(pos);
                 typeId = in.readLong();
             } catch (InvalidRecordingException e) {
                 return;
             }
-            if (size <= 0) {
-                return;
-            }
-            if (typeId > 1) {
-                JfrType t = types.byId(typeId);
-                if (t == null) {
-                    unknownEvents++;
-                } else {
-                    counts[t.index]++;
-                    seen += layouts[t.index] != null ? 1 : 0;
-                }
+            JfrType t = counts.count(typeId);
+            if (t != null && layouts[t.index] != null) {
+                seen++;
             }
             pos += size;
         }
@@ -281,13 +250,14 @@ final class ChunkReader {
         if (counts == null) {
             return;
         }
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] > 0) {
-                builder.profile().countEvent(types.get(i).name, counts[i]);
+        long[] byType = counts.byType;
+        for (int i = 0; i < byType.length; i++) {
+            if (byType[i] > 0) {
+                builder.profile().countEvent(types.get(i).name, byType[i]);
             }
         }
-        if (unknownEvents > 0) {
-            builder.profile().warn("chunk " + builder.chunkNumber() + ": " + unknownEvents
+        if (counts.unknown > 0) {
+            builder.profile().warn("chunk " + builder.chunkNumber() + ": " + counts.unknown
                     + " events of types the metadata does not declare were skipped");
         }
         if (mapper != null) {
@@ -297,17 +267,11 @@ final class ChunkReader {
 
     /** Epoch nanoseconds of a timestamp field's value. */
     long timestamp(JfrField f, long v) {
-        return timestamp(f.unit, v);
-    }
-
-    /** Epoch nanoseconds of a value in one of {@link JfrField}'s units. */
-    long timestamp(int unit, long v) {
-        if (unit == JfrField.TICKS) {
-            long d = v - startTicks;
-            // the same result as the floating-point conversion below whenever the double holds d exactly
-            return nanoTicks && (d >> 53) == (d >> 63) ? startNanos + d : startNanos + (long) (d * nanosPerTick);
-        }
-        return unit == JfrField.EPOCH_MILLIS ? v * 1_000_000 : v;
+        return switch (f.unit) {
+            case JfrField.TICKS -> header.startNanos() + (long) ((v - header.startTicks()) * nanosPerTick);
+            case JfrField.EPOCH_MILLIS -> v * 1_000_000;
+            default -> v;
+        };
     }
 
     /** Nanoseconds of a timespan field's value. */

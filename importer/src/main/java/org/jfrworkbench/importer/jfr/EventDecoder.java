@@ -45,9 +45,8 @@ final class EventDecoder implements Runnable {
     }
 
     private final JfrInput in;
-    private final ChunkTypes types;
     private final EventLayout[] layouts;
-    private final long[] counts;
+    private final EventCounts counts;
     private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
     private final BlockingQueue<Batch> ready = new ArrayBlockingQueue<>(BATCHES);
     private final CountDownLatch done = new CountDownLatch(1);
@@ -56,13 +55,11 @@ final class EventDecoder implements Runnable {
     private boolean released;
     /** Batches made so far (decoder thread only): a small chunk needs one or two. */
     private int created;
-    private long unknownEvents;
     /** Longs the current batch may take: the first batches are small, so the importing thread starts at once. */
     private int fill = FIRST_FILL;
 
-    EventDecoder(JfrInput in, ChunkTypes types, EventLayout[] layouts, long[] counts) {
+    EventDecoder(JfrInput in, EventLayout[] layouts, EventCounts counts) {
         this.in = in;
-        this.types = types;
         this.layouts = layouts;
         this.counts = counts;
     }
@@ -76,11 +73,11 @@ final class EventDecoder implements Runnable {
     }
 
     /** A decoder for the chunk, started; null when every spare processor already runs one (read sequentially then). */
-    static EventDecoder start(JfrInput in, ChunkTypes types, EventLayout[] layouts, long[] counts) {
+    static EventDecoder start(JfrInput in, EventLayout[] layouts, EventCounts counts) {
         if (!SPARE.tryAcquire()) {
             return null;
         }
-        EventDecoder decoder = new EventDecoder(in, types, layouts, counts);
+        EventDecoder decoder = new EventDecoder(in, layouts, counts);
         try {
             WORKERS.execute(decoder);
         } catch (RuntimeException | Error e) {
@@ -143,10 +140,6 @@ final class EventDecoder implements Runnable {
         }
     }
 
-    long unknownEvents() {
-        return unknownEvents;
-    }
-
     @Override
     public void run() {
         try {
@@ -164,43 +157,33 @@ final class EventDecoder implements Runnable {
             int limit = in.limit();
             int pos = ChunkHeader.SIZE;
             while (pos < limit) {
-                in.pos = pos;
-                int size = in.readInt();
-                if (size <= 0 || size > limit - pos) {
-                    throw new InvalidRecordingException(in.fileOffset(pos), "event size " + size + " does not fit the chunk");
-                }
-                long typeId = in.readLong();
-                if (typeId > 1) {
-                    JfrType t = types.byId(typeId);
-                    if (t == null) {
-                        unknownEvents++;
-                    } else {
-                        counts[t.index]++;
-                        EventLayout layout = layouts[t.index];
-                        if (layout != null) {
-                            // a type with very many fields (possible, never seen) is left to the importing thread
-                            boolean decode = layout.varintsOnly && layout.readCount < MAX_DECODED_FIELDS;
-                            int n = decode ? layout.readCount : 1;
-                            if (b.length + 1 + n > fill) {
-                                b = publish(b);
-                                fill = Math.min(BATCH_LONGS, fill * 4);
-                            }
-                            long[] d = b.data;
-                            int at = b.length;
-                            if (decode) {
-                                d[at++] = t.index;
-                                for (int i = 0; i < n; i++) {
-                                    d[at++] = in.varLong();
-                                }
-                                if (in.pos > pos + size) {
-                                    throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
-                                }
-                            } else {
-                                d[at++] = ~t.index;
-                                d[at++] = pos;
-                            }
-                            b.length = at;
+                int size = in.eventSize(pos);
+                JfrType t = counts.count(in.readLong());
+                if (t != null) {
+                    EventLayout layout = layouts[t.index];
+                    if (layout != null) {
+                        // a type with very many fields (possible, never seen) is left to the importing thread
+                        boolean decode = layout.varintsOnly && layout.readCount < MAX_DECODED_FIELDS;
+                        int n = decode ? layout.readCount : 1;
+                        if (b.length + 1 + n > fill) {
+                            b = publish(b);
+                            fill = Math.min(BATCH_LONGS, fill * 4);
                         }
+                        long[] d = b.data;
+                        int at = b.length;
+                        if (decode) {
+                            d[at++] = t.index;
+                            for (int i = 0; i < n; i++) {
+                                d[at++] = in.varLong();
+                            }
+                            if (in.pos > pos + size) {
+                                throw new InvalidRecordingException(in.fileOffset(pos), t.name + " event overruns its size " + size);
+                            }
+                        } else {
+                            d[at++] = ~t.index;
+                            d[at++] = pos;
+                        }
+                        b.length = at;
                     }
                 }
                 pos += size;

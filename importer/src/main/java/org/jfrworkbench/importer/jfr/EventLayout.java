@@ -14,8 +14,6 @@ final class EventLayout {
     final JfrType type;
     final Mapping mapping;
     final int time;
-    /** The start time's unit ({@link JfrField#unit}), kept here so that converting it follows no field per event. */
-    final int timeUnit;
     final int duration;
     final int thread;
     final int stack;
@@ -38,7 +36,6 @@ final class EventLayout {
         this.type = type;
         this.mapping = mapping;
         this.time = type.field("startTime");
-        this.timeUnit = time >= 0 ? type.fields[time].unit : JfrField.TICKS;
         this.duration = type.field("duration");
         int sampled = type.field("sampledThread");
         this.thread = sampled >= 0 ? sampled : type.field("eventThread");

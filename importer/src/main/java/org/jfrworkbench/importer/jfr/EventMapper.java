@@ -47,7 +47,7 @@ final class EventMapper {
     /** Maps one event whose field i is longs[base + i] (objects[i] for fields read as objects, base 0 then). */
     void handle(EventLayout l, long[] longs, int base, Object[] objects) {
         JfrField[] f = l.type.fields;
-        long time = l.time >= 0 ? chunk.timestamp(l.timeUnit, longs[base + l.time]) : chunk.chunkStartNanos();
+        long time = l.time >= 0 ? chunk.timestamp(f[l.time], longs[base + l.time]) : chunk.chunkStartNanos();
         switch (l.mapping) {
             case CPU -> sample(Kind.CPU, l, longs, base, time, count(l, longs, base));
             case WALL -> sample(Kind.WALL, l, longs, base, time, count(l, longs, base));

@@ -173,6 +173,16 @@ final class JfrInput {
         return v;
     }
 
+    /** Moves to the event at chunk position p and reads its size, which must be positive and fit the chunk. */
+    int eventSize(int p) throws InvalidRecordingException {
+        pos = p;
+        int size = readInt();
+        if (size <= 0 || size > limit - p) {
+            throw new InvalidRecordingException(fileOffset + p, "event size " + size + " does not fit the chunk");
+        }
+        return size;
+    }
+
     /** A count or length: non-negative and at most the bytes left (each item takes at least one byte). */
     int readCount(String what) throws InvalidRecordingException {
         int n = readInt();
