@@ -147,11 +147,7 @@ public final class SampleTable {
     /** The first weight unlike the others (an int column), or the first that does not fit an int (a long column). */
     private void splitWeights(int k, long weight) {
         if (weights == null && weight == (int) weight && uniformWeight == (int) uniformWeight) {
-            weights = new int[stacks.length][];
-            for (int p = 0; p < stacks.length; p++) {
-                weights[p] = new int[stacks[p].length];
-                Arrays.fill(weights[p], (int) uniformWeight);
-            }
+            weights = intColumn((int) uniformWeight);
             lastWeights = weights[weights.length - 1];
             lastWeights[k] = (int) weight;
             return;
@@ -175,13 +171,19 @@ public final class SampleTable {
     }
 
     private void splitClasses(int k, int objectClass) {
-        classes = new int[stacks.length][];
-        for (int p = 0; p < stacks.length; p++) {
-            classes[p] = new int[stacks[p].length];
-            Arrays.fill(classes[p], uniformClass);
-        }
+        classes = intColumn(uniformClass);
         lastClasses = classes[classes.length - 1];
         lastClasses[k] = objectClass;
+    }
+
+    /** A column shaped like the stack pages, every entry the given value (out of add, so add stays inlinable). */
+    private int[][] intColumn(int value) {
+        int[][] column = new int[stacks.length][];
+        for (int p = 0; p < stacks.length; p++) {
+            column[p] = new int[stacks[p].length];
+            Arrays.fill(column[p], value);
+        }
+        return column;
     }
 
     /** Room for the next sample: a new page or a larger first page; the free slots of the last page. */
