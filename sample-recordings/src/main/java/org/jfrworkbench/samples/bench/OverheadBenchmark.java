@@ -33,7 +33,8 @@ import java.util.zip.ZipFile;
  * {@code ap:event=cpu,interval=10ms,alloc=8m,live}) or {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}).
  * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
  * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
- * {@code bench.jvmArgs} (space-separated, added to every child JVM).
+ * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
+ * time per thread name in the window, from /proc: where a configuration's extra CPU goes).
  */
 public final class OverheadBenchmark {
     private static final String NONE = "no agent";
@@ -149,6 +150,9 @@ public final class OverheadBenchmark {
             throw new IllegalStateException("benchmark child failed: " + out);
         }
         for (String line : out.split("\n")) {
+            if (line.startsWith("THREADS") && Boolean.getBoolean("bench.threads")) {
+                System.out.println("      cpu by thread in the window:" + line.substring("THREADS".length()));
+            }
             if (line.startsWith("RATE ")) {
                 String[] f = line.substring(5).trim().split(" ");
                 return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3])};
@@ -168,6 +172,7 @@ public final class OverheadBenchmark {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long gcs0 = gcCount();
+        Map<String, Long> threads0 = threadTicks();
         long cpu0 = os.getProcessCpuTime();
         long app0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
@@ -184,6 +189,14 @@ public final class OverheadBenchmark {
         double seconds = (now - t0) / 1e9;
         double cpuPerOrder = (os.getProcessCpuTime() - cpu0) / (double) orders;
         double appPerOrder = (threads.getCurrentThreadCpuTime() - app0) / (double) orders;
+        Map<String, Long> threads1 = threadTicks();
+        StringBuilder perThread = new StringBuilder();
+        threads1.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - threads0.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> perThread.append(String.format(" %s=%.0fms", e.getKey(), e.getValue() * 1000.0 / TICKS_PER_SECOND)));
+        System.out.println("THREADS" + perThread);
         System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " " + appPerOrder + " " + (gcCount() - gcs0) + " (" + sink + ")");
     }
 
@@ -210,6 +223,33 @@ public final class OverheadBenchmark {
 
     private static long checkout(Object service) throws Throwable {
         return (long) CHECKOUT.invokeExact(service, (String) NEXT.invokeExact(service));
+    }
+
+    /** Kernel clock ticks per second for /proc times (USER_HZ, 100 on Linux everywhere in practice). */
+    private static final double TICKS_PER_SECOND = 100;
+
+    /**
+     * CPU time (user + system ticks) of every thread of this process by thread name, from /proc (so native threads
+     * such as async-profiler's and the JVM's own count too), threads of one name (GC workers) summed; empty elsewhere.
+     */
+    private static Map<String, Long> threadTicks() {
+        Map<String, Long> ticks = new LinkedHashMap<>();
+        try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    int close = stat.lastIndexOf(')');
+                    String name = stat.substring(stat.indexOf('(') + 1, close).replaceAll("[#0-9 ]+$", "").replace(' ', '_');
+                    String[] f = stat.substring(close + 2).split(" ");
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended in between
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return ticks;
     }
 
     private static long gcCount() {
