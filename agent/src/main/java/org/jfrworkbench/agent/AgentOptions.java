@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.jfrworkbench.agent.events.HeapMonitor;
 
 /**
  * Parsed agent options: a comma-separated list of {@code key=value} (or bare flags), for example
@@ -31,6 +32,7 @@ public record AgentOptions(
         String token,
         long spoolMaxBytes,
         Duration nmtInterval,
+        int heapSummariesPerSecond,
         Map<String, String> labels) {
 
     public enum Engine { AUTO, ASYNC, JFR }
@@ -77,6 +79,7 @@ public record AgentOptions(
         String token = null;
         long spoolMax = 256L * 1024 * 1024;
         Duration nmt = Duration.ofSeconds(10);
+        int heapSummaries = HeapMonitor.DEFAULT_MAX_PER_SECOND;
         Map<String, String> labels = new LinkedHashMap<>();
         if (text != null && !text.isBlank()) {
             for (String part : text.split(",")) {
@@ -112,6 +115,8 @@ public record AgentOptions(
                     case "token" -> token = require(key, value);
                     case "spool-max" -> spoolMax = bytes(key, value);
                     case "nmt-interval" -> nmt = positive(key, duration(key, value));
+                    case "heap-summaries" -> heapSummaries = isOff(value) ? 0
+                            : value.equalsIgnoreCase("all") ? Integer.MAX_VALUE : perSecond(key, value.endsWith("/s") ? value : value + "/s");
                     default -> throw new InvalidOptionException("unknown option '" + key + "'");
                 }
             }
@@ -124,7 +129,7 @@ public record AgentOptions(
             dir = Path.of(System.getProperty("java.io.tmpdir"), "workbench-agent", service + "-" + ProcessHandle.current().pid());
         }
         return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, wall, alloc, allocPerSecond, live, lock, upload, token,
-                spoolMax, nmt, Collections.unmodifiableMap(labels));
+                spoolMax, nmt, heapSummaries, Collections.unmodifiableMap(labels));
     }
 
     private static boolean isOff(String value) {

@@ -38,7 +38,7 @@ final class ChunkRecorder {
     private final Map<String, String> labels;
     private final Spool spool;
     private final ScheduledExecutorService scheduler;
-    private final HeapMonitor heapMonitor = new HeapMonitor();
+    private final HeapMonitor heapMonitor;
     private ProfilingEngine engine;
     private Uploader uploader;
     private Path current;
@@ -51,6 +51,7 @@ final class ChunkRecorder {
         this.options = options;
         this.labels = labels(options);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
+        this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "workbench-agent-recorder");
             t.setDaemon(true);
@@ -82,7 +83,9 @@ final class ChunkRecorder {
     void start() throws Exception {
         Files.createDirectories(options.dir());
         engine = chooseEngine();
-        heapMonitor.start();
+        if (options.heapSummariesPerSecond() > 0) {
+            heapMonitor.start();
+        }
         startChunk();
         Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "
                 + options.interval().toSeconds() + " s" + (options.upload() == null ? "" : ", uploading to " + options.upload()));

@@ -27,6 +27,17 @@ class AgentOptionsTest {
         assertNull(o.lockThreshold());
         assertNull(o.upload());
         assertTrue(o.dir().isAbsolute());
+        assertEquals(5, o.heapSummariesPerSecond());
+    }
+
+    @Test
+    void heapSummariesTakeALimitAllOrOff() {
+        assertEquals(20, AgentOptions.parse("heap-summaries=20/s").heapSummariesPerSecond());
+        assertEquals(20, AgentOptions.parse("heap-summaries=20").heapSummariesPerSecond());
+        assertEquals(Integer.MAX_VALUE, AgentOptions.parse("heap-summaries=all").heapSummariesPerSecond());
+        assertEquals(0, AgentOptions.parse("heap-summaries=off").heapSummariesPerSecond());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("heap-summaries=some")).getMessage()
+                .contains("heap-summaries"));
     }
 
     @Test

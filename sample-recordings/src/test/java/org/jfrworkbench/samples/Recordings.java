@@ -62,6 +62,12 @@ final class Recordings {
         return -1;
     }
 
+    /** GCs the agent's heap summaries stand for: one each, or their {@code collections} when it sampled fast GCs. */
+    static long summarizedGcs(List<RecordedEvent> events) {
+        return events.stream().filter(e -> e.getEventType().getName().equals("workbench.HeapSummary"))
+                .mapToLong(e -> e.getLong("collections")).sum();
+    }
+
     static int count(Map<String, Integer> counts, String... names) {
         int n = 0;
         for (String name : names) {

@@ -1,15 +1,20 @@
 package org.jfrworkbench.agent.events;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
@@ -18,66 +23,235 @@ import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
 import org.jfrworkbench.agent.Log;
 
-/** Writes a HeapSummary and one MemoryPoolSummary per heap pool after every GC, from the GC notifications. */
+/**
+ * Writes a HeapSummary and one MemoryPoolSummary per heap pool after every GC, from the GC notifications, as long as
+ * collections come at most {@code maxPerSecond} a second.
+ *
+ * <p>The JDK builds a notification (open data for every memory pool) for every GC once anybody listens, ~0.2 ms of CPU
+ * each: nothing at a few GCs a second, but ~0.8 % of a core for a service collecting 30 times a second. When a second
+ * brings more than {@code maxPerSecond} collections the monitor stops listening and instead looks at the collectors
+ * {@code maxPerSecond} times a second: a collector that ran since the last look gets the summary of its latest GC
+ * ({@code getLastGcInfo}, no open data built), with {@code collections} saying how many GCs that summary stands for
+ * (the JDK's own jdk.GCHeapSummary still records every GC). Once collections slow down to half the limit it listens
+ * again. Summaries written from the collectors' last-GC info have no cause (GcInfo has none).
+ */
 public final class HeapMonitor implements NotificationListener {
-    private final Set<String> heapPools = new HashSet<>();
+    /** Default limit of summaries per second. */
+    public static final int DEFAULT_MAX_PER_SECOND = 5;
+
+    private final int maxPerSecond;
+    private final List<com.sun.management.GarbageCollectorMXBean> collectors = new ArrayList<>();
+    private final String[] heapPools;
     private final long jvmStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
-    private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final Object gcSignal = new Object();
-    private long gcCount;
+    /** Per collector: the id (= its collection count) of the last GC a summary was written for or counted in. */
+    private final long[] lastId;
+    /** Per collector: the action ("end of minor GC") its notifications carry; fixed per collector in HotSpot. */
+    private final String[] action;
+    /** Summaries written (or GCs seen) since start; what {@link #awaitNextGc} waits on while listening. */
+    private long handled;
+    private boolean started;
+    private volatile boolean listening;
+    private long windowStart;
+    private int inWindow;
+    private ScheduledExecutorService poller;
+    private ScheduledFuture<?> polling;
+    private long rateStartNanos;
+    private long rateStartCount;
 
-    public void start() {
+    public HeapMonitor(int maxPerSecond) {
+        this.maxPerSecond = maxPerSecond;
+        List<String> pools = new ArrayList<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
-                heapPools.add(pool.getName());
+                pools.add(pool.getName());
             }
         }
+        heapPools = pools.toArray(String[]::new);
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener(this, null, null);
-                emitters.add(emitter);
+            if (gc instanceof com.sun.management.GarbageCollectorMXBean ext && gc instanceof NotificationEmitter) {
+                collectors.add(ext);
             }
+        }
+        lastId = new long[collectors.size()];
+        action = new String[collectors.size()];
+    }
+
+    public synchronized void start() {
+        for (int i = 0; i < collectors.size(); i++) {
+            lastId[i] = Math.max(0, collectors.get(i).getCollectionCount());
+        }
+        started = true;
+        listen();
+    }
+
+    public synchronized void stop() {
+        started = false;
+        unlisten();
+        if (polling != null) {
+            polling.cancel(false);
+            polling = null;
+        }
+        if (poller != null) {
+            poller.shutdownNow();
+            poller = null;
         }
     }
 
-    public void stop() {
-        for (NotificationEmitter emitter : emitters) {
+    /** Whether summaries come from every GC's notification (false: sampled from the collectors, or stopped). */
+    public boolean listening() {
+        return listening;
+    }
+
+    private void listen() {
+        windowStart = System.nanoTime();
+        inWindow = 0;
+        for (com.sun.management.GarbageCollectorMXBean gc : collectors) {
+            ((NotificationEmitter) gc).addNotificationListener(this, null, null);
+        }
+        listening = true;
+        synchronized (gcSignal) {
+            gcSignal.notifyAll(); // a waiter re-checks how to wait
+        }
+    }
+
+    private void unlisten() {
+        for (com.sun.management.GarbageCollectorMXBean gc : collectors) {
             try {
-                emitter.removeNotificationListener(this);
+                ((NotificationEmitter) gc).removeNotificationListener(this);
             } catch (ListenerNotFoundException ignored) {
-                // already gone
+                // not listening
             }
         }
-        emitters.clear();
+        listening = false;
+        synchronized (gcSignal) {
+            gcSignal.notifyAll();
+        }
     }
 
     @Override
     public void handleNotification(Notification notification, Object handback) {
         try {
             if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-                record((CompositeData) notification.getUserData());
-                synchronized (gcSignal) {
-                    gcCount++;
-                    gcSignal.notifyAll();
+                synchronized (this) {
+                    if (!listening) {
+                        return; // delivered after the switch to sampling, which counts it
+                    }
+                    recordNotification((CompositeData) notification.getUserData());
+                    long now = System.nanoTime();
+                    if (now - windowStart >= 1_000_000_000L) {
+                        windowStart = now;
+                        inWindow = 0;
+                    }
+                    if (++inWindow > maxPerSecond) {
+                        startSampling();
+                    }
                 }
+                signalGc();
             }
         } catch (Throwable t) {
             Log.failureOnce("heap-monitor", "could not record a GC heap summary", t);
         }
     }
 
-    /** Waits until the next GC's notification has been handled, at most timeoutMillis; true if one came. */
-    public boolean awaitNextGc(long timeoutMillis) throws InterruptedException {
+    private void signalGc() {
         synchronized (gcSignal) {
-            long seen = gcCount;
-            long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-            long left = timeoutMillis;
-            while (gcCount == seen && left > 0) {
-                gcSignal.wait(left);
-                left = (deadline - System.nanoTime()) / 1_000_000;
+            handled++;
+            gcSignal.notifyAll();
+        }
+    }
+
+    private void startSampling() {
+        unlisten();
+        if (poller == null) {
+            poller = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "workbench-heap-monitor");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        rateStartNanos = System.nanoTime();
+        rateStartCount = totalCollections();
+        long period = Math.max(1, 1000 / maxPerSecond);
+        polling = poller.scheduleAtFixedRate(this::sampleSafely, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private void sampleSafely() {
+        try {
+            sample();
+        } catch (Throwable t) {
+            Log.failureOnce("heap-monitor-sample", "could not record a sampled GC heap summary", t);
+        }
+    }
+
+    /** One look at the collectors while sampling; goes back to the notifications once collections slow down. */
+    private void sample() {
+        boolean recorded = false;
+        synchronized (this) {
+            if (!started || listening) {
+                return;
             }
-            return gcCount != seen;
+            for (int i = 0; i < collectors.size(); i++) {
+                com.sun.management.GarbageCollectorMXBean gc = collectors.get(i);
+                if (gc.getCollectionCount() > lastId[i]) {
+                    GcInfo info = gc.getLastGcInfo();
+                    if (info != null && info.getId() > lastId[i]) {
+                        recordGcInfo(i, info);
+                        recorded = true;
+                    }
+                }
+            }
+            long now = System.nanoTime();
+            if (now - rateStartNanos >= 2_000_000_000L) {
+                long count = totalCollections();
+                double perSecond = (count - rateStartCount) * 1e9 / (now - rateStartNanos);
+                rateStartNanos = now;
+                rateStartCount = count;
+                if (perSecond <= maxPerSecond / 2.0) {
+                    polling.cancel(false);
+                    polling = null;
+                    listen();
+                }
+            }
+        }
+        if (recorded) {
+            signalGc();
+        }
+    }
+
+    private long totalCollections() {
+        long n = 0;
+        for (com.sun.management.GarbageCollectorMXBean gc : collectors) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
+    }
+
+    /**
+     * Waits until the next GC has been seen, at most timeoutMillis; true if one came. While listening that is the
+     * next notification handled (its summary is written); otherwise any collector's count going up (checked every
+     * millisecond: the sampled summary may come up to one sampling period later).
+     */
+    public boolean awaitNextGc(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        long collections = totalCollections();
+        synchronized (gcSignal) {
+            long seen = handled;
+            while (true) {
+                if (handled != seen) {
+                    return true;
+                }
+                boolean counting = !listening();
+                if (counting && totalCollections() != collections) {
+                    return true;
+                }
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0) {
+                    return false;
+                }
+                gcSignal.wait(counting ? Math.min(left, 1) : left);
+            }
         }
     }
 
@@ -87,49 +261,94 @@ public final class HeapMonitor implements NotificationListener {
      * the platform beans with streams; at ~20 GCs/s those were most of this listener's cost (profiled; the rest is
      * the JDK building the notification, which any listener pays).
      */
-    private void record(CompositeData info) {
+    private void recordNotification(CompositeData info) {
         CompositeData gc = (CompositeData) info.get("gcInfo");
         String gcName = (String) info.get("gcName");
+        int index = indexOf(gcName);
         long gcId = (Long) gc.get("id");
+        long collections = 1;
+        if (index >= 0) {
+            collections = Math.max(1, gcId - lastId[index]);
+            lastId[index] = Math.max(lastId[index], gcId);
+            action[index] = (String) info.get("gcAction");
+        }
         TabularData before = (TabularData) gc.get("memoryUsageBeforeGc");
         TabularData after = (TabularData) gc.get("memoryUsageAfterGc");
+        MemoryUsage[] poolsBefore = new MemoryUsage[heapPools.length];
+        MemoryUsage[] poolsAfter = new MemoryUsage[heapPools.length];
+        for (int p = 0; p < heapPools.length; p++) {
+            poolsBefore[p] = usage(before, heapPools[p]);
+            poolsAfter[p] = usage(after, heapPools[p]);
+        }
+        write(gcName, (String) info.get("gcAction"), (String) info.get("gcCause"), gcId, (Long) gc.get("startTime"),
+                (Long) gc.get("duration"), poolsBefore, poolsAfter, collections);
+    }
+
+    private static MemoryUsage usage(TabularData table, String pool) {
+        CompositeData row = table.get(new Object[] {pool});
+        return row == null ? null : MemoryUsage.from((CompositeData) row.get("value"));
+    }
+
+    private void recordGcInfo(int index, GcInfo info) {
+        long collections = info.getId() - lastId[index];
+        lastId[index] = info.getId();
+        Map<String, MemoryUsage> before = info.getMemoryUsageBeforeGc();
+        Map<String, MemoryUsage> after = info.getMemoryUsageAfterGc();
+        MemoryUsage[] poolsBefore = new MemoryUsage[heapPools.length];
+        MemoryUsage[] poolsAfter = new MemoryUsage[heapPools.length];
+        for (int p = 0; p < heapPools.length; p++) {
+            poolsBefore[p] = before.get(heapPools[p]);
+            poolsAfter[p] = after.get(heapPools[p]);
+        }
+        write(collectors.get(index).getName(), action[index] == null ? "" : action[index], "", info.getId(),
+                info.getStartTime(), info.getDuration(), poolsBefore, poolsAfter, collections);
+    }
+
+    private int indexOf(String gcName) {
+        for (int i = 0; i < collectors.size(); i++) {
+            if (collectors.get(i).getName().equals(gcName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** One MemoryPoolSummary per heap pool the GC reported (after-GC usage known), then their HeapSummary. */
+    private void write(String gcName, String gcAction, String gcCause, long gcId, long startMillisSinceJvmStart, long durationMillis,
+                       MemoryUsage[] poolsBefore, MemoryUsage[] poolsAfter, long collections) {
         long usedBefore = 0;
         long usedAfter = 0;
         long committedAfter = 0;
-        for (Object row : after.values()) {
-            CompositeData entry = (CompositeData) row;
-            String pool = (String) entry.get("key");
-            if (!heapPools.contains(pool)) {
+        for (int p = 0; p < heapPools.length; p++) {
+            MemoryUsage a = poolsAfter[p];
+            if (a == null) {
                 continue;
             }
-            CompositeData a = (CompositeData) entry.get("value");
-            CompositeData beforeRow = before.get(new Object[] {pool});
-            long poolBefore = beforeRow == null ? 0 : (Long) ((CompositeData) beforeRow.get("value")).get("used");
-            long poolAfter = (Long) a.get("used");
-            long poolCommitted = (Long) a.get("committed");
+            long poolBefore = poolsBefore[p] == null ? 0 : poolsBefore[p].getUsed();
             usedBefore += poolBefore;
-            usedAfter += poolAfter;
-            committedAfter += poolCommitted;
+            usedAfter += a.getUsed();
+            committedAfter += a.getCommitted();
             MemoryPoolSummaryEvent event = new MemoryPoolSummaryEvent();
             event.gcId = gcId;
             event.gcName = gcName;
-            event.pool = pool;
+            event.pool = heapPools[p];
             event.usedBefore = poolBefore;
-            event.usedAfter = poolAfter;
-            event.committedAfter = poolCommitted;
+            event.usedAfter = a.getUsed();
+            event.committedAfter = a.getCommitted();
             event.commit();
         }
         HeapSummaryEvent event = new HeapSummaryEvent();
         event.gcId = gcId;
         event.gcName = gcName;
-        event.gcCause = (String) info.get("gcCause");
-        event.gcAction = (String) info.get("gcAction");
-        event.gcStartMillis = jvmStartMillis + (Long) gc.get("startTime");
-        event.gcDurationMillis = (Long) gc.get("duration");
+        event.gcCause = gcCause;
+        event.gcAction = gcAction;
+        event.gcStartMillis = jvmStartMillis + startMillisSinceJvmStart;
+        event.gcDurationMillis = durationMillis;
         event.usedBefore = usedBefore;
         event.usedAfter = usedAfter;
         event.committedAfter = committedAfter;
         event.maxHeap = memory.getHeapMemoryUsage().getMax();
+        event.collections = collections;
         event.commit();
     }
 }

@@ -8,7 +8,7 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timestamp;
 
-/** Heap use around one GC, summed over all heap pools; written from the GC notification. */
+/** Heap use around one GC, summed over all heap pools; written from the GC notification (or sampled, see HeapMonitor). */
 @Name("workbench.HeapSummary")
 @Label("Heap Summary")
 @Category("JFR Workbench")
@@ -25,4 +25,8 @@ public class HeapSummaryEvent extends jdk.jfr.Event {
     @Label("Used After") @DataAmount public long usedAfter;
     @Label("Committed After") @DataAmount public long committedAfter;
     @Label("Max Heap") @DataAmount public long maxHeap;
+    @Label("Collections")
+    @Description("GCs of this collector this summary stands for: 1 when written from the GC's notification; more when GCs came"
+            + " faster than the agent's heap-summaries limit and it wrote the latest GC's summary for those since the last one")
+    public long collections;
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HeapMonitorTest {
     @Test
     void everyGcGetsAHeapSummaryAndItsPoolsFromTheNotification(@TempDir Path tmp) throws Exception {
-        HeapMonitor monitor = new HeapMonitor();
+        HeapMonitor monitor = new HeapMonitor(HeapMonitor.DEFAULT_MAX_PER_SECOND);
         Path file = tmp.resolve("heap.jfr");
         try (Recording recording = new Recording()) {
             recording.enable("workbench.HeapSummary");
@@ -60,6 +61,7 @@ class HeapMonitorTest {
             assertEquals(h.getLong("committedAfter"), pools.stream().mapToLong(p -> p.getLong("committedAfter")).sum());
             assertTrue(h.getLong("usedAfter") > 0 && h.getLong("committedAfter") >= h.getLong("usedAfter"), h.toString());
             assertEquals(maxHeap, h.getLong("maxHeap"));
+            assertEquals(1, h.getLong("collections"), "one GC per summary at a few GCs a second");
             assertFalse(h.getString("gcCause").isEmpty());
             assertTrue(h.getString("gcAction").startsWith("end of"), h.getString("gcAction"));
             assertTrue(h.getLong("gcStartMillis") >= ManagementFactory.getRuntimeMXBean().getStartTime(), h.toString());
@@ -67,8 +69,60 @@ class HeapMonitorTest {
     }
 
     @Test
+    void aboveItsLimitTheMonitorSamplesTheCollectorsAndCountsEveryGcThenListensAgain(@TempDir Path tmp) throws Exception {
+        HeapMonitor monitor = new HeapMonitor(2);
+        Path file = tmp.resolve("sampled.jfr");
+        Map<String, Long> before = collectionCounts();
+        try (Recording recording = new Recording()) {
+            recording.enable("workbench.HeapSummary");
+            recording.enable("workbench.MemoryPoolSummary");
+            recording.start();
+            monitor.start();
+            assertTrue(monitor.listening());
+            long deadline = System.nanoTime() + 3_000_000_000L;
+            int gcs = 0;
+            while (System.nanoTime() < deadline) {
+                System.gc(); // ~20 a second, ten times the limit
+                gcs++;
+                Thread.sleep(50);
+            }
+            assertFalse(monitor.listening(), "sampling after " + gcs + " GCs in 3 s");
+            Map<String, Long> afterBurst = collectionCounts();
+            // collections slow down: after a quiet 2 s rate window the monitor listens to the notifications again
+            long quiet = System.nanoTime() + 10_000_000_000L;
+            while (!monitor.listening() && System.nanoTime() < quiet) {
+                Thread.sleep(100);
+            }
+            assertTrue(monitor.listening(), "listening again once GCs are rare");
+            assertEquals(afterBurst, collectionCounts(), "no GC while quiet");
+            monitor.stop();
+            recording.stop();
+            recording.dump(file);
+            List<RecordedEvent> heap = RecordingFile.readAllEvents(file).stream()
+                    .filter(e -> e.getEventType().getName().equals("workbench.HeapSummary")).toList();
+            assertTrue(heap.size() < gcs / 2, heap.size() + " summaries for " + gcs + " GCs: sampled, not one each");
+            assertTrue(heap.stream().anyMatch(h -> h.getLong("collections") > 1), "a sampled summary stands for several GCs");
+            for (Map.Entry<String, Long> c : afterBurst.entrySet()) {
+                long summarized = heap.stream().filter(h -> h.getString("gcName").equals(c.getKey())).mapToLong(h -> h.getLong("collections")).sum();
+                assertEquals(c.getValue() - before.get(c.getKey()), summarized, "every GC of " + c.getKey() + " counted once");
+            }
+            for (RecordedEvent h : heap) {
+                assertTrue(h.getLong("usedAfter") > 0 && h.getLong("committedAfter") >= h.getLong("usedAfter"), h.toString());
+            }
+        }
+    }
+
+    private static Map<String, Long> collectionCounts() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            counts.put(gc.getName(), Math.max(0, gc.getCollectionCount()));
+        }
+        return counts;
+    }
+
+    @Test
     void awaitNextGcReturnsOnceAGcNotificationIsHandled() throws Exception {
-        HeapMonitor monitor = new HeapMonitor();
+        HeapMonitor monitor = new HeapMonitor(HeapMonitor.DEFAULT_MAX_PER_SECOND);
         monitor.start();
         try {
             Thread gc = new Thread(() -> {
@@ -91,7 +145,7 @@ class HeapMonitorTest {
 
     @Test
     void withoutAnyGcTheWaitTimesOut() throws Exception {
-        HeapMonitor monitor = new HeapMonitor(); // not started: no notifications reach it
+        HeapMonitor monitor = new HeapMonitor(HeapMonitor.DEFAULT_MAX_PER_SECOND); // not started: it watches the collection counts
         long t0 = System.nanoTime();
         assertFalse(monitor.awaitNextGc(200));
         assertTrue((System.nanoTime() - t0) / 1_000_000 >= 190, "waited its bound");
