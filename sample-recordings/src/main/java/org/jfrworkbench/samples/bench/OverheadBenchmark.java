@@ -22,9 +22,9 @@ import java.util.zip.ZipFile;
 /**
  * Overhead of the agent on checkout work, against no agent, JDK JFR with its "profile" settings and plain
  * async-profiler. Each configuration runs in fresh JVMs, interleaved (A B C A B C ...), several times; medians are
- * compared, and the spread (min..max over runs) is printed so noise stays visible. Every run warms up (8 s), then
- * counts the orders done in a fixed window (30 s). The window includes the agent's first rotation (its first chunk
- * lasts 10 s), so the cost of closing and opening chunks is inside what is measured.
+ * compared, and the spread (min..max over runs) is printed so noise stays visible. Every run warms up (15 s: past
+ * the agent's short first chunk, which ends at 10 s), then counts the orders done in a fixed window (60 s: one
+ * interval of the agent's default rotation, so the window holds one chunk close and open, as in steady state).
  *
  * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark AGENT_JAR [RUNS] [CONFIG...]</pre>
  *
@@ -53,8 +53,8 @@ public final class OverheadBenchmark {
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        double warmup = Double.parseDouble(System.getProperty("bench.warmup", "8"));
-        double window = Double.parseDouble(System.getProperty("bench.window", "30"));
+        double warmup = Double.parseDouble(System.getProperty("bench.warmup", "15"));
+        double window = Double.parseDouble(System.getProperty("bench.window", "60"));
         List<String> extra = System.getProperty("bench.jvmArgs", "").isBlank() ? List.of()
                 : Arrays.asList(System.getProperty("bench.jvmArgs").trim().split("\\s+"));
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
