@@ -10,11 +10,11 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
@@ -274,14 +274,8 @@ public final class HeapMonitor implements NotificationListener {
         }
         TabularData before = (TabularData) gc.get("memoryUsageBeforeGc");
         TabularData after = (TabularData) gc.get("memoryUsageAfterGc");
-        MemoryUsage[] poolsBefore = new MemoryUsage[heapPools.length];
-        MemoryUsage[] poolsAfter = new MemoryUsage[heapPools.length];
-        for (int p = 0; p < heapPools.length; p++) {
-            poolsBefore[p] = usage(before, heapPools[p]);
-            poolsAfter[p] = usage(after, heapPools[p]);
-        }
         write(gcName, (String) info.get("gcAction"), (String) info.get("gcCause"), gcId, (Long) gc.get("startTime"),
-                (Long) gc.get("duration"), poolsBefore, poolsAfter, collections);
+                (Long) gc.get("duration"), pool -> usage(before, pool), pool -> usage(after, pool), collections);
     }
 
     private static MemoryUsage usage(TabularData table, String pool) {
@@ -292,16 +286,9 @@ public final class HeapMonitor implements NotificationListener {
     private void recordGcInfo(int index, GcInfo info) {
         long collections = info.getId() - lastId[index];
         lastId[index] = info.getId();
-        Map<String, MemoryUsage> before = info.getMemoryUsageBeforeGc();
-        Map<String, MemoryUsage> after = info.getMemoryUsageAfterGc();
-        MemoryUsage[] poolsBefore = new MemoryUsage[heapPools.length];
-        MemoryUsage[] poolsAfter = new MemoryUsage[heapPools.length];
-        for (int p = 0; p < heapPools.length; p++) {
-            poolsBefore[p] = before.get(heapPools[p]);
-            poolsAfter[p] = after.get(heapPools[p]);
-        }
         write(collectors.get(index).getName(), action[index] == null ? "" : action[index], "", info.getId(),
-                info.getStartTime(), info.getDuration(), poolsBefore, poolsAfter, collections);
+                info.getStartTime(), info.getDuration(), info.getMemoryUsageBeforeGc()::get, info.getMemoryUsageAfterGc()::get,
+                collections);
     }
 
     private int indexOf(String gcName) {
@@ -315,24 +302,25 @@ public final class HeapMonitor implements NotificationListener {
 
     /** One MemoryPoolSummary per heap pool the GC reported (after-GC usage known), then their HeapSummary. */
     private void write(String gcName, String gcAction, String gcCause, long gcId, long startMillisSinceJvmStart, long durationMillis,
-                       MemoryUsage[] poolsBefore, MemoryUsage[] poolsAfter, long collections) {
+                       Function<String, MemoryUsage> poolBefore, Function<String, MemoryUsage> poolAfter, long collections) {
         long usedBefore = 0;
         long usedAfter = 0;
         long committedAfter = 0;
-        for (int p = 0; p < heapPools.length; p++) {
-            MemoryUsage a = poolsAfter[p];
+        for (String pool : heapPools) {
+            MemoryUsage a = poolAfter.apply(pool);
             if (a == null) {
                 continue;
             }
-            long poolBefore = poolsBefore[p] == null ? 0 : poolsBefore[p].getUsed();
-            usedBefore += poolBefore;
+            MemoryUsage b = poolBefore.apply(pool);
+            long usedBeforeInPool = b == null ? 0 : b.getUsed();
+            usedBefore += usedBeforeInPool;
             usedAfter += a.getUsed();
             committedAfter += a.getCommitted();
             MemoryPoolSummaryEvent event = new MemoryPoolSummaryEvent();
             event.gcId = gcId;
             event.gcName = gcName;
-            event.pool = heapPools[p];
-            event.usedBefore = poolBefore;
+            event.pool = pool;
+            event.usedBefore = usedBeforeInPool;
             event.usedAfter = a.getUsed();
             event.committedAfter = a.getCommitted();
             event.commit();
