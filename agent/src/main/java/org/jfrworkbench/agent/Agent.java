@@ -22,7 +22,7 @@ public final class Agent {
         launchInBackground(args);
     }
 
-    /** Starting the engines takes 0.1 to 1 s (more with jfrsync on a busy machine): never on the application's thread. */
+    /** Starting the engines takes 0.1 to 1 s (more on a busy machine): never on the application's thread. */
     private static void launchInBackground(String args) {
         try {
             Thread t = new Thread(() -> launch(args), "workbench-agent-start");

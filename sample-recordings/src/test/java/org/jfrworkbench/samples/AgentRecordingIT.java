@@ -51,6 +51,8 @@ class AgentRecordingIT {
                     + summarized + " of " + gcs + " GCs");
             assertTrue(Recordings.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
             assertTrue(counts.getOrDefault("jdk.GCHeapSummary", 0) >= gcs, "JDK heap summaries too: " + counts);
+            // async-profiler's chunk, then the JDK recording's (GC, heap and the agent's own events) appended to it
+            assertEquals(2, Recordings.chunkCount(chunk), chunk + " holds the profiler's and the JDK's chunk");
 
             // the same chunk through the workbench's importer: labels and GCs with the heap before and after
             Profile p = Imported.read(chunk);

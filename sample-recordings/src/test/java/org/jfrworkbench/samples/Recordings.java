@@ -22,6 +22,24 @@ final class Recordings {
         }
     }
 
+    /** The chunks in a JFR file, by walking the chunk headers (magic "FLR\0", then the chunk size at offset 8). */
+    static int chunkCount(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        int chunks = 0;
+        for (long pos = 0; pos < bytes.length; chunks++) {
+            if (pos + 16 > bytes.length || b.getInt((int) pos) != 0x464c5200) {
+                throw new IOException(file + ": no chunk header at " + pos);
+            }
+            long size = b.getLong((int) pos + 8);
+            if (size <= 16 || pos + size > bytes.length) {
+                throw new IOException(file + ": chunk at " + pos + " claims " + size + " bytes");
+            }
+            pos += size;
+        }
+        return chunks;
+    }
+
     static List<RecordedEvent> events(Path file) throws IOException {
         return RecordingFile.readAllEvents(file);
     }

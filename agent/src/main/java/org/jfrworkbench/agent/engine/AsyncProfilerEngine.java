@@ -1,36 +1,50 @@
 package org.jfrworkbench.agent.engine;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import one.profiler.AsyncProfiler;
 import org.jfrworkbench.agent.AgentOptions;
 import org.jfrworkbench.agent.Log;
 
 /**
- * async-profiler for cpu, wall, alloc, live and lock, with the JDK's own JFR synced into the same file
- * ({@code jfrsync}) for GC, heap and our custom events.
+ * async-profiler for cpu, wall, alloc, live and lock, with a JDK JFR recording beside it for GC, heap and our custom
+ * events; at the end of each chunk the JDK recording's chunk is appended to async-profiler's, so one file holds both
+ * (what async-profiler's own {@code jfrsync} produces).
+ *
+ * <p>The JDK recording is kept in memory ({@code disk=false}), not in the JDK's disk repository as {@code jfrsync}
+ * keeps it: a disk recording makes the JDK recorder flush every thread's event buffers once a second (for streaming
+ * readers, which the agent has none of), and that flush alone cost an allocation-heavy service 2-3 % of its throughput.
+ * The JDK's in-memory buffers are bounded (10 MB by default, oldest data given up first), ample for the few GC and heap
+ * events a chunk interval holds.
  */
 public final class AsyncProfilerEngine implements ProfilingEngine {
     /** perf_events first; the timer-based engines work where perf_event_open is not allowed (containers, paranoid level). */
     private static final List<String> CPU_EVENTS = List.of("cpu", "itimer", "ctimer");
     private static final int CTIMER = 2;
+    private static final String JDK_PART = ".jdk";
 
     private final AsyncProfiler profiler;
     private final AgentOptions options;
+    private final Map<String, String> jdkSettings;
     private int cpuEvent;
     private Path current;
+    private Recording jdk;
     /** Chooses the allocation interval per chunk when sampling aims at a rate; null for a fixed interval or none. */
     private final AllocationRate allocRate;
     private long allocInterval;
 
-    private final Path jfc;
-
-    private AsyncProfilerEngine(AsyncProfiler profiler, AgentOptions options, Path jfc) {
+    private AsyncProfilerEngine(AsyncProfiler profiler, AgentOptions options, Map<String, String> jdkSettings) {
         this.profiler = profiler;
         this.options = options;
-        this.jfc = jfc;
+        this.jdkSettings = jdkSettings;
         this.cpuEvent = CPU_EVENTS.indexOf(options.cpuEngine().event);
         this.allocRate = options.allocPerSecond() > 0 ? new AllocationRate(options.allocPerSecond()) : null;
         this.allocInterval = options.allocBytes();
@@ -38,10 +52,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     /** Loads the native library from the agent jar; throws (UnsatisfiedLinkError and the like) where it cannot load. */
     public static AsyncProfilerEngine load(AgentOptions options) throws Exception {
-        AsyncProfiler profiler = AsyncProfiler.getInstance();
-        Path jfc = Files.createTempFile("workbench-agent-", ".jfc");
-        jfc.toFile().deleteOnExit();
-        return new AsyncProfilerEngine(profiler, options, JfrSettings.writeJfc(JfrSettings.forJfrSync(), jfc));
+        return new AsyncProfilerEngine(AsyncProfiler.getInstance(), options, JfrSettings.besideAsyncProfiler(options));
     }
 
     @Override
@@ -49,6 +60,32 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (allocRate != null) {
             allocInterval = allocRate.nextInterval();
         }
+        // the JDK recording first, so that it holds the labels written right after start and the profiler's whole span
+        Recording r = new Recording(jdkSettings);
+        r.setName("workbench-agent");
+        r.setToDisk(false);
+        r.setDestination(jdkPart(file));
+        r.start();
+        jdk = r;
+        try {
+            startProfiler(file);
+        } catch (Exception | Error e) {
+            jdk = null;
+            try {
+                r.close(); // stops it (which writes its destination): nothing of it is wanted
+                Files.deleteIfExists(jdkPart(file));
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static Path jdkPart(Path file) {
+        return file.resolveSibling(file.getFileName() + JDK_PART);
+    }
+
+    private void startProfiler(Path file) throws Exception {
         while (true) {
             String command = command(file, cpuEvent);
             try {
@@ -108,24 +145,63 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (options.lockThreshold() != null) {
             sb.append(",lock=").append(options.lockThreshold().toNanos());
         }
-        return sb.append(",jfr,jfrsync=" + jfc.toAbsolutePath() + ",file=").append(file.toAbsolutePath()).toString();
+        return sb.append(",jfr,file=").append(file.toAbsolutePath()).toString();
     }
 
     @Override
     public void stop() throws Exception {
         Path file = current;
+        Recording r = jdk;
         current = null;
+        jdk = null;
+        Exception failure = null;
         try {
             profiler.execute("stop");
         } catch (IllegalStateException e) {
-            // at JVM exit the JDK's shutdown hook stops the synced recording, and async-profiler stops with it
+            // not running: it never started this chunk, or it stopped at JVM exit already and wrote its file
             if (file == null || !ChunkFiles.isComplete(file)) {
-                throw e;
+                failure = e;
             }
         }
-        // jfrsync finishes the JDK recording's chunk as part of stop; wait briefly in case the file is still settling
-        for (int i = 0; file != null && i < 50 && !ChunkFiles.isComplete(file); i++) {
-            Thread.sleep(20);
+        if (r != null) {
+            try {
+                // at JVM exit the JDK's own shutdown hook may have stopped (and written) it already
+                if (r.getState() == RecordingState.RUNNING) {
+                    r.stop(); // writes the destination
+                }
+            } finally {
+                r.close();
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (file != null) {
+            appendJdkChunk(file);
+        }
+    }
+
+    /** Appends the JDK recording's chunk to async-profiler's file (a JFR file is a sequence of chunks) and removes it. */
+    private static void appendJdkChunk(Path file) throws IOException {
+        Path part = jdkPart(file);
+        if (!Files.exists(part)) {
+            Log.failureOnce("jdk-chunk", "the JDK recording wrote no file; chunks hold async-profiler's events only", null);
+            return;
+        }
+        try {
+            if (!ChunkFiles.isComplete(part)) {
+                Log.failureOnce("jdk-chunk-incomplete", "the JDK recording's file " + part.getFileName() + " is incomplete; left out", null);
+                return;
+            }
+            try (FileChannel in = FileChannel.open(part, StandardOpenOption.READ);
+                 FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                long size = in.size();
+                for (long done = 0; done < size; ) {
+                    done += in.transferTo(done, size - done, out);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(part);
         }
     }
 
@@ -133,6 +209,6 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     public String describe() {
         return "async-profiler " + profiler.getVersion() + " (cpu=" + (options.cpuInterval() == null ? "off" : CPU_EVENTS.get(cpuEvent))
                 + ", alloc=" + (allocInterval == 0 ? "off" : (allocInterval / 1024) + "k"
-                        + (allocRate == null ? "" : " for " + options.allocPerSecond() + "/s")) + ", with JDK JFR synced)";
+                        + (allocRate == null ? "" : " for " + options.allocPerSecond() + "/s")) + ", with a JDK recording for GC and heap events)";
     }
 }

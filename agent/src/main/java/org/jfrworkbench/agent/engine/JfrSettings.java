@@ -1,8 +1,6 @@
 package org.jfrworkbench.agent.engine;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -44,9 +42,17 @@ public final class JfrSettings {
         return s;
     }
 
-    /** Settings for the JDK recording synced with async-profiler: everything but the samplers async-profiler owns. */
-    public static Map<String, String> forJfrSync() throws IOException, java.text.ParseException {
-        return base(); // the JDK's samplers are not among the view events: async-profiler's own take their place
+    /**
+     * Settings for the JDK recording beside async-profiler: the view events; with async-profiler's lock profiling on,
+     * the JDK's lock events stay off (its samples take their place, as async-profiler's {@code jfrsync} does it).
+     */
+    public static Map<String, String> besideAsyncProfiler(AgentOptions options) throws IOException, java.text.ParseException {
+        Map<String, String> s = base(); // the JDK's samplers are not among the view events: async-profiler's own take their place
+        if (options.lockThreshold() != null) {
+            s.put("jdk.JavaMonitorEnter#enabled", "false");
+            s.put("jdk.ThreadPark#enabled", "false");
+        }
+        return s;
     }
 
     /**
@@ -76,29 +82,5 @@ public final class JfrSettings {
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
         return s;
-    }
-
-    /** Writes settings as a .jfc file (the form async-profiler's {@code jfrsync=} accepts). */
-    public static Path writeJfc(Map<String, String> settings, Path file) throws IOException {
-        Map<String, Map<String, String>> byEvent = new TreeMap<>();
-        for (Map.Entry<String, String> e : settings.entrySet()) {
-            int hash = e.getKey().indexOf('#');
-            if (hash > 0) {
-                byEvent.computeIfAbsent(e.getKey().substring(0, hash), k -> new TreeMap<>()).put(e.getKey().substring(hash + 1), e.getValue());
-            }
-        }
-        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"Workbench agent\">\n");
-        byEvent.forEach((event, values) -> {
-            xml.append("  <event name=\"").append(escape(event)).append("\">\n");
-            values.forEach((name, value) -> xml.append("    <setting name=\"").append(escape(name)).append("\">")
-                    .append(escape(value)).append("</setting>\n"));
-            xml.append("  </event>\n");
-        });
-        Files.writeString(file, xml.append("</configuration>\n"));
-        return file;
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }
