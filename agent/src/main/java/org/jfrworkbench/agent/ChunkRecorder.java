@@ -36,6 +36,11 @@ final class ChunkRecorder {
 
     private final AgentOptions options;
     private final Map<String, String> labels;
+    /**
+     * The service label made safe for a file name, once: a rotation runs no regex or String.format, whose JDK code the
+     * application may use in its hot paths (new receiver types there would deoptimize the application's compiled code).
+     */
+    private final String filePrefix;
     private final Spool spool;
     private final ScheduledExecutorService scheduler;
     private final HeapMonitor heapMonitor;
@@ -50,6 +55,7 @@ final class ChunkRecorder {
     ChunkRecorder(AgentOptions options) {
         this.options = options;
         this.labels = labels(options);
+        this.filePrefix = fileNamePart(labels.getOrDefault("service", "app")) + "-";
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -66,6 +72,17 @@ final class ChunkRecorder {
         labels.put("jvm", System.getProperty("java.specification.version", "?"));
         labels.putAll(options.labels());
         return labels;
+    }
+
+    /** Letters, digits, '.', '_' and '-' stay; anything else becomes '_'. */
+    static String fileNamePart(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean keep = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-';
+            sb.append(keep ? c : '_');
+        }
+        return sb.toString();
     }
 
     private static String hostName() {
@@ -127,9 +144,9 @@ final class ChunkRecorder {
     /** Opens the next chunk file; does nothing once the JVM is exiting (see {@link ExitGuard}). */
     private void startChunk() throws Exception {
         String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
-        String prefix = labels.getOrDefault("service", "app").replaceAll("[^A-Za-z0-9._-]", "_");
-        current = options.dir().resolve(prefix + "-" + stamp + "-" + labels.get("pid") + "-" + String.format("%04d", ++sequence)
-                + Spool.SUFFIX + ".part");
+        String seq = Integer.toString(++sequence);
+        current = options.dir().resolve(filePrefix + stamp + "-" + labels.get("pid") + "-" + "0000".substring(Math.min(4, seq.length()))
+                + seq + Spool.SUFFIX + ".part");
         Path file = current;
         boolean started;
         try {
@@ -138,7 +155,7 @@ final class ChunkRecorder {
             if (!(engine instanceof AsyncProfilerEngine) || options.engine() == AgentOptions.Engine.ASYNC) {
                 throw e;
             }
-            // the native engine loaded but cannot start (e.g. jfrsync refused): fall back for good
+            // the native engine loaded but cannot start: fall back for good
             Log.failureOnce("async-start", "async-profiler could not start, using JDK Flight Recorder", e);
             engine = new JfrEngine(options);
             started = ExitGuard.runUnlessExiting(() -> engine.start(file));
