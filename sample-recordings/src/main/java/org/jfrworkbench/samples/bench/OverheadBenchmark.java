@@ -30,7 +30,8 @@ import java.util.zip.ZipFile;
  *
  * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code agent@JAR:OPTIONS}
  * (another build of the agent, to compare two builds in one run), {@code ap:OPTIONS} (async-profiler alone, e.g.
- * {@code ap:event=cpu,interval=10ms,alloc=8m,live}) or {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}).
+ * {@code ap:event=cpu,interval=10ms,alloc=8m,live}), {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}) or
+ * {@code none:} (no agent again: the spread of identical configurations, the benchmark's own noise).
  * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
  * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
@@ -48,7 +49,7 @@ public final class OverheadBenchmark {
             return;
         }
         if (args.length < 1) {
-            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [agent:OPTIONS | agent@JAR:OPTIONS | ap:OPTIONS | jfr:SETTINGS ...]");
+            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [agent:OPTIONS | agent@JAR:OPTIONS | ap:OPTIONS | jfr:SETTINGS | none: ...]");
             System.exit(2);
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
@@ -131,7 +132,8 @@ public final class OverheadBenchmark {
             case "agent" -> List.of("-javaagent:" + agentJar + "=dir=" + out + (options.isEmpty() ? "" : "," + options));
             case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
             case "jfr" -> List.of("-XX:StartFlightRecording=settings=" + (options.isEmpty() ? "profile" : options) + ",filename=" + out + ".jfr");
-            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS or jfr:SETTINGS, not '" + spec + "'");
+            case "none" -> List.of();
+            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS, jfr:SETTINGS or none:, not '" + spec + "'");
         };
     }
 
