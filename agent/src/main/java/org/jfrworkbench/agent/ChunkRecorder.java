@@ -4,9 +4,8 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -32,7 +31,6 @@ final class ChunkRecorder {
     private static final long MAX_GC_WAIT_MILLIS = 5000;
     /** With a target allocation rate the first chunk is short: its end measures the rate the next chunks sample at. */
     private static final long FIRST_ADAPTIVE_CHUNK_MILLIS = 10_000;
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'");
 
     private final AgentOptions options;
     private final Map<String, String> labels;
@@ -141,9 +139,36 @@ final class ChunkRecorder {
         return new JfrEngine(options);
     }
 
+    /**
+     * {@code yyyyMMdd'T'HHmmss.SSS'Z'} in UTC, built by hand for the same reason as {@link #filePrefix}: an application
+     * formatting dates in its hot paths runs the JDK's formatter code, and a rotation should not feed it new types.
+     */
+    static String stamp(long epochMillis) {
+        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000), 0, ZoneOffset.UTC);
+        StringBuilder b = new StringBuilder(20);
+        pad(b, t.getYear(), 4);
+        pad(b, t.getMonthValue(), 2);
+        pad(b, t.getDayOfMonth(), 2);
+        b.append('T');
+        pad(b, t.getHour(), 2);
+        pad(b, t.getMinute(), 2);
+        pad(b, t.getSecond(), 2);
+        b.append('.');
+        pad(b, (int) Math.floorMod(epochMillis, 1000), 3);
+        return b.append('Z').toString();
+    }
+
+    private static void pad(StringBuilder b, int value, int width) {
+        String digits = Integer.toString(value);
+        for (int i = digits.length(); i < width; i++) {
+            b.append('0');
+        }
+        b.append(digits);
+    }
+
     /** Opens the next chunk file; does nothing once the JVM is exiting (see {@link ExitGuard}). */
     private void startChunk() throws Exception {
-        String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
+        String stamp = stamp(System.currentTimeMillis());
         String seq = Integer.toString(++sequence);
         current = options.dir().resolve(filePrefix + stamp + "-" + labels.get("pid") + "-" + "0000".substring(Math.min(4, seq.length()))
                 + seq + Spool.SUFFIX + ".part");
