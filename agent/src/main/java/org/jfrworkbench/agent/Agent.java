@@ -10,6 +10,8 @@ import java.lang.instrument.Instrumentation;
  */
 public final class Agent {
     private static ChunkRecorder recorder;
+    /** The running recorder's shutdown hook, removed again by {@code stop} so start/stop cycles leave nothing behind. */
+    private static Thread hook;
 
     private Agent() {
     }
@@ -39,6 +41,12 @@ public final class Agent {
                 if (recorder != null) {
                     recorder.stop(5000, false);
                     recorder = null;
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                    } catch (IllegalStateException exiting) {
+                        // the JVM is already exiting: the hook runs and finds the recorder stopped
+                    }
+                    hook = null;
                     Log.info("stopped");
                 }
                 return;
@@ -51,8 +59,9 @@ public final class Agent {
             ChunkRecorder r = new ChunkRecorder(options);
             r.start();
             recorder = r;
-            Thread hook = new Thread(() -> stopQuietly(r), "workbench-agent-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            Thread h = new Thread(() -> stopQuietly(r), "workbench-agent-shutdown");
+            Runtime.getRuntime().addShutdownHook(h);
+            hook = h;
         } catch (Throwable t) {
             Log.failureOnce("start", "not started", t);
         }

@@ -167,6 +167,46 @@ class AgentRecordingIT {
 
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"25"})
+    void stopsByAttachAndStartsAgain(String version) throws Exception {
+        ChildJvm jvm = ChildJvm.jdk(version);
+        Path first = tmp.resolve("first");
+        Path second = tmp.resolve("second");
+        Path log = tmp.resolve("app.log");
+        Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "20");
+        Thread.sleep(1500);
+        attach(jvm, app, "dir=" + first + ",interval=2s,label.service=first");
+        Thread.sleep(4000);
+        attach(jvm, app, "stop"); // the agent stops on a thread of its own: wait for the last chunk to close
+        List<Path> files = List.of();
+        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); System.nanoTime() < end; Thread.sleep(200)) {
+            try (var list = Files.list(first)) {
+                files = list.toList();
+            }
+            if (!files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr"))) {
+                break;
+            }
+        }
+        assertTrue(!files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr")), "every chunk closed at stop: " + files);
+        attach(jvm, app, "dir=" + second + ",interval=2s,label.service=second");
+        String out = ChildJvm.finish(app, log);
+        assertTrue(out.contains("[workbench-agent] stopped") && !out.contains("already recording"), out);
+        for (Path dir : List.of(first, second)) {
+            List<RecordedEvent> events = Recordings.events(Recordings.chunks(dir));
+            assertEquals(dir.getFileName().toString(), Recordings.labels(events).get("service"));
+            assertTrue(Recordings.counts(events).getOrDefault("jdk.ExecutionSample", 0) > 0, dir + ": " + Recordings.counts(events));
+        }
+    }
+
+    private static void attach(ChildJvm jvm, Process app, String options) throws Exception {
+        Process attach = new ProcessBuilder(jvm.java().toString(), "-jar", ChildJvm.AGENT_JAR.toString(), String.valueOf(app.pid()), options)
+                .redirectErrorStream(true).start();
+        assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
+        String attachOut = new String(attach.getInputStream().readAllBytes());
+        assertEquals(0, attach.exitValue(), attachOut);
+    }
+
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(strings = {"25"})
     void badOptionsAreLoggedOnceAndTheApplicationRunsOn(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         String out = jvm.run("dir=" + tmp + ",interval=soon", List.of(), tmp.resolve("out.log"),
