@@ -166,19 +166,40 @@ public final class OverheadBenchmark {
     /** Warm up, then count the checkouts done in the window, and the CPU time they took. */
     private static void child(double warmupSeconds, double windowSeconds) throws Throwable {
         Object service = NEW.invoke(true);
-        long sink = 0;
-        long warmEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
-        while (System.nanoTime() < warmEnd) {
+        run(service, warmupSeconds);
+        Map<String, Long> threads0 = threadTicks();
+        double[] r = measure(service, windowSeconds);
+        Map<String, Long> threads1 = threadTicks();
+        StringBuilder perThread = new StringBuilder();
+        threads1.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - threads0.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> perThread.append(String.format(" %s=%.0fms", e.getKey(), e.getValue() * 1000.0 / TICKS_PER_SECOND)));
+        System.out.println("THREADS" + perThread);
+        System.out.println("RATE " + r[0] + " " + r[1] + " " + r[2] + " " + r[3] + " (" + sink + ")");
+    }
+
+    /** Results of the checkouts, summed and printed, so the JIT cannot drop the work. */
+    static long sink;
+
+    /** Checkout work for the given time, not measured (warm-up, settling). */
+    static void run(Object service, double seconds) throws Throwable {
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        while (System.nanoTime() < end) {
             sink += checkout(service);
         }
+    }
+
+    /** Checkout work for the given time; returns {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
+    static double[] measure(Object service, double seconds) throws Throwable {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long gcs0 = gcCount();
-        Map<String, Long> threads0 = threadTicks();
         long cpu0 = os.getProcessCpuTime();
         long app0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        long end = t0 + (long) (windowSeconds * 1e9);
+        long end = t0 + (long) (seconds * 1e9);
         long orders = 0;
         long now;
         do {
@@ -188,25 +209,15 @@ public final class OverheadBenchmark {
             orders += 100;
             now = System.nanoTime();
         } while (now < end);
-        double seconds = (now - t0) / 1e9;
-        double cpuPerOrder = (os.getProcessCpuTime() - cpu0) / (double) orders;
-        double appPerOrder = (threads.getCurrentThreadCpuTime() - app0) / (double) orders;
-        Map<String, Long> threads1 = threadTicks();
-        StringBuilder perThread = new StringBuilder();
-        threads1.entrySet().stream()
-                .map(e -> Map.entry(e.getKey(), e.getValue() - threads0.getOrDefault(e.getKey(), 0L)))
-                .filter(e -> e.getValue() > 0)
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> perThread.append(String.format(" %s=%.0fms", e.getKey(), e.getValue() * 1000.0 / TICKS_PER_SECOND)));
-        System.out.println("THREADS" + perThread);
-        System.out.println("RATE " + (orders / seconds) + " " + cpuPerOrder + " " + appPerOrder + " " + (gcCount() - gcs0) + " (" + sink + ")");
+        return new double[] {orders / ((now - t0) / 1e9), (os.getProcessCpuTime() - cpu0) / (double) orders,
+                (threads.getCurrentThreadCpuTime() - app0) / (double) orders, gcCount() - gcs0};
     }
 
     /*
      * The service's methods are package-private; constant method handles let the JIT inline them like direct calls,
      * so the timed loop measures the checkout and not reflection (identical runs still differ by up to +-25 %).
      */
-    private static final MethodHandle NEW;
+    static final MethodHandle NEW;
     private static final MethodHandle NEXT;
     private static final MethodHandle CHECKOUT;
 
@@ -274,7 +285,7 @@ public final class OverheadBenchmark {
         return n;
     }
 
-    private static Path extractProfiler(Path agentJar, Path dir) throws IOException {
+    static Path extractProfiler(Path agentJar, Path dir) throws IOException {
         try (ZipFile zip = new ZipFile(agentJar.toFile())) {
             var entry = zip.getEntry("linux-" + (System.getProperty("os.arch").contains("aarch64") ? "arm64" : "x64") + "/libasyncProfiler.so");
             if (entry == null) {
@@ -288,7 +299,7 @@ public final class OverheadBenchmark {
         }
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] v = values.clone();
         Arrays.sort(v);
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
