@@ -144,11 +144,7 @@ class AgentRecordingIT {
         Path log = tmp.resolve("app.log");
         Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "7");
         Thread.sleep(1500); // let the JVM come up before attaching
-        Process attach = new ProcessBuilder(jvm.java().toString(), "-jar", ChildJvm.AGENT_JAR.toString(), String.valueOf(app.pid()),
-                "dir=" + dir + ",interval=2s,label.service=attached").redirectErrorStream(true).start();
-        assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
-        String attachOut = new String(attach.getInputStream().readAllBytes());
-        assertEquals(0, attach.exitValue(), attachOut);
+        attach(jvm, app, "dir=" + dir + ",interval=2s,label.service=attached");
         String out = ChildJvm.finish(app, log);
         assertTrue(out.contains("[workbench-agent] recording with"), out);
         List<RecordedEvent> events = Recordings.events(Recordings.chunks(dir));
