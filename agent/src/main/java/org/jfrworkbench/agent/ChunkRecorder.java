@@ -168,10 +168,10 @@ final class ChunkRecorder {
 
     /** Opens the next chunk file; does nothing once the JVM is exiting (see {@link ExitGuard}). */
     private void startChunk() throws Exception {
-        String stamp = stamp(System.currentTimeMillis());
-        String seq = Integer.toString(++sequence);
-        current = options.dir().resolve(filePrefix + stamp + "-" + labels.get("pid") + "-" + "0000".substring(Math.min(4, seq.length()))
-                + seq + Spool.SUFFIX + ".part");
+        StringBuilder name = new StringBuilder(filePrefix).append(stamp(System.currentTimeMillis()))
+                .append('-').append(labels.get("pid")).append('-');
+        pad(name, ++sequence, 4);
+        current = options.dir().resolve(name.append(Spool.SUFFIX).append(".part").toString());
         Path file = current;
         boolean started;
         try {
