@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.zip.ZipFile;
 
 /**
@@ -56,8 +57,7 @@ public final class OverheadBenchmark {
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         double warmup = Double.parseDouble(System.getProperty("bench.warmup", "15"));
         double window = Double.parseDouble(System.getProperty("bench.window", "60"));
-        List<String> extra = System.getProperty("bench.jvmArgs", "").isBlank() ? List.of()
-                : Arrays.asList(System.getProperty("bench.jvmArgs").trim().split("\\s+"));
+        List<String> extra = extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
                 : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
         System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved; extra JVM args %s%n",
@@ -110,14 +110,35 @@ public final class OverheadBenchmark {
             double ratio = inverse ? base / m : m / base;
             System.out.printf("%-50s %,12.0f %8.3fx  %.3f..%.3f  (overhead %+.1f %%)%n", r.getKey(), m, ratio, lo, hi, 100 * (1 - ratio));
         }
+        printAgentVsPeers(specs, spec -> inverse ? 1 / median(results.get(spec)) : median(results.get(spec)));
+    }
+
+    /** The first {@code agent:} configuration's score against every other's (score: higher is better). */
+    static void printAgentVsPeers(List<String> specs, ToDoubleFunction<String> score) {
         String agent = specs.stream().filter(s -> s.startsWith("agent:")).findFirst().orElse(null);
         for (String peer : specs) {
             if (agent != null && !peer.equals(agent)) {
-                double a = median(results.get(agent));
-                double b = median(results.get(peer));
-                System.out.printf("%s vs %s: %.3fx%n", agent, peer, inverse ? b / a : a / b);
+                System.out.printf("%s vs %s: %.3fx%n", agent, peer, score.applyAsDouble(agent) / score.applyAsDouble(peer));
             }
         }
+    }
+
+    /** {@code bench.jvmArgs}, space-separated, added to every child JVM. */
+    static List<String> extraJvmArgs() {
+        String args = System.getProperty("bench.jvmArgs", "");
+        return args.isBlank() ? List.of() : Arrays.asList(args.trim().split("\\s+"));
+    }
+
+    /** A child JVM's command line: this JDK, the benchmark's heap, JVM_ARGS, then MAIN_CLASS with ARGS on this classpath. */
+    static List<String> childCommand(List<String> jvmArgs, Class<?> mainClass, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-Xmx512m");
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        cmd.addAll(args);
+        return cmd;
     }
 
     private static List<String> jvmArgs(String spec, Path agentJar, Path lib, Path out) throws IOException {
@@ -139,13 +160,7 @@ public final class OverheadBenchmark {
 
     /** Runs one fresh JVM; returns {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
     private static double[] runChild(List<String> jvmArgs, double warmup, double window) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.add("-Xmx512m");
-        cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), OverheadBenchmark.class.getName(), "child",
-                String.valueOf(warmup), String.valueOf(window)));
+        List<String> cmd = childCommand(jvmArgs, OverheadBenchmark.class, List.of("child", String.valueOf(warmup), String.valueOf(window)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {

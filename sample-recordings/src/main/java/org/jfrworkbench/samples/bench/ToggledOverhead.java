@@ -16,8 +16,8 @@ import jdk.jfr.Recording;
  * Overhead measured inside one JVM: the checkout workload runs without interruption while a configuration is switched
  * on and off in turn (off, on, off, on, ..., off), and every on-phase is compared with the mean of the off-phases
  * just before and just after it. Sequential runs of fresh JVMs differ by the JIT's choices in each JVM and by the
- * machine's speed, which drifts by several per cent within minutes on a virtual machine; here the compiled code is
- * the same in both states and a drift that is linear over the three phases cancels.
+ * machine's speed, which drifts by several per cent within minutes on a virtual machine; here both states share one
+ * JVM's compiled code and a drift that is linear over the three phases cancels.
  *
  * <p>Switching: {@code agent:OPTIONS} loads the agent by dynamic attach and stops it with {@code stop}, as a user
  * would; {@code ap:OPTIONS} loads async-profiler by attach ({@code start,OPTIONS,jfr,file=...}, then {@code stop});
@@ -56,8 +56,7 @@ public final class ToggledOverhead {
         double warmup = Double.parseDouble(System.getProperty("bench.warmup", "30"));
         double settle = Double.parseDouble(System.getProperty("bench.settle", "15"));
         double window = Double.parseDouble(System.getProperty("bench.window", "60"));
-        List<String> extra = System.getProperty("bench.jvmArgs", "").isBlank() ? List.of()
-                : Arrays.asList(System.getProperty("bench.jvmArgs").trim().split("\\s+"));
+        List<String> extra = OverheadBenchmark.extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
                 : List.of("agent:", "none:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
         for (String spec : specs) {
@@ -77,11 +76,9 @@ public final class ToggledOverhead {
         for (String spec : specs) {
             List<double[]> off = new ArrayList<>();
             List<double[]> on = new ArrayList<>();
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-Djdk.attach.allowAttachSelf=true"));
-            cmd.addAll(extra);
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ToggledOverhead.class.getName(), "child", spec,
+            List<String> jvmArgs = new ArrayList<>(extra);
+            jvmArgs.add("-Djdk.attach.allowAttachSelf=true");
+            List<String> cmd = OverheadBenchmark.childCommand(jvmArgs, ToggledOverhead.class, List.of("child", spec,
                     agentJar.toString(), lib.toString(), work.resolve("out" + ratios.size()).toString(),
                     String.valueOf(warmup), String.valueOf(settle), String.valueOf(window), String.valueOf(onPhases)));
             Path log = work.resolve("child.log");
@@ -127,13 +124,8 @@ public final class ToggledOverhead {
                 System.out.printf("%-45s %8.3fx  %.3f..%.3f  (overhead %+.1f %%)%n", e.getKey(), m,
                         Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0), 100 * (1 - m));
             }
-            String agent = specs.stream().filter(s -> s.startsWith("agent:")).findFirst().orElse(null);
-            for (String peer : specs) {
-                if (agent != null && !peer.equals(agent)) {
-                    System.out.printf("%s vs %s: %.3fx%n", agent, peer,
-                            OverheadBenchmark.median(ratios.get(agent)[k]) / OverheadBenchmark.median(ratios.get(peer)[k]));
-                }
-            }
+            int view = k;
+            OverheadBenchmark.printAgentVsPeers(specs, spec -> OverheadBenchmark.median(ratios.get(spec)[view]));
         }
     }
 
@@ -209,13 +201,14 @@ public final class ToggledOverhead {
                     recording.close();
                 }
             };
-            default -> new Switch() {
+            case "none" -> new Switch() {
                 public void on(int phase) {
                 }
 
                 public void off() {
                 }
             };
+            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS, jfr:SETTINGS or none:, not '" + spec + "'");
         };
     }
 
