@@ -178,11 +178,11 @@ class AgentRecordingIT {
             try (var list = Files.list(first)) {
                 files = list.toList();
             }
-            if (!files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr"))) {
+            if (allClosed(files)) {
                 break;
             }
         }
-        assertTrue(!files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr")), "every chunk closed at stop: " + files);
+        assertTrue(allClosed(files), "every chunk closed at stop: " + files);
         attach(jvm, app, "dir=" + second + ",interval=2s,label.service=second");
         String out = ChildJvm.finish(app, log);
         assertTrue(out.contains("[workbench-agent] stopped") && !out.contains("already recording"), out);
@@ -191,6 +191,10 @@ class AgentRecordingIT {
             assertEquals(dir.getFileName().toString(), Recordings.labels(events).get("service"));
             assertTrue(Recordings.counts(events).getOrDefault("jdk.ExecutionSample", 0) > 0, dir + ": " + Recordings.counts(events));
         }
+    }
+
+    private static boolean allClosed(List<Path> files) {
+        return !files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr"));
     }
 
     private static void attach(ChildJvm jvm, Process app, String options) throws Exception {
