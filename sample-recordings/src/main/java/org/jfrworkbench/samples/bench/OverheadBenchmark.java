@@ -37,6 +37,15 @@ import java.util.zip.ZipFile;
  * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
  * time per thread name in the window, from /proc: where a configuration's extra CPU goes).
+ *
+ * <p>{@code bench.reference=true} (with this process pinned to one CPU, e.g. {@code taskset -c 1}): every run of every
+ * configuration, "no agent" included, gets a second fresh JVM without any agent beside it on that CPU, both warming up
+ * from the same moment and counting in the same window, and the run's figures are taken relative to that reference.
+ * The two JVMs take turns on the CPU every few milliseconds, so the machine's speed, which drifts by several per cent
+ * within minutes on a virtual machine, cancels; "no agent" against its reference is then the spread of two identical
+ * JVMs (their JIT's choices). Read the CPU time per order (how the scheduler splits the CPU between the two JVMs' threads
+ * also moves their throughputs); what the agent paces by the wall clock (allocation samples per second, heap summaries,
+ * the JDK's periodic events) comes about twice as often per order as on a CPU of its own.
  */
 public final class OverheadBenchmark {
     private static final String NONE = "no agent";
@@ -46,7 +55,7 @@ public final class OverheadBenchmark {
 
     public static void main(String[] args) throws Throwable {
         if (args.length >= 1 && args[0].equals("child")) {
-            child(Double.parseDouble(args[1]), Double.parseDouble(args[2]));
+            child(Long.parseLong(args[1]), Double.parseDouble(args[2]), Double.parseDouble(args[3]));
             return;
         }
         if (args.length < 1) {
@@ -60,8 +69,14 @@ public final class OverheadBenchmark {
         List<String> extra = extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
                 : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
-        System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved; extra JVM args %s%n",
-                warmup, window, runs, extra);
+        boolean reference = Boolean.getBoolean("bench.reference");
+        if (reference && Runtime.getRuntime().availableProcessors() != 1) {
+            System.err.println("bench.reference=true needs this process pinned to one CPU (e.g. taskset -c 1), so that the"
+                    + " reference JVM and the measured one share it; this process may use " + Runtime.getRuntime().availableProcessors());
+            System.exit(2);
+        }
+        System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved%s; extra JVM args %s%n",
+                warmup, window, runs, reference ? ", each beside a no-agent reference JVM on the same CPU" : "", extra);
         Path work = Files.createTempDirectory("workbench-overhead");
         Path lib = extractProfiler(agentJar, work);
 
@@ -83,32 +98,58 @@ public final class OverheadBenchmark {
             for (Map.Entry<String, List<String>> c : configs.entrySet()) {
                 List<String> jvm = new ArrayList<>(extra);
                 jvm.addAll(c.getValue());
-                double[] r = runChild(jvm, warmup, window);
+                // with a reference both JVMs count from the same moment, a little after both have started
+                long startMillis = System.currentTimeMillis() + (reference ? 3000 : 0);
+                Process p = startChild(jvm, startMillis, warmup, window);
+                Process q = reference ? startChild(extra, startMillis, warmup, window) : null;
+                double[] r;
+                double[] ref;
+                try {
+                    r = result(p);
+                    ref = q == null ? null : result(q);
+                } finally {
+                    p.destroyForcibly();
+                    if (q != null) {
+                        q.destroyForcibly();
+                    }
+                }
+                System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %3.0f GCs",
+                        run + 1, c.getKey(), r[0], r[1], r[2], r[3]);
+                if (ref != null) {
+                    System.out.printf("   reference %,10.0f orders/s %,8.0f cpu-ns/order", ref[0], ref[1]);
+                    r = new double[] {r[0] / ref[0], r[1] / ref[1], r[2] / ref[2]};
+                }
+                System.out.println();
                 rates.get(c.getKey())[run] = r[0];
                 cpu.get(c.getKey())[run] = r[1];
                 appCpu.get(c.getKey())[run] = r[2];
-                System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %3.0f GCs%n",
-                        run + 1, c.getKey(), r[0], r[1], r[2], r[3]);
             }
         }
         // Three views of the same runs: throughput (what users feel), the process's CPU time per order (app + profiler +
         // GC + JIT threads) and the application thread's own CPU time per order (what the samplers' interrupts, the
         // allocation hooks and lost compiled code cost the application itself).
-        report("throughput (orders/s), higher is better", rates, specs, false);
-        report("process CPU time per order (ns), ratio shown as none/config so that < 1 means overhead", cpu, specs, true);
-        report("application thread CPU time per order (ns), ratio none/config", appCpu, specs, true);
+        // With a reference every run's figures are already relative to the no-agent JVM beside it, and "no agent" itself
+        // shows how far two identical JVMs differ (their JIT's choices).
+        String vs = reference ? "the reference" : "none";
+        report("throughput" + (reference ? " relative to the reference" : " (orders/s)") + ", higher is better", rates, specs, false, reference);
+        report("process CPU time per order" + (reference ? " relative to the reference" : " (ns)") + ", ratio shown as " + vs
+                + "/config so that < 1 means overhead", cpu, specs, true, reference);
+        report("application thread CPU time per order" + (reference ? " relative to the reference" : " (ns)") + ", ratio " + vs
+                + "/config", appCpu, specs, true, reference);
     }
 
-    private static void report(String title, Map<String, double[]> results, List<String> specs, boolean inverse) {
-        double base = median(results.get(NONE));
-        System.out.printf("%n%s%n%-50s %12s %9s %15s%n", title, "configuration", "median", "vs none", "spread vs none");
+    private static void report(String title, Map<String, double[]> results, List<String> specs, boolean inverse, boolean relative) {
+        double base = relative ? 1 : median(results.get(NONE));
+        String vs = relative ? "ref" : "none";
+        System.out.printf("%n%s%n%-50s %12s %9s %15s%n", title, "configuration", "median", "vs " + vs, "spread vs " + vs);
         for (Map.Entry<String, double[]> r : results.entrySet()) {
             double[] v = r.getValue();
             double m = median(v);
             double lo = inverse ? base / Arrays.stream(v).max().orElse(1) : Arrays.stream(v).min().orElse(0) / base;
             double hi = inverse ? base / Arrays.stream(v).min().orElse(1) : Arrays.stream(v).max().orElse(0) / base;
             double ratio = inverse ? base / m : m / base;
-            System.out.printf("%-50s %,12.0f %8.3fx  %.3f..%.3f  (overhead %+.1f %%)%n", r.getKey(), m, ratio, lo, hi, 100 * (1 - ratio));
+            System.out.printf("%-50s " + (relative ? "%12.3f" : "%,12.0f") + " %8.3fx  %.3f..%.3f  (overhead %+.1f %%)%n",
+                    r.getKey(), m, ratio, lo, hi, 100 * (1 - ratio));
         }
         printAgentVsPeers(specs, spec -> inverse ? 1 / median(results.get(spec)) : median(results.get(spec)));
     }
@@ -158,10 +199,15 @@ public final class OverheadBenchmark {
         };
     }
 
-    /** Runs one fresh JVM; returns {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
-    private static double[] runChild(List<String> jvmArgs, double warmup, double window) throws Exception {
-        List<String> cmd = childCommand(jvmArgs, OverheadBenchmark.class, List.of("child", String.valueOf(warmup), String.valueOf(window)));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    /** Starts one fresh JVM that warms up from {@code startMillis} (wall clock) on, then counts orders in the window. */
+    private static Process startChild(List<String> jvmArgs, long startMillis, double warmup, double window) throws IOException {
+        List<String> cmd = childCommand(jvmArgs, OverheadBenchmark.class,
+                List.of("child", String.valueOf(startMillis), String.valueOf(warmup), String.valueOf(window)));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** A child's result: {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
+    private static double[] result(Process p) throws Exception {
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
             throw new IllegalStateException("benchmark child failed: " + out);
@@ -179,11 +225,13 @@ public final class OverheadBenchmark {
     }
 
     /** Warm up, then count the checkouts done in the window, and the CPU time they took. */
-    private static void child(double warmupSeconds, double windowSeconds) throws Throwable {
+    private static void child(long startMillis, double warmupSeconds, double windowSeconds) throws Throwable {
+        // the window on this JVM's nanoTime clock, counted from the wall-clock moment the parent chose
+        long windowStart = System.nanoTime() + (startMillis - System.currentTimeMillis()) * 1_000_000L + (long) (warmupSeconds * 1e9);
         Object service = NEW.invoke(true);
-        run(service, warmupSeconds);
+        runUntil(service, windowStart);
         Map<String, Long> threads0 = threadTicks();
-        double[] r = measure(service, windowSeconds);
+        double[] r = measureUntil(service, windowStart + (long) (windowSeconds * 1e9));
         Map<String, Long> threads1 = threadTicks();
         StringBuilder perThread = new StringBuilder();
         threads1.entrySet().stream()
@@ -198,23 +246,24 @@ public final class OverheadBenchmark {
     /** Results of the checkouts, summed and printed, so the JIT cannot drop the work. */
     static long sink;
 
-    /** Checkout work for the given time, not measured (warm-up, settling). */
-    static void run(Object service, double seconds) throws Throwable {
-        long end = System.nanoTime() + (long) (seconds * 1e9);
+    /** Checkout work until {@code end} ({@link System#nanoTime()}), not measured (warm-up, settling). */
+    static void runUntil(Object service, long end) throws Throwable {
         while (System.nanoTime() < end) {
             sink += checkout(service);
         }
     }
 
-    /** Checkout work for the given time; returns {orders per second, process CPU ns per order, app thread CPU ns per order, GCs}. */
-    static double[] measure(Object service, double seconds) throws Throwable {
+    /**
+     * Checkout work until {@code end} ({@link System#nanoTime()}); returns {orders per second, process CPU ns per order,
+     * app thread CPU ns per order, GCs}.
+     */
+    static double[] measureUntil(Object service, long end) throws Throwable {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long gcs0 = gcCount();
         long cpu0 = os.getProcessCpuTime();
         long app0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        long end = t0 + (long) (seconds * 1e9);
         long orders = 0;
         long now;
         do {

@@ -28,7 +28,16 @@ import jdk.jfr.Recording;
  * on-phase, as in steady state). What this cannot show is a lasting cost of having started the agent once, which the
  * fresh-JVM runs of {@link OverheadBenchmark} include.
  *
- * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.ToggledOverhead AGENT_JAR [ON_PHASES] [CONFIG...]</pre>
+ * <p>With {@code -Dbench.reference=true} (and this process pinned to one CPU, e.g. {@code taskset -c 1}) a second JVM
+ * without any agent runs the same workload beside each configuration's JVM on that CPU, phase for phase (both count
+ * their phases from one wall-clock moment), and every phase's figures are taken relative to the reference's in the same
+ * seconds. The two JVMs take turns on the CPU every few milliseconds, so a change of the machine's speed at any time
+ * scale hits both alike and cancels; the CPU time per order is then the figure to read (the throughput of two JVMs
+ * sharing a CPU also depends on how the scheduler splits it between their threads). Sampling that the agent paces by
+ * the wall clock (its allocation target per second, heap summaries, the JDK's periodic events) then comes about twice
+ * as often per order as on a CPU of its own, which makes the agent's figure, if anything, too high.
+ *
+ * <pre>[taskset -c 1] java [-Dbench.reference=true] -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.ToggledOverhead AGENT_JAR [ON_PHASES] [CONFIG...]</pre>
  */
 public final class ToggledOverhead {
     private ToggledOverhead() {
@@ -66,42 +75,51 @@ public final class ToggledOverhead {
                 System.exit(2);
             }
         }
+        boolean reference = Boolean.getBoolean("bench.reference");
+        if (reference && Runtime.getRuntime().availableProcessors() != 1) {
+            System.err.println("bench.reference=true needs this process pinned to one CPU (e.g. taskset -c 1), so that the"
+                    + " reference JVM and the measured one share it; this process may use " + Runtime.getRuntime().availableProcessors());
+            System.exit(2);
+        }
         Path work = Files.createTempDirectory("workbench-toggled");
-        System.out.printf("one JVM per configuration, switched on and off %d times; warm-up %.0f s, each phase %.0f s settling + %.0f s counted; extra JVM args %s; recordings in %s%n",
-                onPhases, warmup, settle, window, extra, work);
+        System.out.printf("one JVM per configuration%s, switched on and off %d times; warm-up %.0f s, each phase %.0f s settling + %.0f s counted; extra JVM args %s; recordings in %s%n",
+                reference ? " beside a no-agent reference JVM on the same CPU" : "", onPhases, warmup, settle, window, extra, work);
         Path lib = OverheadBenchmark.extractProfiler(agentJar, work);
 
         // per configuration: {throughput on/off, process CPU per order off/on, application thread CPU per order off/on}
         Map<String, double[][]> ratios = new LinkedHashMap<>();
         for (String spec : specs) {
-            List<double[]> off = new ArrayList<>();
-            List<double[]> on = new ArrayList<>();
-            List<String> jvmArgs = new ArrayList<>(extra);
-            jvmArgs.add("-Djdk.attach.allowAttachSelf=true");
-            List<String> cmd = OverheadBenchmark.childCommand(jvmArgs, ToggledOverhead.class, List.of("child", spec,
-                    agentJar.toString(), lib.toString(), work.resolve("out" + ratios.size()).toString(),
-                    String.valueOf(warmup), String.valueOf(settle), String.valueOf(window), String.valueOf(onPhases)));
-            Path log = work.resolve("child.log");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            long limitSeconds = (long) (warmup + (2 * onPhases + 1) * (settle + window)) + 120;
-            boolean done = p.waitFor(limitSeconds, TimeUnit.SECONDS);
-            if (!done) {
-                p.destroyForcibly();
-            }
-            String out = Files.readString(log);
-            if (!done || p.exitValue() != 0) {
-                throw new IllegalStateException("benchmark child for " + spec + " failed: " + out);
-            }
-            for (String line : out.split("\n")) {
-                if (line.startsWith("PHASE ")) {
-                    String[] f = line.substring(6).trim().split(" ");
-                    double[] r = {Double.parseDouble(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])};
-                    (f[0].equals("on") ? on : off).add(r);
-                    System.out.printf("%-45s %-3s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %4.0f GCs%n", spec, f[0], r[0], r[1], r[2], r[3]);
+            // both JVMs count their phases from the same moment, a little after both have started
+            long startMillis = System.currentTimeMillis() + 3000;
+            List<String> childArgs = List.of(agentJar.toString(), lib.toString(), String.valueOf(startMillis),
+                    String.valueOf(warmup), String.valueOf(settle), String.valueOf(window), String.valueOf(onPhases));
+            Process subject = startChild(extra, spec, work.resolve("out" + ratios.size()), childArgs, work.resolve("child.log"));
+            Process ref = reference ? startChild(extra, "none:", work.resolve("ref" + ratios.size()), childArgs, work.resolve("ref.log")) : null;
+            long limitSeconds = (long) (3 + warmup + (2 * onPhases + 1) * (settle + window)) + 120;
+            List<double[]> phases;
+            List<double[]> refPhases;
+            try {
+                phases = phases(subject, work.resolve("child.log"), spec, limitSeconds, onPhases);
+                refPhases = ref == null ? null : phases(ref, work.resolve("ref.log"), "the reference JVM", limitSeconds, onPhases);
+            } finally {
+                subject.destroyForcibly();
+                if (ref != null) {
+                    ref.destroyForcibly();
                 }
             }
-            if (on.size() != onPhases || off.size() != onPhases + 1) {
-                throw new IllegalStateException("expected " + onPhases + " on-phases between " + (onPhases + 1) + " off-phases from " + spec + ": " + out);
+            List<double[]> off = new ArrayList<>();
+            List<double[]> on = new ArrayList<>();
+            for (int i = 0; i < phases.size(); i++) {
+                double[] r = phases.get(i);
+                String state = i % 2 == 0 ? "off" : "on";
+                System.out.printf("%-45s %-3s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %4.0f GCs", spec, state, r[0], r[1], r[2], r[3]);
+                if (refPhases != null) {
+                    double[] q = refPhases.get(i);
+                    System.out.printf("   reference %,10.0f orders/s %,8.0f cpu-ns/order", q[0], q[1]);
+                    r = new double[] {r[0] / q[0], r[1] / q[1], r[2] / q[2], r[3]};
+                }
+                System.out.println();
+                (i % 2 == 0 ? off : on).add(r);
             }
             double[][] r = new double[3][onPhases];
             for (int i = 0; i < onPhases; i++) {
@@ -136,26 +154,66 @@ public final class ToggledOverhead {
         void off() throws Exception;
     }
 
+    private static Process startChild(List<String> extra, String spec, Path out, List<String> args, Path log) throws Exception {
+        List<String> jvmArgs = new ArrayList<>(extra);
+        jvmArgs.add("-Djdk.attach.allowAttachSelf=true");
+        List<String> childArgs = new ArrayList<>(List.of("child", spec, out.toString()));
+        childArgs.addAll(args);
+        List<String> cmd = OverheadBenchmark.childCommand(jvmArgs, ToggledOverhead.class, childArgs);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** A child's phases in order (off, on, off, ..., off), each {orders/s, process CPU ns/order, app thread CPU ns/order, GCs}. */
+    private static List<double[]> phases(Process p, Path log, String what, long limitSeconds, int onPhases) throws Exception {
+        boolean done = p.waitFor(limitSeconds, TimeUnit.SECONDS);
+        if (!done) {
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log);
+        if (!done || p.exitValue() != 0) {
+            throw new IllegalStateException("benchmark child for " + what + " failed: " + out);
+        }
+        List<double[]> phases = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (line.startsWith("PHASE ")) {
+                String[] f = line.substring(6).trim().split(" ");
+                if (!f[0].equals(phases.size() % 2 == 0 ? "off" : "on")) {
+                    throw new IllegalStateException("phases out of order from " + what + ": " + out);
+                }
+                phases.add(new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])});
+            }
+        }
+        if (phases.size() != 2 * onPhases + 1) {
+            throw new IllegalStateException("expected " + onPhases + " on-phases between " + (onPhases + 1) + " off-phases from " + what + ": " + out);
+        }
+        return phases;
+    }
+
     private static void child(String[] a) throws Throwable {
         String spec = a[1];
-        String agentJar = a[2];
-        String lib = a[3];
-        String out = a[4];
-        double warmup = Double.parseDouble(a[5]);
-        double settle = Double.parseDouble(a[6]);
-        double window = Double.parseDouble(a[7]);
-        int onPhases = Integer.parseInt(a[8]);
+        String out = a[2];
+        String agentJar = a[3];
+        String lib = a[4];
+        long startMillis = Long.parseLong(a[5]);
+        long warmup = (long) (Double.parseDouble(a[6]) * 1e9);
+        long settle = (long) (Double.parseDouble(a[7]) * 1e9);
+        long window = (long) (Double.parseDouble(a[8]) * 1e9);
+        int onPhases = Integer.parseInt(a[9]);
         Switch sw = switchFor(spec, agentJar, lib, out);
+        // phase boundaries on this JVM's nanoTime clock, counted from the wall-clock moment the parent chose
+        long t = System.nanoTime() + (startMillis - System.currentTimeMillis()) * 1_000_000L + warmup;
         Object service = OverheadBenchmark.NEW.invoke(true);
-        OverheadBenchmark.run(service, warmup);
-        print("off", OverheadBenchmark.measure(service, window));
-        for (int i = 0; i < onPhases; i++) {
-            sw.on(i);
-            OverheadBenchmark.run(service, settle);
-            print("on", OverheadBenchmark.measure(service, window));
-            sw.off();
-            OverheadBenchmark.run(service, settle);
-            print("off", OverheadBenchmark.measure(service, window));
+        OverheadBenchmark.runUntil(service, t);
+        for (int phase = 0; phase <= 2 * onPhases; phase++) {
+            boolean on = phase % 2 == 1;
+            if (on) {
+                sw.on(phase / 2);
+            } else if (phase > 0) {
+                sw.off();
+            }
+            OverheadBenchmark.runUntil(service, t + settle);
+            print(on ? "on" : "off", OverheadBenchmark.measureUntil(service, t + settle + window));
+            t += settle + window;
         }
         System.out.println("done (" + OverheadBenchmark.sink + ")");
     }
