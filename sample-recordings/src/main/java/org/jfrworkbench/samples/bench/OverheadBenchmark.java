@@ -32,7 +32,8 @@ import java.util.zip.ZipFile;
  * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code agent@JAR:OPTIONS}
  * (another build of the agent, to compare two builds in one run), {@code ap:OPTIONS} (async-profiler alone, e.g.
  * {@code ap:event=cpu,interval=10ms,alloc=8m,live}), {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}) or
- * {@code none:} (no agent again: the spread of identical configurations, the benchmark's own noise).
+ * {@code jvm:OPTIONS} (JVM options only, space-separated: what a flag such as {@code -XX:+DebugNonSafepoints} costs
+ * by itself) or {@code none:} (no agent again: the spread of identical configurations, the benchmark's own noise).
  * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
  * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
@@ -59,7 +60,7 @@ public final class OverheadBenchmark {
             return;
         }
         if (args.length < 1) {
-            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [agent:OPTIONS | agent@JAR:OPTIONS | ap:OPTIONS | jfr:SETTINGS | none: ...]");
+            System.err.println("usage: OverheadBenchmark AGENT_JAR [RUNS] [agent:OPTIONS | agent@JAR:OPTIONS | ap:OPTIONS | jfr:SETTINGS | jvm:OPTIONS | none: ...]");
             System.exit(2);
         }
         Path agentJar = Path.of(args[0]).toAbsolutePath();
@@ -195,7 +196,8 @@ public final class OverheadBenchmark {
             case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
             case "jfr" -> List.of("-XX:StartFlightRecording=settings=" + (options.isEmpty() ? "profile" : options) + ",filename=" + out + ".jfr");
             case "none" -> List.of();
-            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS, jfr:SETTINGS or none:, not '" + spec + "'");
+            case "jvm" -> options.isBlank() ? List.of() : Arrays.asList(options.trim().split("\\s+"));
+            default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS, jfr:SETTINGS, jvm:OPTIONS or none:, not '" + spec + "'");
         };
     }
 
