@@ -70,12 +70,7 @@ public final class OverheadBenchmark {
         List<String> extra = extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
                 : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
-        boolean reference = Boolean.getBoolean("bench.reference");
-        if (reference && Runtime.getRuntime().availableProcessors() != 1) {
-            System.err.println("bench.reference=true needs this process pinned to one CPU (e.g. taskset -c 1), so that the"
-                    + " reference JVM and the measured one share it; this process may use " + Runtime.getRuntime().availableProcessors());
-            System.exit(2);
-        }
+        boolean reference = referenceOnOneCpu();
         System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved%s; extra JVM args %s%n",
                 warmup, window, runs, reference ? ", each beside a no-agent reference JVM on the same CPU" : "", extra);
         Path work = Files.createTempDirectory("workbench-overhead");
@@ -116,11 +111,7 @@ public final class OverheadBenchmark {
                 }
                 System.out.printf("run %d  %-50s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %3.0f GCs",
                         run + 1, c.getKey(), r[0], r[1], r[2], r[3]);
-                if (ref != null) {
-                    System.out.printf("   reference %,10.0f orders/s %,8.0f cpu-ns/order", ref[0], ref[1]);
-                    r = new double[] {r[0] / ref[0], r[1] / ref[1], r[2] / ref[2]};
-                }
-                System.out.println();
+                r = relative(r, ref);
                 rates.get(c.getKey())[run] = r[0];
                 cpu.get(c.getKey())[run] = r[1];
                 appCpu.get(c.getKey())[run] = r[2];
@@ -163,6 +154,38 @@ public final class OverheadBenchmark {
                 System.out.printf("%s vs %s: %.3fx%n", agent, peer, score.applyAsDouble(agent) / score.applyAsDouble(peer));
             }
         }
+    }
+
+    /**
+     * {@code bench.reference}; exits with a message if it is set and this process may use more than one CPU, since the
+     * reference JVM and the measured one must share one.
+     */
+    static boolean referenceOnOneCpu() {
+        boolean reference = Boolean.getBoolean("bench.reference");
+        if (reference && Runtime.getRuntime().availableProcessors() != 1) {
+            System.err.println("bench.reference=true needs this process pinned to one CPU (e.g. taskset -c 1), so that the"
+                    + " reference JVM and the measured one share it; this process may use " + Runtime.getRuntime().availableProcessors());
+            System.exit(2);
+        }
+        return reference;
+    }
+
+    /**
+     * Ends the line printed for a result {orders/s, process CPU ns/order, app thread CPU ns/order, GCs}: with a reference
+     * (non-null) prints its figures and returns the first three relative to them (GCs as they were); else the result.
+     */
+    static double[] relative(double[] r, double[] ref) {
+        if (ref == null) {
+            System.out.println();
+            return r;
+        }
+        System.out.printf("   reference %,10.0f orders/s %,8.0f cpu-ns/order%n", ref[0], ref[1]);
+        return new double[] {r[0] / ref[0], r[1] / ref[1], r[2] / ref[2], r[3]};
+    }
+
+    /** The {@link System#nanoTime()} of this JVM at the wall-clock moment {@code epochMillis}: a moment two JVMs share. */
+    static long nanoTimeAt(long epochMillis) {
+        return System.nanoTime() + (epochMillis - System.currentTimeMillis()) * 1_000_000L;
     }
 
     /** {@code bench.jvmArgs}, space-separated, added to every child JVM. */
@@ -229,7 +252,7 @@ public final class OverheadBenchmark {
     /** Warm up, then count the checkouts done in the window, and the CPU time they took. */
     private static void child(long startMillis, double warmupSeconds, double windowSeconds) throws Throwable {
         // the window on this JVM's nanoTime clock, counted from the wall-clock moment the parent chose
-        long windowStart = System.nanoTime() + (startMillis - System.currentTimeMillis()) * 1_000_000L + (long) (warmupSeconds * 1e9);
+        long windowStart = nanoTimeAt(startMillis) + (long) (warmupSeconds * 1e9);
         Object service = NEW.invoke(true);
         runUntil(service, windowStart);
         Map<String, Long> threads0 = threadTicks();

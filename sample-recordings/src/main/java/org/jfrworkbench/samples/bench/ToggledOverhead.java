@@ -75,12 +75,7 @@ public final class ToggledOverhead {
                 System.exit(2);
             }
         }
-        boolean reference = Boolean.getBoolean("bench.reference");
-        if (reference && Runtime.getRuntime().availableProcessors() != 1) {
-            System.err.println("bench.reference=true needs this process pinned to one CPU (e.g. taskset -c 1), so that the"
-                    + " reference JVM and the measured one share it; this process may use " + Runtime.getRuntime().availableProcessors());
-            System.exit(2);
-        }
+        boolean reference = OverheadBenchmark.referenceOnOneCpu();
         Path work = Files.createTempDirectory("workbench-toggled");
         System.out.printf("one JVM per configuration%s, switched on and off %d times; warm-up %.0f s, each phase %.0f s settling + %.0f s counted; extra JVM args %s; recordings in %s%n",
                 reference ? " beside a no-agent reference JVM on the same CPU" : "", onPhases, warmup, settle, window, extra, work);
@@ -113,13 +108,7 @@ public final class ToggledOverhead {
                 double[] r = phases.get(i);
                 String state = i % 2 == 0 ? "off" : "on";
                 System.out.printf("%-45s %-3s %,10.0f orders/s %,8.0f cpu-ns/order (app thread %,8.0f) %4.0f GCs", spec, state, r[0], r[1], r[2], r[3]);
-                if (refPhases != null) {
-                    double[] q = refPhases.get(i);
-                    System.out.printf("   reference %,10.0f orders/s %,8.0f cpu-ns/order", q[0], q[1]);
-                    r = new double[] {r[0] / q[0], r[1] / q[1], r[2] / q[2], r[3]};
-                }
-                System.out.println();
-                (i % 2 == 0 ? off : on).add(r);
+                (i % 2 == 0 ? off : on).add(OverheadBenchmark.relative(r, refPhases == null ? null : refPhases.get(i)));
             }
             double[][] r = new double[3][onPhases];
             for (int i = 0; i < onPhases; i++) {
@@ -201,7 +190,7 @@ public final class ToggledOverhead {
         int onPhases = Integer.parseInt(a[9]);
         Switch sw = switchFor(spec, agentJar, lib, out);
         // phase boundaries on this JVM's nanoTime clock, counted from the wall-clock moment the parent chose
-        long t = System.nanoTime() + (startMillis - System.currentTimeMillis()) * 1_000_000L + warmup;
+        long t = OverheadBenchmark.nanoTimeAt(startMillis) + warmup;
         Object service = OverheadBenchmark.NEW.invoke(true);
         OverheadBenchmark.runUntil(service, t);
         for (int phase = 0; phase <= 2 * onPhases; phase++) {
