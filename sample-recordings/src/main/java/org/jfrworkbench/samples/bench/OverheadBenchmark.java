@@ -190,8 +190,12 @@ public final class OverheadBenchmark {
 
     /** {@code bench.jvmArgs}, space-separated, added to every child JVM. */
     static List<String> extraJvmArgs() {
-        String args = System.getProperty("bench.jvmArgs", "");
-        return args.isBlank() ? List.of() : Arrays.asList(args.trim().split("\\s+"));
+        return jvmOptions(System.getProperty("bench.jvmArgs", ""));
+    }
+
+    /** Space-separated JVM options as a list; none for a blank string. */
+    private static List<String> jvmOptions(String options) {
+        return options.isBlank() ? List.of() : Arrays.asList(options.trim().split("\\s+"));
     }
 
     /** A child JVM's command line: this JDK, the benchmark's heap, JVM_ARGS, then MAIN_CLASS with ARGS on this classpath. */
@@ -219,7 +223,7 @@ public final class OverheadBenchmark {
             case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
             case "jfr" -> List.of("-XX:StartFlightRecording=settings=" + (options.isEmpty() ? "profile" : options) + ",filename=" + out + ".jfr");
             case "none" -> List.of();
-            case "jvm" -> options.isBlank() ? List.of() : Arrays.asList(options.trim().split("\\s+"));
+            case "jvm" -> jvmOptions(options);
             default -> throw new IllegalArgumentException("a configuration is agent:OPTIONS, ap:OPTIONS, jfr:SETTINGS, jvm:OPTIONS or none:, not '" + spec + "'");
         };
     }
