@@ -29,7 +29,7 @@ import org.jfrworkbench.agent.upload.Uploader;
  */
 final class ChunkRecorder {
     private static final long MAX_GC_WAIT_MILLIS = 5000;
-    /** With a target allocation rate the first chunk is short: its end measures the rate the next chunks sample at. */
+    /** With a target allocation rate the first chunk is short: its second half measures the rate the next chunk samples at. */
     private static final long FIRST_ADAPTIVE_CHUNK_MILLIS = 10_000;
 
     private final AgentOptions options;
@@ -113,6 +113,9 @@ final class ChunkRecorder {
                 scheduler.scheduleAtFixedRate(this::rotateSafely, every, every, TimeUnit.MILLISECONDS);
             }
         }, first, TimeUnit.MILLISECONDS);
+        // halfway through every chunk, on the same clock as the rotations
+        scheduler.schedule(this::halfwaySafely, first / 2, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(this::halfwaySafely, first + every / 2, every, TimeUnit.MILLISECONDS);
         if (NativeMemoryMonitor.isTrackingOn()) {
             NativeMemoryMonitor nmt = new NativeMemoryMonitor();
             long nmtEvery = options.nmtInterval().toMillis();
@@ -210,6 +213,19 @@ final class ChunkRecorder {
             heapMonitor.awaitNextGc(Math.min(MAX_GC_WAIT_MILLIS, options.interval().toMillis() / 10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void halfwaySafely() {
+        lock.lock();
+        try {
+            if (!stopped && current != null) {
+                engine.halfway();
+            }
+        } catch (Throwable t) {
+            Log.failureOnce("halfway", "could not measure the allocation rate; the next chunk keeps its interval", t);
+        } finally {
+            lock.unlock();
         }
     }
 

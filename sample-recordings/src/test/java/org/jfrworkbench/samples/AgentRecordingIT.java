@@ -100,6 +100,34 @@ class AgentRecordingIT {
         }
     }
 
+    /**
+     * Allocation sampling aims at 150 samples/s (the default) from the allocation rate measured in the second half of the
+     * chunk before: a start-up burst at the beginning of the first chunk must not set the second chunk's interval (it did,
+     * when the whole first chunk was measured: the second chunk of a benchmark sampled ~45 % above the target).
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(strings = {"17", "25"})
+    void allocationSamplingAimsAtTheSteadyRateNotTheStartUpBurst(String version) throws Exception {
+        ChildJvm jvm = ChildJvm.jdk(version);
+        Path dir = tmp.resolve("rec");
+        // a 1 s burst as fast as the JVM allocates, then 20 MB/s paced by the clock, with 6 s chunks: the first chunk's
+        // second half (3-6 s) sees only the steady rate
+        String out = jvm.run("dir=" + dir + ",interval=6s", List.of("-Xmx96m"), tmp.resolve("out.log"),
+                "org.jfrworkbench.samples.AllocationPhases", "1000", "20", "16");
+        assertTrue(out.contains("allocation phases done"), out);
+        List<Path> chunks = Recordings.chunks(dir);
+        assertTrue(chunks.size() >= 2, "a second chunk: " + chunks);
+        List<Long> intervals = new java.util.ArrayList<>();
+        for (Path chunk : chunks) {
+            intervals.add(Recordings.allocInterval(Recordings.events(chunk)));
+        }
+        Profile second = Imported.read(chunks.get(1));
+        double perSecond = Imported.samples(second, Kind.ALLOC) * 1000.0 / Math.max(1, second.durationMillis());
+        // 20 MB/s over 150 samples/s is ~140 KB; measured over the whole first chunk the burst would make it megabytes
+        assertTrue(perSecond > 150 / 1.5 && perSecond < 150 * 1.5, "second chunk: " + perSecond
+                + " alloc samples/s at interval " + intervals.get(1) + " (all intervals " + intervals + "); " + out);
+    }
+
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"17", "25"})
     void jfrEngineRecordsTheSameKindsAndNativeMemory(String version) throws Exception {

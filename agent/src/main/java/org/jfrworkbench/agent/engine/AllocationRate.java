@@ -4,8 +4,9 @@ import java.lang.management.ManagementFactory;
 
 /**
  * Chooses async-profiler's allocation sampling interval for a target number of samples per second from the
- * allocation rate measured since the previous choice (all threads' allocated bytes: {@code getTotalThreadAllocatedBytes}
- * on JDK 21+, the sum over live threads on 17, which misses threads that ended in between). Sampling at
+ * allocation rate measured since the last {@link #mark()} (or the previous choice, without one), in all threads'
+ * allocated bytes: {@code getTotalThreadAllocatedBytes} on JDK 21+, the sum over live threads on 17, which misses
+ * threads that ended in between. Sampling at
  * a fixed byte interval costs in proportion to the allocation rate: 512 KB is ~3000 samples/s for a service that
  * allocates 1.5 GB/s, but a handful for a quiet one. JDK JFR throttles its ObjectAllocationSample the same way.
  */
@@ -19,6 +20,7 @@ public final class AllocationRate {
     private final com.sun.management.ThreadMXBean threads;
     private long lastBytes = -1;
     private long lastNanos;
+    private long lastInterval = INITIAL_INTERVAL;
 
     public AllocationRate(int samplesPerSecond) {
         this.samplesPerSecond = samplesPerSecond;
@@ -27,8 +29,21 @@ public final class AllocationRate {
                 && sun.isThreadAllocatedMemoryEnabled() ? sun : null;
     }
 
-    /** The interval for the next chunk: the last measured bytes/s divided by the target samples/s, within bounds. */
-    public long nextInterval() {
+    /**
+     * Starts the window the next {@link #nextInterval()} measures: the recorder marks halfway through each chunk, so the
+     * first chunk's start-up and JIT warm-up (a different allocation rate from the steady state) do not set the interval
+     * of the second.
+     */
+    public synchronized void mark() {
+        long bytes = totalAllocated();
+        if (bytes >= 0) {
+            lastBytes = bytes;
+            lastNanos = System.nanoTime();
+        }
+    }
+
+    /** The interval for the next chunk: the bytes/s measured since the mark divided by the target samples/s, within bounds. */
+    public synchronized long nextInterval() {
         long now = System.nanoTime();
         long bytes = totalAllocated();
         long interval;
@@ -38,12 +53,15 @@ public final class AllocationRate {
             // attached to a JVM that has run a while: its average since start is the best guess
             long uptimeMillis = ManagementFactory.getRuntimeMXBean().getUptime();
             interval = uptimeMillis >= 5000 ? forRate(bytes * 1000.0 / uptimeMillis) : INITIAL_INTERVAL;
+        } else if (bytes < lastBytes) {
+            interval = lastInterval; // JDK 17's sum over live threads lost more bytes with ended threads than were allocated
         } else {
             double seconds = Math.max(1e-3, (now - lastNanos) / 1e9);
             interval = forRate((bytes - lastBytes) / seconds);
         }
         lastBytes = bytes;
         lastNanos = now;
+        lastInterval = interval;
         return interval;
     }
 

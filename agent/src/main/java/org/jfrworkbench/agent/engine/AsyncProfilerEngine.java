@@ -56,6 +56,13 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     }
 
     @Override
+    public void halfway() {
+        if (allocRate != null) {
+            allocRate.mark();
+        }
+    }
+
+    @Override
     public void start(Path file) throws Exception {
         if (allocRate != null) {
             allocInterval = allocRate.nextInterval();

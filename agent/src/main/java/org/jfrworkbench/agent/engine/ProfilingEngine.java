@@ -10,6 +10,10 @@ public interface ProfilingEngine {
     /** Stops and closes the current file; afterwards it is complete and may be read or uploaded. */
     void stop() throws Exception;
 
+    /** Called about halfway through each chunk: an engine that tunes the next chunk from this one measures from here. */
+    default void halfway() {
+    }
+
     /** A short description for the log, e.g. "async-profiler (cpu=perf)". */
     String describe();
 }

@@ -31,4 +31,34 @@ class AllocationRateTest {
         // at least what this thread allocated (other threads only add), per second, over 10 samples/s
         assertTrue(interval >= 0.8 * bytes / seconds / 10, "interval " + interval + " for " + bytes + " B in " + seconds + " s");
     }
+
+    @Test
+    void measuresOnlySinceTheMarkSoABurstBeforeItDoesNotCount() throws Exception {
+        AllocationRate rate = new AllocationRate(10);
+        rate.nextInterval();
+        // a burst like a start-up's: ~400 MB at once
+        for (int i = 0; i < 400; i++) {
+            sink = new byte[1024 * 1024];
+        }
+        rate.mark();
+        Thread.sleep(500);
+        long quiet = rate.nextInterval();
+        // without the mark the burst alone would be ~400 MB / 0.5 s / 10 = 80 MB; a test JVM idling beside it allocates
+        // far less than 40 MB/s
+        assertTrue(quiet < 4 * 1024 * 1024, "interval " + quiet + " after a quiet half second");
+
+        // and the other way: a quiet start, then steady allocation after the mark
+        rate.nextInterval();
+        Thread.sleep(300);
+        rate.mark();
+        long t0 = System.nanoTime();
+        long bytes = 0;
+        while (System.nanoTime() - t0 < 200_000_000L) {
+            sink = new byte[64 * 1024];
+            bytes += 64 * 1024;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long busy = rate.nextInterval();
+        assertTrue(busy >= 0.8 * bytes / seconds / 10, "interval " + busy + " for " + bytes + " B in " + seconds + " s after the mark");
+    }
 }
