@@ -237,6 +237,7 @@ final class ChunkRecorder {
             if (stopped) {
                 return;
             }
+            heapMonitor.flush();
             closeChunk();
             startChunk();
         } catch (Throwable t) {
@@ -317,6 +318,7 @@ final class ChunkRecorder {
             }
             stopped = true;
             scheduler.shutdownNow();
+            heapMonitor.flush();
             heapMonitor.stop();
             closeChunk();
         } catch (Throwable t) {

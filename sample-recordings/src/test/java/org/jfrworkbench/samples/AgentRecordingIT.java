@@ -46,7 +46,7 @@ class AgentRecordingIT {
             long summarized = Recordings.summarizedGcs(events);
             // GC notifications arrive asynchronously (a busy notification thread can push one into the next chunk), a GC
             // in the short gap between two chunks may miss one of the two, and above 5 GCs/s a summary stands for the GCs
-            // since the previous one (up to a fifth of a second's, which can straddle a chunk's end)
+            // since the previous one (looked at once a second and at the chunk's end)
             assertTrue(Math.abs(summarized - gcs) <= Math.max(5, gcs / 10), chunk + ": " + heap + " heap summaries for "
                     + summarized + " of " + gcs + " GCs");
             assertTrue(Recordings.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");

@@ -112,6 +112,36 @@ class HeapMonitorTest {
         }
     }
 
+    @Test
+    void whileSamplingAFlushAccountsForEveryGcUpToNow(@TempDir Path tmp) throws Exception {
+        HeapMonitor monitor = new HeapMonitor(2);
+        Path file = tmp.resolve("flushed.jfr");
+        Map<String, Long> before = collectionCounts();
+        try (Recording recording = new Recording()) {
+            recording.enable("workbench.HeapSummary");
+            recording.start();
+            monitor.start();
+            long deadline = System.nanoTime() + 1_500_000_000L;
+            while (System.nanoTime() < deadline) {
+                System.gc();
+                Thread.sleep(50);
+            }
+            assertFalse(monitor.listening(), "sampling");
+            Map<String, Long> now = collectionCounts();
+            // the last look was up to a second ago: the GCs since then are only counted by the flush
+            monitor.flush();
+            monitor.stop();
+            recording.stop();
+            recording.dump(file);
+            List<RecordedEvent> heap = RecordingFile.readAllEvents(file).stream()
+                    .filter(e -> e.getEventType().getName().equals("workbench.HeapSummary")).toList();
+            for (Map.Entry<String, Long> c : now.entrySet()) {
+                long summarized = heap.stream().filter(h -> h.getString("gcName").equals(c.getKey())).mapToLong(h -> h.getLong("collections")).sum();
+                assertEquals(c.getValue() - before.get(c.getKey()), summarized, "every GC of " + c.getKey() + " up to the flush");
+            }
+        }
+    }
+
     private static Map<String, Long> collectionCounts() {
         Map<String, Long> counts = new java.util.TreeMap<>();
         for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
