@@ -87,14 +87,10 @@ class AgentRecordingIT {
         assertTrue(whole.warnings().isEmpty(), "import warnings: " + whole.warnings());
 
         // allocation sampling aims at 150 samples/s: the first chunk starts at 1 MB, later ones follow the measured rate
-        List<Long> intervals = new java.util.ArrayList<>();
-        for (Path chunk : chunks) {
-            intervals.add(Recordings.allocInterval(Recordings.events(chunk)));
-        }
+        List<Long> intervals = allocIntervals(chunks);
         assertEquals(1024 * 1024, intervals.get(0), "first chunk: " + intervals);
         for (int i = 1; i < chunks.size() - 1; i++) {
-            Profile p = Imported.read(chunks.get(i));
-            double perSecond = Imported.samples(p, Kind.ALLOC) * 1000.0 / Math.max(1, p.durationMillis());
+            double perSecond = allocSamplesPerSecond(chunks.get(i));
             assertTrue(perSecond > 150 / 5.0 && perSecond < 150 * 5.0, "chunk " + i + ": " + perSecond + " alloc samples/s at interval "
                     + intervals.get(i) + " (all intervals " + intervals + ")");
         }
@@ -117,15 +113,25 @@ class AgentRecordingIT {
         assertTrue(out.contains("allocation phases done"), out);
         List<Path> chunks = Recordings.chunks(dir);
         assertTrue(chunks.size() >= 2, "a second chunk: " + chunks);
+        List<Long> intervals = allocIntervals(chunks);
+        double perSecond = allocSamplesPerSecond(chunks.get(1));
+        // 20 MB/s over 150 samples/s is ~140 KB; measured over the whole first chunk the burst would make it megabytes
+        assertTrue(perSecond > 150 / 1.5 && perSecond < 150 * 1.5, "second chunk: " + perSecond
+                + " alloc samples/s at interval " + intervals.get(1) + " (all intervals " + intervals + "); " + out);
+    }
+
+    /** async-profiler's allocation interval in each chunk, from its ActiveSetting. */
+    private static List<Long> allocIntervals(List<Path> chunks) throws Exception {
         List<Long> intervals = new java.util.ArrayList<>();
         for (Path chunk : chunks) {
             intervals.add(Recordings.allocInterval(Recordings.events(chunk)));
         }
-        Profile second = Imported.read(chunks.get(1));
-        double perSecond = Imported.samples(second, Kind.ALLOC) * 1000.0 / Math.max(1, second.durationMillis());
-        // 20 MB/s over 150 samples/s is ~140 KB; measured over the whole first chunk the burst would make it megabytes
-        assertTrue(perSecond > 150 / 1.5 && perSecond < 150 * 1.5, "second chunk: " + perSecond
-                + " alloc samples/s at interval " + intervals.get(1) + " (all intervals " + intervals + "); " + out);
+        return intervals;
+    }
+
+    private static double allocSamplesPerSecond(Path chunk) throws Exception {
+        Profile p = Imported.read(chunk);
+        return Imported.samples(p, Kind.ALLOC) * 1000.0 / Math.max(1, p.durationMillis());
     }
 
     @ParameterizedTest(name = "JDK {0}")

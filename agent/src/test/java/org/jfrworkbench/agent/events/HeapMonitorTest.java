@@ -98,14 +98,10 @@ class HeapMonitorTest {
             monitor.stop();
             recording.stop();
             recording.dump(file);
-            List<RecordedEvent> heap = RecordingFile.readAllEvents(file).stream()
-                    .filter(e -> e.getEventType().getName().equals("workbench.HeapSummary")).toList();
+            List<RecordedEvent> heap = heapSummaries(file);
             assertTrue(heap.size() < gcs / 2, heap.size() + " summaries for " + gcs + " GCs: sampled, not one each");
             assertTrue(heap.stream().anyMatch(h -> h.getLong("collections") > 1), "a sampled summary stands for several GCs");
-            for (Map.Entry<String, Long> c : afterBurst.entrySet()) {
-                long summarized = heap.stream().filter(h -> h.getString("gcName").equals(c.getKey())).mapToLong(h -> h.getLong("collections")).sum();
-                assertEquals(c.getValue() - before.get(c.getKey()), summarized, "every GC of " + c.getKey() + " counted once");
-            }
+            assertEveryGcCountedOnce(heap, before, afterBurst);
             for (RecordedEvent h : heap) {
                 assertTrue(h.getLong("usedAfter") > 0 && h.getLong("committedAfter") >= h.getLong("usedAfter"), h.toString());
             }
@@ -133,12 +129,19 @@ class HeapMonitorTest {
             monitor.stop();
             recording.stop();
             recording.dump(file);
-            List<RecordedEvent> heap = RecordingFile.readAllEvents(file).stream()
-                    .filter(e -> e.getEventType().getName().equals("workbench.HeapSummary")).toList();
-            for (Map.Entry<String, Long> c : now.entrySet()) {
-                long summarized = heap.stream().filter(h -> h.getString("gcName").equals(c.getKey())).mapToLong(h -> h.getLong("collections")).sum();
-                assertEquals(c.getValue() - before.get(c.getKey()), summarized, "every GC of " + c.getKey() + " up to the flush");
-            }
+            assertEveryGcCountedOnce(heapSummaries(file), before, now);
+        }
+    }
+
+    private static List<RecordedEvent> heapSummaries(Path file) throws java.io.IOException {
+        return RecordingFile.readAllEvents(file).stream().filter(e -> e.getEventType().getName().equals("workbench.HeapSummary")).toList();
+    }
+
+    /** The summaries' {@code collections} add up to each collector's GCs between the two counts. */
+    private static void assertEveryGcCountedOnce(List<RecordedEvent> heap, Map<String, Long> before, Map<String, Long> after) {
+        for (Map.Entry<String, Long> c : after.entrySet()) {
+            long summarized = heap.stream().filter(h -> h.getString("gcName").equals(c.getKey())).mapToLong(h -> h.getLong("collections")).sum();
+            assertEquals(c.getValue() - before.get(c.getKey()), summarized, "every GC of " + c.getKey() + " counted once");
         }
     }
 
