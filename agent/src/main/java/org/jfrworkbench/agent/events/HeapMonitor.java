@@ -182,7 +182,7 @@ public final class HeapMonitor implements NotificationListener {
 
     private void sampleSafely() {
         try {
-            sample();
+            look(true);
         } catch (Throwable t) {
             Log.failureOnce("heap-monitor-sample", "could not record a sampled GC heap summary", t);
         }
@@ -193,44 +193,31 @@ public final class HeapMonitor implements NotificationListener {
      * all of its GCs (without it, up to a second's GCs would be counted in the next chunk). Nothing while listening.
      */
     public void flush() {
-        boolean recorded;
+        look(false);
+    }
+
+    /**
+     * One look at the collectors while sampling: a summary of the latest GC of every collector that ran since the last
+     * look; the periodic look also goes back to the notifications once collections slow down.
+     */
+    private void look(boolean periodic) {
+        boolean recorded = false;
         synchronized (this) {
             if (!started || listening) {
                 return;
             }
-            recorded = lookAtCollectors();
-        }
-        if (recorded) {
-            signalGc();
-        }
-    }
-
-    /** A summary of the latest GC of every collector that ran since the last look; true if it wrote any. */
-    private boolean lookAtCollectors() {
-        boolean recorded = false;
-        for (int i = 0; i < collectors.size(); i++) {
-            com.sun.management.GarbageCollectorMXBean gc = collectors.get(i);
-            if (gc.getCollectionCount() > lastId[i]) {
-                GcInfo info = gc.getLastGcInfo();
-                if (info != null && info.getId() > lastId[i]) {
-                    recordGcInfo(i, info);
-                    recorded = true;
+            for (int i = 0; i < collectors.size(); i++) {
+                com.sun.management.GarbageCollectorMXBean gc = collectors.get(i);
+                if (gc.getCollectionCount() > lastId[i]) {
+                    GcInfo info = gc.getLastGcInfo();
+                    if (info != null && info.getId() > lastId[i]) {
+                        recordGcInfo(i, info);
+                        recorded = true;
+                    }
                 }
             }
-        }
-        return recorded;
-    }
-
-    /** One look at the collectors while sampling; goes back to the notifications once collections slow down. */
-    private void sample() {
-        boolean recorded;
-        synchronized (this) {
-            if (!started || listening) {
-                return;
-            }
-            recorded = lookAtCollectors();
             long now = System.nanoTime();
-            if (now - rateStartNanos >= 2_000_000_000L) {
+            if (periodic && now - rateStartNanos >= 2_000_000_000L) {
                 long count = totalCollections();
                 double perSecond = (count - rateStartCount) * 1e9 / (now - rateStartNanos);
                 rateStartNanos = now;
