@@ -34,8 +34,8 @@ import org.jfrworkbench.agent.Log;
  * the summary of its latest GC ({@code getLastGcInfo}, no open data built), with {@code collections} saying how many
  * GCs that summary stands for (the JDK's own jdk.GCHeapSummary still records every GC). A look is cold code after a
  * sleep, 0.1-1 ms of CPU: on a benchmark collecting 30 times a second five looks a second took 170-210 ms of CPU a
- * minute (0.6-0.7 % of the JVM's), one a second 60 ms. Once collections slow down to half the limit it listens again. Summaries
- * written from the collectors' last-GC info have no cause (GcInfo has none).
+ * minute (0.6-0.7 % of the JVM's), one a second 30-60 ms. Once collections slow down to half the limit it listens
+ * again. Summaries written from the collectors' last-GC info have no cause (GcInfo has none).
  */
 public final class HeapMonitor implements NotificationListener {
     /** Default limit of summaries per second. */
@@ -191,9 +191,14 @@ public final class HeapMonitor implements NotificationListener {
     /**
      * While sampling: writes the summaries of the GCs since the last look now, so that a chunk about to close accounts for
      * all of its GCs (without it, up to a second's GCs would be counted in the next chunk). Nothing while listening.
+     * Never throws: the rotation that calls it must go on.
      */
     public void flush() {
-        look(false);
+        try {
+            look(false);
+        } catch (Throwable t) {
+            Log.failureOnce("heap-monitor-flush", "could not record the heap summaries at a chunk's end", t);
+        }
     }
 
     /**
