@@ -170,6 +170,32 @@ class AgentRecordingIT {
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
     }
 
+    /**
+     * With every sampler off only the JDK recording runs (GC and heap events, heap summaries, labels): async-profiler,
+     * given no event, samples cpu by default, so it must not be started at all.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(strings = {"25"})
+    void everySamplerOffRecordsGcAndHeapEventsWithoutSamples(String version) throws Exception {
+        ChildJvm jvm = ChildJvm.jdk(version);
+        Path dir = tmp.resolve("rec");
+        String out = jvm.run("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s,label.service=cache",
+                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "5");
+        List<Path> chunks = Recordings.chunks(dir);
+        assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
+        List<RecordedEvent> events = Recordings.events(chunks);
+        Map<String, Integer> all = Recordings.counts(events);
+        assertEquals(0, Recordings.count(all, "jdk.ExecutionSample", "jdk.ObjectAllocationSample", "profiler.LiveObject",
+                "profiler.WallClockSample"), "samples: " + all);
+        assertTrue(out.contains("async-profiler is not started"), out);
+        assertTrue(Recordings.count(all, "jdk.GarbageCollection") > 0 && Recordings.count(all, "workbench.HeapSummary") > 0
+                && Recordings.count(all, "jdk.GCHeapSummary") > 0, "GC and heap events: " + all);
+        assertEquals("cache", Recordings.labels(events).get("service"));
+        Profile whole = Imported.readAll(chunks, tmp.resolve("all.jfr"));
+        assertEquals(0, Imported.samples(whole, Kind.CPU) + Imported.samples(whole, Kind.ALLOC), "samples: " + whole.sourceEvents());
+        Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
+    }
+
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"17", "25"})
     void attachesToARunningJvmAndRecords(String version) throws Exception {
