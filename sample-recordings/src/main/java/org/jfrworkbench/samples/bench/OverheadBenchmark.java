@@ -37,7 +37,8 @@ import java.util.zip.ZipFile;
  * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
  * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
- * time per thread name in the window, from /proc: where a configuration's extra CPU goes).
+ * time per thread name in the window, from /proc: where a configuration's extra CPU goes), {@code bench.attachAt=S}
+ * (agent: and ap: configurations attached by the child itself S seconds into its warm-up instead of loaded at start).
  *
  * <p>{@code bench.reference=true} (with this process pinned to one CPU, e.g. {@code taskset -c 1}): every run of every
  * configuration, "no agent" included, gets a second fresh JVM without any agent beside it on that CPU, both warming up
@@ -50,6 +51,12 @@ import java.util.zip.ZipFile;
  */
 public final class OverheadBenchmark {
     private static final String NONE = "no agent";
+    /**
+     * With {@code -Dbench.attachAt=S}, agent: and ap: configurations are not loaded at JVM start but attached S seconds
+     * into the warm-up (as an operator attaches to a running service): the steady state's cost, without the
+     * profiler's part in the start-up and the JIT's first compilations.
+     */
+    private static final double ATTACH_AT = Double.parseDouble(System.getProperty("bench.attachAt", "0"));
 
     private OverheadBenchmark() {
     }
@@ -218,6 +225,13 @@ public final class OverheadBenchmark {
             agentJar = Path.of(kind.substring("agent@".length())).toAbsolutePath();
             kind = "agent";
         }
+        if (ATTACH_AT > 0 && (kind.equals("agent") || kind.equals("ap"))) {
+            // loaded by the child itself, by dynamic attach, part way through its warm-up (see child)
+            boolean agent = kind.equals("agent");
+            return List.of("-Djdk.attach.allowAttachSelf=true", "-Dbench.attachAt=" + ATTACH_AT, "-Dbench.load=" + (agent ? agentJar : lib),
+                    "-Dbench.loadOptions=" + (agent ? "dir=" + out + (options.isEmpty() ? "" : "," + options)
+                            : "start," + options + ",jfr,file=" + out + ".jfr"));
+        }
         return switch (kind) {
             case "agent" -> List.of("-javaagent:" + agentJar + "=dir=" + out + (options.isEmpty() ? "" : "," + options));
             case "ap" -> List.of("-agentpath:" + lib + "=start," + options + ",jfr,file=" + out + ".jfr");
@@ -258,6 +272,18 @@ public final class OverheadBenchmark {
         // the window on this JVM's nanoTime clock, counted from the wall-clock moment the parent chose
         long windowStart = nanoTimeAt(startMillis) + (long) (warmupSeconds * 1e9);
         Object service = NEW.invoke(true);
+        String load = System.getProperty("bench.load");
+        if (load != null) {
+            runUntil(service, nanoTimeAt(startMillis) + (long) (ATTACH_AT * 1e9));
+            String options = System.getProperty("bench.loadOptions");
+            ToggledOverhead.attach(vm -> {
+                if (load.endsWith(".jar")) {
+                    vm.loadAgent(load, options);
+                } else {
+                    vm.loadAgentPath(load, options);
+                }
+            });
+        }
         runUntil(service, windowStart);
         Map<String, Long> threads0 = threadTicks();
         double[] r = measureUntil(service, windowStart + (long) (windowSeconds * 1e9));

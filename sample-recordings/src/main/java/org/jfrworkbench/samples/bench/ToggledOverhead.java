@@ -259,12 +259,12 @@ public final class ToggledOverhead {
         };
     }
 
-    private interface VmCall {
+    interface VmCall {
         void call(VirtualMachine vm) throws Exception;
     }
 
     /** Attaches to this very JVM (allowed by {@code -Djdk.attach.allowAttachSelf=true}), as an operator's tool would. */
-    private static void attach(VmCall call) throws Exception {
+    static void attach(VmCall call) throws Exception {
         VirtualMachine vm = VirtualMachine.attach(String.valueOf(ProcessHandle.current().pid()));
         try {
             call.call(vm);
