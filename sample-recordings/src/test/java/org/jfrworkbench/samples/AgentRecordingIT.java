@@ -185,8 +185,8 @@ class AgentRecordingIT {
         assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
         List<RecordedEvent> events = Recordings.events(chunks);
         Map<String, Integer> all = Recordings.counts(events);
-        assertEquals(0, Recordings.count(all, "jdk.ExecutionSample", "jdk.ObjectAllocationSample", "profiler.LiveObject",
-                "profiler.WallClockSample"), "samples: " + all);
+        assertEquals(0, Recordings.count(all, "jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.ObjectAllocationInNewTLAB",
+                "jdk.ObjectAllocationOutsideTLAB", "profiler.LiveObject", "profiler.WallClockSample"), "samples: " + all);
         assertTrue(out.contains("async-profiler is not started"), out);
         assertTrue(Recordings.count(all, "jdk.GarbageCollection") > 0 && Recordings.count(all, "workbench.HeapSummary") > 0
                 && Recordings.count(all, "jdk.GCHeapSummary") > 0, "GC and heap events: " + all);
