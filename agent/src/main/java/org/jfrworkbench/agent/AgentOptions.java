@@ -172,6 +172,11 @@ public record AgentOptions(
         throw new InvalidOptionException("option '" + key + "' needs a rate between 1/s and 100000/s, not '" + value + "'");
     }
 
+    /** Whether anything is sampled (cpu, wall, allocations or locks); {@code live} needs allocation samples. */
+    public boolean samplesAnything() {
+        return cpuInterval != null || wallInterval != null || allocSampling() || lockThreshold != null;
+    }
+
     /** Whether allocations are sampled at all (fixed interval or target rate). */
     public boolean allocSampling() {
         return allocBytes > 0 || allocPerSecond > 0;

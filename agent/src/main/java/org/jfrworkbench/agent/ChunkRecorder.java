@@ -128,6 +128,11 @@ final class ChunkRecorder {
     }
 
     private ProfilingEngine chooseEngine() throws Exception {
+        if (!options.samplesAnything()) {
+            // async-profiler given no event samples cpu by default: the JDK recorder alone writes the GC and heap events
+            Log.info("every sampler is off: the JDK recorder alone records GC and heap events (async-profiler is not started)");
+            return new JfrEngine(options);
+        }
         if (options.engine() != AgentOptions.Engine.JFR) {
             try {
                 return AsyncProfilerEngine.load(options);

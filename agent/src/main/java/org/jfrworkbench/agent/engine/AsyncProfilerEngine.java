@@ -37,8 +37,6 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     private int cpuEvent;
     private Path current;
     private Recording jdk;
-    /** Whether async-profiler samples in this chunk (not with every sampler off). */
-    private boolean profiling;
     /** Chooses the allocation interval per chunk when sampling aims at a rate; null for a fixed interval or none. */
     private final AllocationRate allocRate;
     private long allocInterval;
@@ -69,21 +67,13 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (allocRate != null) {
             allocInterval = allocRate.nextInterval();
         }
-        // with no sampler asked for, async-profiler would sample cpu (its default event): it is not started, and the
-        // chunk is the JDK recording's alone
-        profiling = options.cpuInterval() != null || options.wallInterval() != null || allocInterval > 0
-                || options.lockThreshold() != null;
         // the JDK recording first, so that it holds the labels written right after start and the profiler's whole span
         Recording r = new Recording(jdkSettings);
         r.setName("workbench-agent");
         r.setToDisk(false);
-        r.setDestination(profiling ? jdkPart(file) : file);
+        r.setDestination(jdkPart(file));
         r.start();
         jdk = r;
-        if (!profiling) {
-            current = file;
-            return;
-        }
         try {
             startProfiler(file);
         } catch (Exception | Error e) {
@@ -173,9 +163,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         jdk = null;
         Exception failure = null;
         try {
-            if (profiling) {
-                profiler.execute("stop");
-            }
+            profiler.execute("stop");
         } catch (IllegalStateException e) {
             // not running: it never started this chunk, or it stopped at JVM exit already and wrote its file
             if (file == null || !ChunkFiles.isComplete(file)) {
@@ -195,7 +183,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (failure != null) {
             throw failure;
         }
-        if (file != null && profiling) {
+        if (file != null) {
             appendJdkChunk(file);
         }
     }
@@ -226,9 +214,6 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     @Override
     public String describe() {
-        if (!profiling) {
-            return "the JDK recorder alone for GC and heap events (every sampler off, so async-profiler is not started)";
-        }
         return "async-profiler " + profiler.getVersion() + " (cpu=" + (options.cpuInterval() == null ? "off" : CPU_EVENTS.get(cpuEvent))
                 + ", alloc=" + (allocInterval == 0 ? "off" : (allocInterval / 1024) + "k"
                         + (allocRate == null ? "" : " for " + options.allocPerSecond() + "/s")) + ", with a JDK recording for GC and heap events)";
