@@ -242,8 +242,7 @@ final class ChunkRecorder {
             if (stopped) {
                 return;
             }
-            heapMonitor.flush();
-            closeChunk();
+            closeChunk(); // the JDK recorder calls the heap monitor's flush as the recording stops
             startChunk();
         } catch (Throwable t) {
             Log.failureOnce("rotate", "could not rotate the recording; recording stops", t);
@@ -323,9 +322,8 @@ final class ChunkRecorder {
             }
             stopped = true;
             scheduler.shutdownNow();
-            heapMonitor.flush();
-            heapMonitor.stop();
             closeChunk();
+            heapMonitor.stop();
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);
         } finally {

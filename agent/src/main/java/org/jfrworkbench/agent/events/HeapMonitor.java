@@ -30,7 +30,7 @@ import org.jfrworkbench.agent.Log;
  * <p>The JDK builds a notification (open data for every memory pool) for every GC once anybody listens, ~0.2 ms of CPU
  * each: nothing at a few GCs a second, but ~0.8 % of a core for a service collecting 30 times a second. When a second
  * brings more than {@code maxPerSecond} collections the monitor stops listening and instead looks at the collectors
- * once a second and when asked ({@link #flush}, at every chunk's end): a collector that ran since the last look gets
+ * once a second and at every chunk's end ({@link #flush}): a collector that ran since the last look gets
  * the summary of its latest GC ({@code getLastGcInfo}, no open data built), with {@code collections} saying how many
  * GCs that summary stands for (the JDK's own jdk.GCHeapSummary still records every GC). A look is cold code after a
  * sleep, 0.1-1 ms of CPU: on a benchmark collecting 30 times a second five looks a second took 170-210 ms of CPU a
@@ -63,6 +63,12 @@ public final class HeapMonitor implements NotificationListener {
     private ScheduledFuture<?> polling;
     private long rateStartNanos;
     private long rateStartCount;
+    /**
+     * Registered with the JDK recorder as the HeapSummary event's hook at every chunk's end: the recorder calls it while
+     * it stops (or rotates) a recording, after everything else in the chunk, at exit too, where the JDK's own shutdown
+     * hook stops the recording before the agent's could flush.
+     */
+    private final Runnable chunkEnd = this::flush;
 
     public HeapMonitor(int maxPerSecond) {
         this.maxPerSecond = maxPerSecond;
@@ -88,9 +94,13 @@ public final class HeapMonitor implements NotificationListener {
         }
         started = true;
         listen();
+        jdk.jfr.FlightRecorder.addPeriodicEvent(HeapSummaryEvent.class, chunkEnd);
     }
 
     public synchronized void stop() {
+        if (started) {
+            jdk.jfr.FlightRecorder.removePeriodicEvent(chunkEnd);
+        }
         started = false;
         unlisten();
         if (polling != null) {
@@ -190,10 +200,11 @@ public final class HeapMonitor implements NotificationListener {
 
     /**
      * While sampling: writes the summaries of the GCs since the last look now, so that a chunk about to close accounts for
-     * all of its GCs (without it, up to a second's GCs would be counted in the next chunk). Nothing while listening.
-     * Never throws: the rotation that calls it must go on.
+     * all of its GCs (without it, up to a second's GCs would be counted in the next chunk, or lost at exit). Nothing while
+     * listening. Called by the JDK recorder at every chunk's end ({@link #chunkEnd}); never throws: the recorder's stop
+     * that calls it must go on.
      */
-    public void flush() {
+    void flush() {
         try {
             look(false);
         } catch (Throwable t) {

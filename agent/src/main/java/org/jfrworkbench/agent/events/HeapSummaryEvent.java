@@ -5,11 +5,16 @@ import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timestamp;
 
-/** Heap use around one GC, summed over all heap pools; written from the GC notification (or sampled, see HeapMonitor). */
+/**
+ * Heap use around one GC, summed over all heap pools; written from the GC notification (or sampled, see HeapMonitor).
+ * Also a periodic event at every chunk's end: the JDK calls HeapMonitor's hook right before it closes a chunk.
+ */
 @Name("workbench.HeapSummary")
+@Period("endChunk")
 @Label("Heap Summary")
 @Category("JFR Workbench")
 @Description("Heap used before and after a garbage collection, from the GC notification")
