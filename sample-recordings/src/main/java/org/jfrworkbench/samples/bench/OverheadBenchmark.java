@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +136,20 @@ public final class OverheadBenchmark {
                 + "/config so that < 1 means overhead", cpu, specs, true, reference);
         report("application thread CPU time per order" + (reference ? " relative to the reference" : " (ns)") + ", ratio " + vs
                 + "/config", appCpu, specs, true, reference);
+        deleteTree(work); // every run's recordings: hundreds of MB over a long set
+    }
+
+    /** Deletes a directory and everything in it; what cannot be deleted is reported and left. */
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    System.err.println("could not delete " + p + ": " + e);
+                }
+            }
+        }
     }
 
     private static void report(String title, Map<String, double[]> results, List<String> specs, boolean inverse, boolean relative) {
