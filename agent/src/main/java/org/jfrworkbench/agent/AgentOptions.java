@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jfrworkbench.agent.events.HeapMonitor;
@@ -38,18 +39,34 @@ public record AgentOptions(
     public enum Engine { AUTO, ASYNC, JFR }
 
     /**
-     * async-profiler's CPU sampler to begin with: {@code AUTO} = perf_events, falling back to itimer, then ctimer, when
-     * the kernel refuses; a named one starts the same chain there (perf_events can be refused by container policies).
+     * async-profiler's CPU sampler to begin with, each falling back to the next where it cannot start: {@code PERF}
+     * perf_events, then itimer, then ctimer (perf_events can be refused by container policies); {@code ITIMER} itimer,
+     * then ctimer; {@code CTIMER} ctimer, then itimer. {@code AUTO} is {@code CTIMER} at intervals of
+     * {@link #CTIMER_MIN_INTERVAL} and more, {@code PERF} below (see {@link #cpuEvents()}).
      */
     public enum CpuEngine {
-        AUTO("cpu"), PERF("cpu"), ITIMER("itimer"), CTIMER("ctimer");
+        AUTO, PERF, ITIMER, CTIMER
+    }
 
-        /** The event name async-profiler takes. */
-        public final String event;
+    /**
+     * The shortest CPU interval {@code cpu-engine=auto} samples with ctimer. ctimer (per-thread CPU-time timers) costs
+     * least: at 10 ms it measured no overhead where perf_events cost ~4 % CPU per order and itimer ~3 %, at the same
+     * ~100 samples per CPU second. But CPU timers fire on the kernel's tick (250 Hz on many kernels), so finer intervals
+     * get fewer samples than asked: below this one perf_events sample.
+     */
+    public static final Duration CTIMER_MIN_INTERVAL = Duration.ofMillis(10);
 
-        CpuEngine(String event) {
-            this.event = event;
+    /** async-profiler's CPU events to try in turn for these options: the engine asked for, then its fallbacks. */
+    public List<String> cpuEvents() {
+        CpuEngine e = cpuEngine;
+        if (e == CpuEngine.AUTO) {
+            e = cpuInterval != null && cpuInterval.compareTo(CTIMER_MIN_INTERVAL) < 0 ? CpuEngine.PERF : CpuEngine.CTIMER;
         }
+        return switch (e) {
+            case PERF, AUTO -> List.of("cpu", "itimer", "ctimer");
+            case ITIMER -> List.of("itimer", "ctimer");
+            case CTIMER -> List.of("ctimer", "itimer");
+        };
     }
 
     /** Default allocation sampling: this many samples per second, like JDK JFR's default ObjectAllocationSample throttle. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -70,12 +71,24 @@ class AgentOptionsTest {
     }
 
     @Test
+    void autoSamplesCpuWithCtimerFromTenMillisecondsAndWithPerfEventsBelow() {
+        // CPU timers fire on the kernel's tick: below 10 ms they would deliver fewer samples than asked
+        assertEquals(List.of("ctimer", "itimer"), AgentOptions.parse("").cpuEvents());
+        assertEquals(List.of("ctimer", "itimer"), AgentOptions.parse("cpu=10ms").cpuEvents());
+        assertEquals(List.of("ctimer", "itimer"), AgentOptions.parse("cpu=20ms,cpu-engine=auto").cpuEvents());
+        assertEquals(List.of("cpu", "itimer", "ctimer"), AgentOptions.parse("cpu=9ms").cpuEvents());
+        assertEquals(List.of("cpu", "itimer", "ctimer"), AgentOptions.parse("cpu=1ms").cpuEvents());
+    }
+
+    @Test
     void allocationSamplingCanAimAtARateAndTheCpuEngineCanBeChosen() {
         AgentOptions o = AgentOptions.parse("alloc=40/s,cpu-engine=itimer");
         assertEquals(40, o.allocPerSecond());
         assertEquals(0, o.allocBytes());
         assertEquals(AgentOptions.CpuEngine.ITIMER, o.cpuEngine());
-        assertEquals("cpu", AgentOptions.parse("cpu-engine=perf").cpuEngine().event);
+        assertEquals(List.of("itimer", "ctimer"), o.cpuEvents());
+        assertEquals(List.of("cpu", "itimer", "ctimer"), AgentOptions.parse("cpu-engine=perf").cpuEvents());
+        assertEquals(List.of("ctimer", "itimer"), AgentOptions.parse("cpu-engine=ctimer,cpu=1ms").cpuEvents());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=0/s")).getMessage().contains("alloc"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=many/s")).getMessage().contains("alloc"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("cpu-engine=pmu")).getMessage().contains("cpu-engine"));

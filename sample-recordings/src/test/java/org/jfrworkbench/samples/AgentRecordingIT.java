@@ -31,6 +31,7 @@ class AgentRecordingIT {
         String out = jvm.run("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2",
                 List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "10");
         assertTrue(out.contains("async-profiler"), out);
+        assertTrue(out.contains("cpu=ctimer"), "at 10 ms cpu samples come from CPU timers: " + out);
 
         List<Path> chunks = Recordings.chunks(dir);
         assertTrue(chunks.size() >= 3, "several chunk files: " + chunks);

@@ -26,14 +26,13 @@ import org.jfrworkbench.agent.Log;
  * are bounded (10 MB by default, oldest data given up first), ample for the few GC and heap events a chunk interval holds.
  */
 public final class AsyncProfilerEngine implements ProfilingEngine {
-    /** perf_events first; the timer-based engines work where perf_event_open is not allowed (containers, paranoid level). */
-    private static final List<String> CPU_EVENTS = List.of("cpu", "itimer", "ctimer");
-    private static final int CTIMER = 2;
     private static final String JDK_PART = ".jdk";
 
     private final AsyncProfiler profiler;
     private final AgentOptions options;
     private final Map<String, String> jdkSettings;
+    /** The CPU events to try in turn (see {@link AgentOptions#cpuEvents()}); the one in use is {@code cpuEvents.get(cpuEvent)}. */
+    private final List<String> cpuEvents;
     private int cpuEvent;
     private Path current;
     private Recording jdk;
@@ -45,7 +44,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         this.profiler = profiler;
         this.options = options;
         this.jdkSettings = jdkSettings;
-        this.cpuEvent = CPU_EVENTS.indexOf(options.cpuEngine().event);
+        this.cpuEvents = options.cpuEvents();
         this.allocRate = options.allocPerSecond() > 0 ? new AllocationRate(options.allocPerSecond()) : null;
         this.allocInterval = options.allocBytes();
     }
@@ -98,20 +97,20 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
             try {
                 profiler.execute(command);
                 current = file;
-                if (cpuEvent == 0 && options.cpuInterval() != null && !perfEventsOpen()) {
+                if (cpuEvents.get(cpuEvent).equals("cpu") && options.cpuInterval() != null && !perfEventsOpen()) {
                     // async-profiler's "cpu" quietly switches to its ctimer (per-thread CPU-time timers) when the kernel
                     // refuses perf_event_open; say so, and ask for ctimer by name from the next chunk on
                     Log.info("perf_events unavailable (perf_event_open refused), falling back to 'ctimer' for cpu samples");
-                    cpuEvent = CTIMER;
+                    cpuEvent = cpuEvents.indexOf("ctimer");
                 }
                 return;
             } catch (IllegalStateException | java.io.IOException e) {
                 // "Perf events unavailable" and the like: retry with the next CPU engine, keep it for later chunks
-                if (options.cpuInterval() == null || cpuEvent + 1 >= CPU_EVENTS.size()) {
+                if (options.cpuInterval() == null || cpuEvent + 1 >= cpuEvents.size()) {
                     throw e;
                 }
-                Log.failureOnce("cpu-" + CPU_EVENTS.get(cpuEvent), "cpu sampling with '" + CPU_EVENTS.get(cpuEvent)
-                        + "' failed, falling back to '" + CPU_EVENTS.get(cpuEvent + 1) + "'", e);
+                Log.failureOnce("cpu-" + cpuEvents.get(cpuEvent), "cpu sampling with '" + cpuEvents.get(cpuEvent)
+                        + "' failed, falling back to '" + cpuEvents.get(cpuEvent + 1) + "'", e);
                 cpuEvent++;
             }
         }
@@ -138,7 +137,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     String command(Path file, int cpuIndex) {
         StringBuilder sb = new StringBuilder("start");
         if (options.cpuInterval() != null) {
-            sb.append(",event=").append(CPU_EVENTS.get(cpuIndex)).append(",interval=").append(options.cpuInterval().toNanos());
+            sb.append(",event=").append(cpuEvents.get(cpuIndex)).append(",interval=").append(options.cpuInterval().toNanos());
         }
         if (options.wallInterval() != null) {
             sb.append(",wall=").append(options.wallInterval().toNanos());
@@ -214,7 +213,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     @Override
     public String describe() {
-        return "async-profiler " + profiler.getVersion() + " (cpu=" + (options.cpuInterval() == null ? "off" : CPU_EVENTS.get(cpuEvent))
+        return "async-profiler " + profiler.getVersion() + " (cpu=" + (options.cpuInterval() == null ? "off" : cpuEvents.get(cpuEvent))
                 + ", alloc=" + (allocInterval == 0 ? "off" : (allocInterval / 1024) + "k"
                         + (allocRate == null ? "" : " for " + options.allocPerSecond() + "/s")) + ", with a JDK recording for GC and heap events)";
     }
