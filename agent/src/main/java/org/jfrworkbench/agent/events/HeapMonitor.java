@@ -69,6 +69,8 @@ public final class HeapMonitor implements NotificationListener {
      * hook stops the recording before the agent's could flush.
      */
     private final Runnable chunkEnd = this::flush;
+    /** Whether {@link #chunkEnd} is registered; start and stop are called by one thread at a time (the recorder's lock). */
+    private volatile boolean hooked;
 
     public HeapMonitor(int maxPerSecond) {
         this.maxPerSecond = maxPerSecond;
@@ -88,28 +90,41 @@ public final class HeapMonitor implements NotificationListener {
         action = new String[collectors.size()];
     }
 
-    public synchronized void start() {
-        for (int i = 0; i < collectors.size(); i++) {
-            lastId[i] = Math.max(0, collectors.get(i).getCollectionCount());
+    public void start() {
+        // First, before any thread can write a summary (registering HeapSummaryEvent while the notification thread commits
+        // its first one can block both), and not while holding this monitor: the recorder calls the hook, which takes
+        // it, while holding its own locks. Until started the hook does nothing.
+        try {
+            jdk.jfr.FlightRecorder.addPeriodicEvent(HeapSummaryEvent.class, chunkEnd);
+            hooked = true;
+        } catch (RuntimeException e) {
+            Log.failureOnce("heap-monitor-hook", "could not register the chunk-end look; a chunk's last GCs may be summarized in the next one", e);
         }
-        started = true;
-        listen();
-        jdk.jfr.FlightRecorder.addPeriodicEvent(HeapSummaryEvent.class, chunkEnd);
+        synchronized (this) {
+            for (int i = 0; i < collectors.size(); i++) {
+                lastId[i] = Math.max(0, collectors.get(i).getCollectionCount());
+            }
+            started = true;
+            listen();
+        }
     }
 
-    public synchronized void stop() {
-        if (started) {
-            jdk.jfr.FlightRecorder.removePeriodicEvent(chunkEnd);
+    public void stop() {
+        if (hooked) {
+            hooked = false;
+            jdk.jfr.FlightRecorder.removePeriodicEvent(chunkEnd); // outside this monitor, as in start
         }
-        started = false;
-        unlisten();
-        if (polling != null) {
-            polling.cancel(false);
-            polling = null;
-        }
-        if (poller != null) {
-            poller.shutdownNow();
-            poller = null;
+        synchronized (this) {
+            started = false;
+            unlisten();
+            if (polling != null) {
+                polling.cancel(false);
+                polling = null;
+            }
+            if (poller != null) {
+                poller.shutdownNow();
+                poller = null;
+            }
         }
     }
 
