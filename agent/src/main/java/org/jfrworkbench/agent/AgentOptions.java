@@ -24,6 +24,7 @@ public record AgentOptions(
         Engine engine,
         Duration cpuInterval,
         CpuEngine cpuEngine,
+        String cstack,
         Duration wallInterval,
         long allocBytes,
         int allocPerSecond,
@@ -69,8 +70,28 @@ public record AgentOptions(
         };
     }
 
-    /** Default allocation sampling: this many samples per second, like JDK JFR's default ObjectAllocationSample throttle. */
-    public static final int DEFAULT_ALLOC_PER_SECOND = 150;
+    /** async-profiler's ways of walking native frames ({@code cstack=}); {@code no} records Java frames only. */
+    public static final List<String> CSTACK_MODES = List.of("vm", "vmx", "fp", "dwarf", "lbr", "no");
+
+    /**
+     * Default allocation sampling: this many samples per second for each processor the JVM may use, at most
+     * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk on a cold
+     * path, tens of microseconds) however many processors there are, so the default keeps the sampler's share of
+     * the processors the JVM may use alike: 50/s on one, 150/s (JDK JFR's default ObjectAllocationSample throttle)
+     * from three. On the overhead benchmark (one processor) 150/s cost ~3 % CPU time per order, 50/s nothing measurable.
+     */
+    public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 50;
+
+    /** The most the default allocation sampling aims at, however many processors. */
+    public static final int MAX_DEFAULT_ALLOC_PER_SECOND = 150;
+
+    /** The default allocation target for a JVM that may use {@code processors} processors. */
+    public static int defaultAllocPerSecond(int processors) {
+        return Math.min(MAX_DEFAULT_ALLOC_PER_SECOND, DEFAULT_ALLOC_PER_SECOND_PER_CPU * Math.max(1, processors));
+    }
+
+    /** async-profiler's own default stack walker since 4.2; the walkers measured alike in cost. */
+    public static final String DEFAULT_CSTACK = "vm";
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
 
@@ -87,9 +108,10 @@ public record AgentOptions(
         Engine engine = Engine.AUTO;
         Duration cpu = Duration.ofMillis(10);
         CpuEngine cpuEngine = CpuEngine.AUTO;
+        String cstack = DEFAULT_CSTACK;
         Duration wall = null;
         long alloc = 0;
-        int allocPerSecond = DEFAULT_ALLOC_PER_SECOND;
+        int allocPerSecond = defaultAllocPerSecond(Runtime.getRuntime().availableProcessors());
         boolean live = true;
         Duration lock = null;
         URI upload = null;
@@ -122,6 +144,7 @@ public record AgentOptions(
                     case "cpu" -> cpu = isOff(value) ? null : positive(key, duration(key, value));
                     case "wall" -> wall = isOff(value) ? null : positive(key, duration(key, value));
                     case "cpu-engine" -> cpuEngine = cpuEngine(value);
+                    case "cstack" -> cstack = cstack(value);
                     case "alloc" -> {
                         allocPerSecond = value.endsWith("/s") ? perSecond(key, value) : 0;
                         alloc = isOff(value) || allocPerSecond > 0 ? 0 : bytes(key, value);
@@ -145,7 +168,7 @@ public record AgentOptions(
             String service = labels.getOrDefault("service", "app");
             dir = Path.of(System.getProperty("java.io.tmpdir"), "workbench-agent", service + "-" + ProcessHandle.current().pid());
         }
-        return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, wall, alloc, allocPerSecond, live, lock, upload, token,
+        return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, cstack, wall, alloc, allocPerSecond, live, lock, upload, token,
                 spoolMax, nmt, heapSummaries, Collections.unmodifiableMap(labels));
     }
 
@@ -174,6 +197,14 @@ public record AgentOptions(
         } catch (IllegalArgumentException e) {
             throw new InvalidOptionException("cpu-engine must be auto, perf, itimer or ctimer, not '" + value + "'");
         }
+    }
+
+    private static String cstack(String value) {
+        String v = value.toLowerCase(Locale.ROOT);
+        if (!CSTACK_MODES.contains(v)) {
+            throw new InvalidOptionException("cstack must be one of " + String.join(", ", CSTACK_MODES) + ", not '" + value + "'");
+        }
+        return v;
     }
 
     /** A rate like {@code 100/s}. */

@@ -21,7 +21,8 @@ class AgentOptionsTest {
         assertEquals(AgentOptions.Engine.AUTO, o.engine());
         assertEquals(Duration.ofMillis(10), o.cpuInterval());
         assertEquals(0, o.allocBytes());
-        assertEquals(AgentOptions.DEFAULT_ALLOC_PER_SECOND, o.allocPerSecond());
+        assertEquals(AgentOptions.defaultAllocPerSecond(Runtime.getRuntime().availableProcessors()), o.allocPerSecond());
+        assertEquals("vm", o.cstack(), "async-profiler's own default stack walker");
         assertEquals(AgentOptions.CpuEngine.AUTO, o.cpuEngine());
         assertTrue(o.live());
         assertNull(o.wallInterval());
@@ -29,6 +30,24 @@ class AgentOptionsTest {
         assertNull(o.upload());
         assertTrue(o.dir().isAbsolute());
         assertEquals(5, o.heapSummariesPerSecond());
+    }
+
+    @Test
+    void theDefaultAllocationTargetIsFiftyASecondPerProcessorUpToOneHundredFifty() {
+        assertEquals(50, AgentOptions.defaultAllocPerSecond(1));
+        assertEquals(50, AgentOptions.defaultAllocPerSecond(0));
+        assertEquals(100, AgentOptions.defaultAllocPerSecond(2));
+        assertEquals(150, AgentOptions.defaultAllocPerSecond(3));
+        assertEquals(150, AgentOptions.defaultAllocPerSecond(64));
+        assertEquals(150, AgentOptions.parse("alloc=150/s").allocPerSecond(), "an explicit target wins");
+    }
+
+    @Test
+    void theNativeStackWalkerCanBeChosen() {
+        assertEquals("dwarf", AgentOptions.parse("cstack=DWARF").cstack());
+        assertEquals("no", AgentOptions.parse("cstack=no").cstack());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("cstack=deep"));
+        assertTrue(e.getMessage().contains("cstack") && e.getMessage().contains("deep"), e.getMessage());
     }
 
     @Test

@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
+import org.jfrworkbench.agent.AgentOptions;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +30,7 @@ class AgentRecordingIT {
     void asyncEngineRotatesChunksWithAllKindsHeapEventsPerGcAndLabels(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        // the defaults (cpu 10 ms, allocations at 150 samples/s, live objects) with a short interval
+        // the defaults (cpu 10 ms, allocations at 50 samples/s per processor up to 150/s, live objects) with a short interval
         String out = jvm.run("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2",
                 List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "10");
         assertTrue(out.contains("async-profiler"), out);
@@ -87,18 +90,19 @@ class AgentRecordingIT {
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
         assertTrue(whole.warnings().isEmpty(), "import warnings: " + whole.warnings());
 
-        // allocation sampling aims at 150 samples/s: the first chunk starts at 1 MB, later ones follow the measured rate
+        // allocation sampling aims at the default target: the first chunk starts at 1 MB, later ones follow the measured rate
+        int target = allocTarget(out);
         List<Long> intervals = allocIntervals(chunks);
         assertEquals(1024 * 1024, intervals.get(0), "first chunk: " + intervals);
         for (int i = 1; i < chunks.size() - 1; i++) {
             double perSecond = allocSamplesPerSecond(chunks.get(i));
-            assertTrue(perSecond > 150 / 5.0 && perSecond < 150 * 5.0, "chunk " + i + ": " + perSecond + " alloc samples/s at interval "
+            assertTrue(perSecond > target / 5.0 && perSecond < target * 5.0, "chunk " + i + ": " + perSecond + " alloc samples/s at interval "
                     + intervals.get(i) + " (all intervals " + intervals + ")");
         }
     }
 
     /**
-     * Allocation sampling aims at 150 samples/s (the default) from the allocation rate measured in the second half of the
+     * Allocation sampling aims at its target (the default: 50 samples/s per processor, up to 150/s) from the allocation rate measured in the second half of the
      * chunk before: a start-up burst at the beginning of the first chunk must not set the second chunk's interval (it did,
      * when the whole first chunk was measured: the second chunk of a benchmark sampled ~45 % above the target).
      */
@@ -116,9 +120,20 @@ class AgentRecordingIT {
         assertTrue(chunks.size() >= 2, "a second chunk: " + chunks);
         List<Long> intervals = allocIntervals(chunks);
         double perSecond = allocSamplesPerSecond(chunks.get(1));
-        // 20 MB/s over 150 samples/s is ~140 KB; measured over the whole first chunk the burst would make it megabytes
-        assertTrue(perSecond > 150 / 1.5 && perSecond < 150 * 1.5, "second chunk: " + perSecond
+        // 20 MB/s over 100 samples/s is ~200 KB; measured over the whole first chunk the burst would make it megabytes
+        int target = allocTarget(out);
+        assertTrue(perSecond > target / 1.5 && perSecond < target * 1.5, "second chunk: " + perSecond
                 + " alloc samples/s at interval " + intervals.get(1) + " (all intervals " + intervals + "); " + out);
+    }
+
+    /** The allocation target the agent's start line names ("alloc=1024k for 100/s"): the default depends on the processors. */
+    private static int allocTarget(String out) {
+        Matcher m = Pattern.compile("alloc=\\S+ for (\\d+)/s").matcher(out);
+        assertTrue(m.find(), "the agent names its allocation target: " + out);
+        int target = Integer.parseInt(m.group(1));
+        assertEquals(AgentOptions.defaultAllocPerSecond(Runtime.getRuntime().availableProcessors()), target,
+                "the default for this machine's processors: " + out);
+        return target;
     }
 
     /** async-profiler's allocation interval in each chunk, from its ActiveSetting. */

@@ -151,7 +151,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         if (options.lockThreshold() != null) {
             sb.append(",lock=").append(options.lockThreshold().toNanos());
         }
-        return sb.append(",jfr,file=").append(file.toAbsolutePath()).toString();
+        return sb.append(",cstack=").append(options.cstack()).append(",jfr,file=").append(file.toAbsolutePath()).toString();
     }
 
     @Override
