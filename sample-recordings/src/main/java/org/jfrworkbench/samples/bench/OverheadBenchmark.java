@@ -32,11 +32,11 @@ import java.util.zip.ZipFile;
  *
  * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code agent@JAR:OPTIONS}
  * (another build of the agent, to compare two builds in one run), {@code ap:OPTIONS} (async-profiler alone, e.g.
- * {@code ap:event=cpu,interval=10ms,alloc=8m,live}), {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}) or
+ * {@code ap:event=cpu,interval=10ms,alloc=16m,live}), {@code jfr:SETTINGS} (JDK JFR, e.g. {@code jfr:profile}) or
  * {@code jvm:OPTIONS} (JVM options only, space-separated: what a flag such as {@code -XX:+DebugNonSafepoints} costs
  * by itself) or {@code none:} (no agent again: the spread of identical configurations, the benchmark's own noise).
- * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at the
- * interval it adapts to on this workload. System properties: {@code bench.warmup} and {@code bench.window} (seconds),
+ * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at about the
+ * rate the agent's default target gives on this workload (16 MB: ~45-75 samples/s; the agent aims at 50/s per processor). System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
  * time per thread name in the window, from /proc: where a configuration's extra CPU goes), {@code bench.attachAt=S}
  * (agent: and ap: configurations attached by the child itself S seconds into its warm-up instead of loaded at start).
@@ -77,7 +77,7 @@ public final class OverheadBenchmark {
         double window = Double.parseDouble(System.getProperty("bench.window", "60"));
         List<String> extra = extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
-                : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
+                : List.of("agent:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=16m,live");
         boolean reference = referenceOnOneCpu();
         System.out.printf("warm-up %.0f s, window %.0f s, %d runs per configuration, interleaved%s; extra JVM args %s%n",
                 warmup, window, runs, reference ? ", each beside a no-agent reference JVM on the same CPU" : "", extra);

@@ -67,7 +67,7 @@ public final class ToggledOverhead {
         double window = Double.parseDouble(System.getProperty("bench.window", "60"));
         List<String> extra = OverheadBenchmark.extraJvmArgs();
         List<String> specs = args.length > 2 ? Arrays.asList(args).subList(2, args.length)
-                : List.of("agent:", "none:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=8m,live");
+                : List.of("agent:", "none:", "jfr:profile", "ap:event=cpu,interval=10ms,alloc=16m,live");
         for (String spec : specs) {
             String kind = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
             if (!List.of("agent", "ap", "jfr", "none").contains(kind)) {
