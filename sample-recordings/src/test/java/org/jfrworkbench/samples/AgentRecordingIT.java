@@ -259,7 +259,8 @@ class AgentRecordingIT {
             }
         }
         assertTrue(allClosed(files), "every chunk closed at stop: " + files);
-        attach(jvm, app, "dir=" + second + ",interval=2s,label.service=second");
+        // the second time with Java frames only (cstack=no): its GC and JIT threads' samples show no native frames
+        attach(jvm, app, "dir=" + second + ",interval=2s,label.service=second,cstack=no");
         String out = ChildJvm.finish(app, log);
         assertTrue(out.contains("[workbench-agent] stopped") && !out.contains("already recording"), out);
         for (Path dir : List.of(first, second)) {
@@ -267,6 +268,12 @@ class AgentRecordingIT {
             assertEquals(dir.getFileName().toString(), Recordings.labels(events).get("service"));
             assertTrue(Recordings.counts(events).getOrDefault("jdk.ExecutionSample", 0) > 0, dir + ": " + Recordings.counts(events));
         }
+        List<RecordedEvent> before = Recordings.events(Recordings.chunks(first));
+        List<RecordedEvent> after = Recordings.events(Recordings.chunks(second));
+        assertEquals("vm", Recordings.setting(before, "cstack"), "async-profiler's default stack walker");
+        assertEquals("no", Recordings.setting(after, "cstack"));
+        assertTrue(Recordings.nativeFrames(before) > 0, "native frames with the default walker");
+        assertEquals(0, Recordings.nativeFrames(after), "no native frames with cstack=no");
     }
 
     private static boolean allClosed(List<Path> files) {

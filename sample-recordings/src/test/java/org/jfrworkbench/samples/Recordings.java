@@ -72,12 +72,26 @@ final class Recordings {
 
     /** async-profiler's allocation interval in bytes as it states it (jdk.ActiveSetting "alloc"), -1 when absent. */
     static long allocInterval(List<RecordedEvent> events) {
+        String value = setting(events, "alloc");
+        return value == null ? -1 : Long.parseLong(value.trim());
+    }
+
+    /** The value of the first jdk.ActiveSetting with this name (async-profiler states its options so), null when absent. */
+    static String setting(List<RecordedEvent> events, String name) {
         for (RecordedEvent e : events) {
-            if (e.getEventType().getName().equals("jdk.ActiveSetting") && "alloc".equals(e.getString("name"))) {
-                return Long.parseLong(e.getString("value").trim());
+            if (e.getEventType().getName().equals("jdk.ActiveSetting") && name.equals(e.getString("name"))) {
+                return e.getString("value");
             }
         }
-        return -1;
+        return null;
+    }
+
+    /** CPU sample frames in native libraries (libjvm.so, libc.so.6, ...): async-profiler names their type after the library. */
+    static long nativeFrames(List<RecordedEvent> events) {
+        return events.stream().filter(e -> e.getEventType().getName().equals("jdk.ExecutionSample") && e.getStackTrace() != null)
+                .flatMap(e -> e.getStackTrace().getFrames().stream())
+                .filter(f -> f.getMethod() != null && f.getMethod().getType() != null && f.getMethod().getType().getName().contains(".so"))
+                .count();
     }
 
     /** GCs the agent's heap summaries stand for: one each, or their {@code collections} when it sampled fast GCs. */
