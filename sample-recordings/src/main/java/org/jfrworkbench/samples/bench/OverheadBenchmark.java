@@ -36,7 +36,8 @@ import java.util.zip.ZipFile;
  * {@code jvm:OPTIONS} (JVM options only, space-separated: what a flag such as {@code -XX:+DebugNonSafepoints} costs
  * by itself) or {@code none:} (no agent again: the spread of identical configurations, the benchmark's own noise).
  * Without CONFIGs: the agent's defaults, JFR {@code profile} and async-profiler with the agent's events at about the
- * rate the agent's default target gives on this workload (16 MB: ~45-75 samples/s; the agent aims at 50/s per processor). System properties: {@code bench.warmup} and {@code bench.window} (seconds),
+ * rate the agent's default target gives on this workload (16 MB: ~45-75 samples/s; the agent aims at 50/s per
+ * processor). System properties: {@code bench.warmup} and {@code bench.window} (seconds),
  * {@code bench.jvmArgs} (space-separated, added to every child JVM), {@code bench.threads=true} (also print each run's CPU
  * time per thread name in the window, from /proc: where a configuration's extra CPU goes), {@code bench.attachAt=S}
  * (agent: and ap: configurations attached by the child itself S seconds into its warm-up instead of loaded at start).
