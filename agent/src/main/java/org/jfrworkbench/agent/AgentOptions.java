@@ -50,9 +50,8 @@ public record AgentOptions(
     }
 
     /**
-     * The shortest CPU interval {@code cpu-engine=auto} samples with ctimer. ctimer (per-thread CPU-time timers) costs
-     * least: at 10 ms it measured no overhead where perf_events cost ~4 % CPU per order and itimer ~3 %, at the same
-     * ~100 samples per CPU second. But CPU timers fire on the kernel's tick (250 Hz on many kernels), so finer intervals
+     * The shortest CPU interval {@code cpu-engine=auto} samples with ctimer, the cheapest sampler for the same number of
+     * samples (docs/benchmarks). CPU timers fire on the kernel's tick (250 Hz on many kernels), so finer intervals would
      * get fewer samples than asked: below this one perf_events sample.
      */
     public static final Duration CTIMER_MIN_INTERVAL = Duration.ofMillis(10);
@@ -78,7 +77,7 @@ public record AgentOptions(
      * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk on a cold
      * path, tens of microseconds) however many processors there are, so the default keeps the sampler's share of
      * the processors the JVM may use alike: 50/s on one, 150/s (JDK JFR's default ObjectAllocationSample throttle)
-     * from three. On the overhead benchmark (one processor) 150/s cost ~3 % CPU time per order, 50/s nothing measurable.
+     * from three.
      */
     public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 50;
 
@@ -90,7 +89,7 @@ public record AgentOptions(
         return Math.min(MAX_DEFAULT_ALLOC_PER_SECOND, DEFAULT_ALLOC_PER_SECOND_PER_CPU * Math.max(1, processors));
     }
 
-    /** async-profiler's own default stack walker since 4.2; the walkers measured alike in cost. */
+    /** async-profiler's own default stack walker since 4.2; the walkers cost alike, so the agent keeps its choice. */
     public static final String DEFAULT_CSTACK = "vm";
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);

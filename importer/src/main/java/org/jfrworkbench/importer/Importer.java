@@ -131,8 +131,8 @@ public final class Importer {
 
     /**
      * Past this many expanded bytes a stream that has kept expanding faster than the ratio limit is refused at once:
-     * a bomb is then stopped after 16 MB, not after the whole budget (1000x the upload: 93 MB of disk writes for a
-     * 93 kB upload). No real recording compresses its first 16 MB by more than 1000:1 (JFR gzips by 5-20:1).
+     * a bomb is then stopped after 16 MB, not after the whole budget (1000x the upload's size, all written to disk).
+     * No real recording compresses its first 16 MB by more than 1000:1 (JFR gzips by 5-20:1).
      */
     private static final long RATIO_CHECK_AFTER = 16L << 20;
 

@@ -21,8 +21,7 @@ import org.jfrworkbench.agent.Log;
  *
  * <p>The JDK recording is kept in memory ({@code disk=false}), not in the JDK's disk repository as {@code jfrsync}
  * keeps it: it needs no repository on disk, and the JDK recorder does no periodic work for it (a disk recording flushes
- * every thread's event buffers once a second for streaming readers, which the agent has none of: an early throughput
- * set put that at 2-3 %, per-thread CPU later at 10-20 ms of the recorder thread a minute). The JDK's in-memory buffers
+ * every thread's event buffers once a second for streaming readers, which the agent has none of). The JDK's in-memory buffers
  * are bounded (10 MB by default, oldest data given up first), ample for the few GC and heap events a chunk interval holds.
  */
 public final class AsyncProfilerEngine implements ProfilingEngine {

@@ -27,14 +27,13 @@ import org.jfrworkbench.agent.Log;
  * Writes a HeapSummary and one MemoryPoolSummary per heap pool after every GC, from the GC notifications, as long as
  * collections come at most {@code maxPerSecond} a second.
  *
- * <p>The JDK builds a notification (open data for every memory pool) for every GC once anybody listens, ~0.2 ms of CPU
- * each: nothing at a few GCs a second, but ~0.8 % of a core for a service collecting 30 times a second. When a second
+ * <p>The JDK builds a notification (open data for every memory pool) for every GC once anybody listens: nothing at a
+ * few GCs a second, a noticeable share of a core for a service collecting dozens of times a second. When a second
  * brings more than {@code maxPerSecond} collections the monitor stops listening and instead looks at the collectors
  * once a second and at every chunk's end ({@link #flush}): a collector that ran since the last look gets
  * the summary of its latest GC ({@code getLastGcInfo}, no open data built), with {@code collections} saying how many
- * GCs that summary stands for (the JDK's own jdk.GCHeapSummary still records every GC). A look is cold code after a
- * sleep, 0.1-1 ms of CPU: on a benchmark collecting 30 times a second five looks a second took 170-210 ms of CPU a
- * minute (0.6-0.7 % of the JVM's), one a second 30-60 ms. Once collections slow down to half the limit it listens
+ * GCs that summary stands for (the JDK's own jdk.GCHeapSummary still records every GC). Once a second, not more
+ * often: each look is cold code after a sleep. Once collections slow down to half the limit it listens
  * again. Summaries written from the collectors' last-GC info have no cause (GcInfo has none).
  */
 public final class HeapMonitor implements NotificationListener {

@@ -27,9 +27,9 @@ final class TreeBuilder {
     }
 
     /**
-     * ranks: {@link #nameRanks} of names, when the caller keeps it (sorting names is a fifth of a build).
-     * expectedNodes: an estimate of the tree's size (at most {@link #MAX_PRESIZE} is used); growing the child map
-     * step by step from a small start took a fifth of a 160 000-node build.
+     * ranks: {@link #nameRanks} of names, when the caller keeps it (sorting names is a large part of a build).
+     * expectedNodes: an estimate of the tree's size (at most {@link #MAX_PRESIZE} is used), so that the child map is
+     * not rehashed step by step as the tree grows.
      */
     TreeBuilder(String[] names, int[] ranks, String rootName, int sides, long expectedNodes) {
         this.names = names;
