@@ -1,4 +1,4 @@
-package org.jfrworkbench.ui;
+package org.jfrworkbench.testkit;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,21 +17,21 @@ import jdk.jfr.Recording;
  * allocation samples, old-object (live) samples and GC heap summaries from a small workload.
  * Two shapes ({@code mapHeavy} or not) give the diff page something to show.
  */
-final class TestRecordings {
+public final class TestRecordings {
     private TestRecordings() {
     }
 
-    static Path record(Path out, boolean mapHeavy, long millis) throws IOException, java.text.ParseException {
+    public static Path record(Path out, boolean mapHeavy, long millis) throws IOException, java.text.ParseException {
         return record(out, mapHeavy, millis, true);
     }
 
     /** With live=false no old-object samples are taken: a recording with GCs but no live heap. */
-    static Path record(Path out, boolean mapHeavy, long millis, boolean live) throws IOException, java.text.ParseException {
+    public static Path record(Path out, boolean mapHeavy, long millis, boolean live) throws IOException, java.text.ParseException {
         return record(out, mapHeavy, millis, live, mapHeavy ? "checkout-maps" : "checkout-sort");
     }
 
     /** The same, with the worker thread named as given (the name lands in the recording's thread pool). */
-    static Path record(Path out, boolean mapHeavy, long millis, boolean live, String threadName)
+    public static Path record(Path out, boolean mapHeavy, long millis, boolean live, String threadName)
             throws IOException, java.text.ParseException {
         try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
             if (live) {

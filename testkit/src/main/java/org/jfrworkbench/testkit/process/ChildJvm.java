@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.testkit.process;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -12,13 +12,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a demo workload in a fresh JVM of a given JDK, optionally with the agent; output goes to a log file. */
-record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
+public record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
 
-    static final Path AGENT_JAR = Path.of(System.getProperty("agent.jar", "../agent/target/workbench-agent.jar")).toAbsolutePath();
-    static final String CLASSES = System.getProperty("workload.classes", "target/classes");
+    public static final Path AGENT_JAR = Path.of(System.getProperty("agent.jar", "../agent/target/workbench-agent.jar")).toAbsolutePath();
+    public static final String CLASSES = System.getProperty("workload.classes", "../sample-recordings/target/classes");
 
     /** The JDK named by system property {@code jdk17.home} / {@code jdk25.home}; skips the test when it is missing. */
-    static ChildJvm jdk(String version) {
+    public static ChildJvm jdk(String version) {
         String home = System.getProperty("jdk" + version + ".home", "/usr/lib/jvm/" + (version.equals("17") ? "java-17-openjdk-amd64" : "temurin-25-jdk-amd64"));
         assumeTrue(Files.isExecutable(Path.of(home, "bin", "java")), "JDK " + version + " not found at " + home);
         if (!Files.isRegularFile(AGENT_JAR)) {
@@ -28,18 +28,18 @@ record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
     }
 
     /** The same JDK with one more environment variable for the child process. */
-    ChildJvm withEnvironment(String key, String value) {
+    public ChildJvm withEnvironment(String key, String value) {
         Map<String, String> env = new HashMap<>(environment);
         env.put(key, value);
         return new ChildJvm(name, javaHome, Map.copyOf(env));
     }
 
-    Path java() {
+    public Path java() {
         return javaHome.resolve("bin/java");
     }
 
     /** Starts {@code mainClass} with the agent loaded with {@code agentOptions} (null: no agent). */
-    Process start(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws IOException {
+    public Process start(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java().toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -58,12 +58,12 @@ record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
     }
 
     /** Runs to the end and returns the combined output; fails when the JVM exits non-zero or hangs. */
-    String run(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws Exception {
+    public String run(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws Exception {
         Process p = start(agentOptions, jvmArgs, log, mainClass, args);
         return finish(p, log);
     }
 
-    static String finish(Process p, Path log) throws Exception {
+    public static String finish(Process p, Path log) throws Exception {
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("child JVM did not finish: " + Files.readString(log));

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.torture;
+package org.jfrworkbench.testkit.torture;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -15,9 +15,9 @@ import java.util.Random;
  * events and the samples. Each {@link Lie} makes one part of it structurally hostile, with sizes and positions
  * drawn from the given random source, so the importer's guards are hit from the inside and not only at the header.
  */
-final class JfrWriter {
+public final class JfrWriter {
     /** What the file lies about. NONE writes a valid recording with {@link #samples} cpu samples. */
-    enum Lie {
+    public enum Lie {
         NONE, HUGE_STRING_LENGTH, HUGE_POOL_COUNT, HUGE_FRAME_COUNT, NEGATIVE_FRAME_COUNT, OVERLONG_VARINT,
         HUGE_METADATA_STRING_COUNT, MISSING_STACK, MISSING_METHOD, MISSING_THREAD, POOL_DELTA_CYCLE,
         POOL_DELTA_OUTSIDE, CLASS_LOADER_CYCLE, SELF_NESTED_TYPE, UNDECLARED_FIELD_TYPE, DUPLICATE_TYPE_ID,
@@ -28,7 +28,7 @@ final class JfrWriter {
          * after which the events read so far are kept with a warning (a size or varint that overruns, a type id
          * declared twice).
          */
-        boolean tolerated() {
+        public boolean tolerated() {
             return this == MISSING_STACK || this == MISSING_METHOD || this == MISSING_THREAD || this == CLASS_LOADER_CYCLE
                     || this == HUGE_TIMESTAMPS || this == EVENT_SIZE_LIE || this == OVERLONG_VARINT || this == DUPLICATE_TYPE_ID;
         }
@@ -39,12 +39,12 @@ final class JfrWriter {
 
     private final Lie lie;
     private final Random random;
-    final int samples;
+    public final int samples;
     private final int methods;
     private final int stacks;
     private final int threads;
 
-    JfrWriter(Lie lie, Random random) {
+    public JfrWriter(Lie lie, Random random) {
         this.lie = lie;
         this.random = random;
         this.samples = 1 + random.nextInt(40);
@@ -63,7 +63,7 @@ final class JfrWriter {
         };
     }
 
-    byte[] write() {
+    public byte[] write() {
         byte[] metadata = metadataEvent();
         Out chunk = new Out();
         chunk.raw(new byte[68]);

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.it;
+package org.jfrworkbench.testkit.workload;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,7 +6,7 @@ import java.util.List;
 import one.profiler.AsyncProfiler;
 
 /**
- * Child JVM for {@link LiveHeapIT}: profiles itself with async-profiler (alloc + live + jfrsync), keeps a known mix
+ * Child JVM for the server's {@code LiveHeapIT}: profiles itself with async-profiler (alloc + live + jfrsync), keeps a known mix
  * of objects live among garbage, says READY with its pid, waits for a line on stdin, then stops the profiler.
  */
 public final class RetainingWorkload {

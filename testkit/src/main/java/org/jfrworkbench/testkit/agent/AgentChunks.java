@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.testkit.agent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,18 +12,18 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /** Reads the agent's chunk files with the JDK's own parser (not `jfr summary`, which mislabels jfrsync files). */
-final class Recordings {
-    private Recordings() {
+public final class AgentChunks {
+    private AgentChunks() {
     }
 
-    static List<Path> chunks(Path dir) throws IOException {
+    public static List<Path> chunks(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
         }
     }
 
     /** The chunks in a JFR file, by walking the chunk headers (magic "FLR\0", then the chunk size at offset 8). */
-    static int chunkCount(Path file) throws IOException {
+    public static int chunkCount(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
         int chunks = 0;
@@ -40,11 +40,11 @@ final class Recordings {
         return chunks;
     }
 
-    static List<RecordedEvent> events(Path file) throws IOException {
+    public static List<RecordedEvent> events(Path file) throws IOException {
         return RecordingFile.readAllEvents(file);
     }
 
-    static List<RecordedEvent> events(List<Path> files) throws IOException {
+    public static List<RecordedEvent> events(List<Path> files) throws IOException {
         List<RecordedEvent> all = new ArrayList<>();
         for (Path f : files) {
             all.addAll(events(f));
@@ -52,7 +52,7 @@ final class Recordings {
         return all;
     }
 
-    static Map<String, Integer> counts(List<RecordedEvent> events) {
+    public static Map<String, Integer> counts(List<RecordedEvent> events) {
         Map<String, Integer> counts = new TreeMap<>();
         for (RecordedEvent e : events) {
             counts.merge(e.getEventType().getName(), 1, Integer::sum);
@@ -60,7 +60,7 @@ final class Recordings {
         return counts;
     }
 
-    static Map<String, String> labels(List<RecordedEvent> events) {
+    public static Map<String, String> labels(List<RecordedEvent> events) {
         Map<String, String> labels = new TreeMap<>();
         for (RecordedEvent e : events) {
             if (e.getEventType().getName().equals("workbench.Label")) {
@@ -71,13 +71,13 @@ final class Recordings {
     }
 
     /** async-profiler's allocation interval in bytes as it states it (jdk.ActiveSetting "alloc"), -1 when absent. */
-    static long allocInterval(List<RecordedEvent> events) {
+    public static long allocInterval(List<RecordedEvent> events) {
         String value = setting(events, "alloc");
         return value == null ? -1 : Long.parseLong(value.trim());
     }
 
     /** The value of the first jdk.ActiveSetting with this name (async-profiler states its options so), null when absent. */
-    static String setting(List<RecordedEvent> events, String name) {
+    public static String setting(List<RecordedEvent> events, String name) {
         for (RecordedEvent e : events) {
             if (e.getEventType().getName().equals("jdk.ActiveSetting") && name.equals(e.getString("name"))) {
                 return e.getString("value");
@@ -87,7 +87,7 @@ final class Recordings {
     }
 
     /** CPU sample frames in native libraries (libjvm.so, libc.so.6, ...): async-profiler names their type after the library. */
-    static long nativeFrames(List<RecordedEvent> events) {
+    public static long nativeFrames(List<RecordedEvent> events) {
         return events.stream().filter(e -> e.getEventType().getName().equals("jdk.ExecutionSample") && e.getStackTrace() != null)
                 .flatMap(e -> e.getStackTrace().getFrames().stream())
                 .filter(f -> f.getMethod() != null && f.getMethod().getType() != null && f.getMethod().getType().getName().contains(".so"))
@@ -95,12 +95,12 @@ final class Recordings {
     }
 
     /** GCs the agent's heap summaries stand for: one each, or their {@code collections} when it sampled fast GCs. */
-    static long summarizedGcs(List<RecordedEvent> events) {
+    public static long summarizedGcs(List<RecordedEvent> events) {
         return events.stream().filter(e -> e.getEventType().getName().equals("workbench.HeapSummary"))
                 .mapToLong(e -> e.getLong("collections")).sum();
     }
 
-    static int count(Map<String, Integer> counts, String... names) {
+    public static int count(Map<String, Integer> counts, String... names) {
         int n = 0;
         for (String name : names) {
             n += counts.getOrDefault(name, 0);

@@ -1,4 +1,4 @@
-package org.jfrworkbench.ui;
+package org.jfrworkbench.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,13 +13,33 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 
 /** Headless Debian Chromium through Playwright, with console errors collected per page. */
-final class Browser implements AutoCloseable {
-    static final Path SCREENSHOTS = Paths.get("target", "screenshots");
+public final class Browser implements AutoCloseable {
+    public static final Path SCREENSHOTS = Paths.get("target", "screenshots");
+
+    /**
+     * The number of frames of the page's (unzoomed, whole-range) view at least 0.35 px wide, counted from the JSON
+     * form of the tree; the page draws from the binary form.
+     */
+    public static final String DRAWABLE_FRAMES = """
+            async () => {
+              const p = new URLSearchParams(location.search);
+              const kind = document.querySelector('.tab[aria-selected=true]').dataset.kind;
+              const r = await fetch('/api/recordings/' + p.get('id') + '/flame?kind=' + kind);
+              const n = (await r.json()).nodes;
+              const scale = parseFloat(document.querySelector('.flame-canvas').style.width) / n.total[0];
+              let drawable = 0;
+              for (let i = 0; i < n.name.length;) {
+                if (n.total[i] * scale < 0.35) { i += n.count[i]; continue; }
+                drawable++;
+                i++;
+              }
+              return String(drawable);
+            }""";
 
     private final Playwright playwright;
-    final com.microsoft.playwright.Browser chromium;
+    public final com.microsoft.playwright.Browser chromium;
 
-    Browser() {
+    public Browser() {
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         chromium = playwright.chromium().launch(new BrowserType.LaunchOptions()
                 .setExecutablePath(Paths.get(System.getProperty("chromium.path", "/usr/bin/chromium")))
@@ -29,7 +49,7 @@ final class Browser implements AutoCloseable {
     }
 
     /** A fresh context (like a fresh browser profile) at 1280x800 that may use the clipboard. */
-    BrowserContext newContext(String baseUrl) {
+    public BrowserContext newContext(String baseUrl) {
         BrowserContext context = chromium.newContext(new com.microsoft.playwright.Browser.NewContextOptions()
                 .setViewportSize(1280, 800).setBaseURL(baseUrl));
         context.grantPermissions(List.of("clipboard-read", "clipboard-write"), new BrowserContext.GrantPermissionsOptions().setOrigin(baseUrl));
@@ -37,7 +57,7 @@ final class Browser implements AutoCloseable {
     }
 
     /** Opens a page that records console errors and uncaught exceptions into errors. */
-    static Page watched(BrowserContext context, List<String> errors) {
+    public static Page watched(BrowserContext context, List<String> errors) {
         Page page = context.newPage();
         page.onConsoleMessage(m -> {
             if ("error".equals(m.type())) {
@@ -49,11 +69,11 @@ final class Browser implements AutoCloseable {
         return page;
     }
 
-    static List<String> errors() {
+    public static List<String> errors() {
         return new ArrayList<>();
     }
 
-    static void screenshot(Page page, String name) {
+    public static void screenshot(Page page, String name) {
         try {
             Files.createDirectories(SCREENSHOTS);
         } catch (java.io.IOException e) {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.ui;
+package org.jfrworkbench.testkit;
 
 import java.util.Random;
 
@@ -6,11 +6,11 @@ import java.util.Random;
  * A large, deterministic collapsed-stack profile for the flame graph benchmark: many distinct stacks over a
  * vocabulary of plausible Java method names, so the merged tree has well over 100 000 nodes.
  */
-final class SyntheticProfile {
+public final class SyntheticProfile {
     private SyntheticProfile() {
     }
 
-    static String collapsed(int stacks, long seed) {
+    public static String collapsed(int stacks, long seed) {
         Random random = new Random(seed);
         String[] packages = {"java.util", "java.util.concurrent", "com.acme.checkout", "com.acme.catalog", "io.netty.channel",
             "org.eclipse.jetty.server", "com.fasterxml.jackson.databind", "org.apache.lucene.index", "jdk.internal.misc"};

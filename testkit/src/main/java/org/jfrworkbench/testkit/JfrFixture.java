@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.testing;
+package org.jfrworkbench.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;

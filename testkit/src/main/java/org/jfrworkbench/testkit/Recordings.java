@@ -1,4 +1,4 @@
-package org.jfrworkbench.importer;
+package org.jfrworkbench.testkit;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

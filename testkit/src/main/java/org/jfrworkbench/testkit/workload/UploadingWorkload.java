@@ -1,9 +1,9 @@
-package org.jfrworkbench.server.it;
+package org.jfrworkbench.testkit.workload;
 
 import java.util.HashMap;
 import java.util.Map;
 
-/** Child JVM for {@link AgentUploadIT}: some CPU and allocation for the agent to record, for N seconds. */
+/** Child JVM for the server's {@code AgentUploadIT}: some CPU and allocation for the agent to record, for N seconds. */
 public final class UploadingWorkload {
     private UploadingWorkload() {
     }

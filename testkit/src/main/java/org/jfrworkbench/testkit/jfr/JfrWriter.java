@@ -1,4 +1,4 @@
-package org.jfrworkbench.importer.jfr;
+package org.jfrworkbench.testkit.jfr;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,26 +12,26 @@ import java.util.Map;
  * and of any type, so the importer can be checked on layouts no JDK or profiler writes. One instance is one chunk;
  * the primitive types and java.lang.String are declared up front, time is in nanosecond ticks from the chunk start.
  */
-final class JfrWriter {
+public final class JfrWriter {
     /** A field: name, type name, constant-pool reference or inline, array or not, and @Timestamp/@Timespan unit. */
-    record Field(String name, String type, boolean pool, boolean array, String timestamp, String timespan) {
-        static Field of(String name, String type) {
+    public record Field(String name, String type, boolean pool, boolean array, String timestamp, String timespan) {
+        public static Field of(String name, String type) {
             return new Field(name, type, false, false, null, null);
         }
 
-        static Field pool(String name, String type) {
+        public static Field pool(String name, String type) {
             return new Field(name, type, true, false, null, null);
         }
 
-        static Field array(String name, String type) {
+        public static Field array(String name, String type) {
             return new Field(name, type, false, true, null, null);
         }
 
-        static Field timestamp(String name, String type, String unit) {
+        public static Field timestamp(String name, String type, String unit) {
             return new Field(name, type, false, false, unit, null);
         }
 
-        static Field timespan(String name, String type, String unit) {
+        public static Field timespan(String name, String type, String unit) {
             return new Field(name, type, false, false, null, unit);
         }
     }
@@ -39,7 +39,7 @@ final class JfrWriter {
     private record Type(long id, String name, String superType, List<Field> fields) {
     }
 
-    static final long START_NANOS = 1_700_000_000_000_000_000L;
+    public static final long START_NANOS = 1_700_000_000_000_000_000L;
 
     private final Map<String, Type> types = new LinkedHashMap<>();
     private final ByteArrayOutputStream events = new ByteArrayOutputStream();
@@ -47,7 +47,7 @@ final class JfrWriter {
     private final long startNanos;
     private final long durationNanos;
 
-    JfrWriter(long startNanos, long durationNanos) {
+    public JfrWriter(long startNanos, long durationNanos) {
         this.startNanos = startNanos;
         this.durationNanos = durationNanos;
         for (String p : List.of("boolean", "byte", "char", "short", "int", "long", "float", "double", "java.lang.String")) {
@@ -58,7 +58,7 @@ final class JfrWriter {
     }
 
     /** Declares a type (superType "jdk.jfr.Event" for events); ids are given in declaration order from 100. */
-    JfrWriter type(String name, String superType, Field... fields) {
+    public JfrWriter type(String name, String superType, Field... fields) {
         types.put(name, new Type(100 + types.size(), name, superType, List.of(fields)));
         return this;
     }
@@ -67,14 +67,14 @@ final class JfrWriter {
      * An event: values in field order; numbers for integral fields and pool keys, Boolean, Float, Double, String,
      * Object[] for an inline object, List for an array.
      */
-    JfrWriter event(String type, Object... values) {
+    public JfrWriter event(String type, Object... values) {
         byte[] body = encode(types.get(type), values);
         writeSized(events, body);
         return this;
     }
 
     /** A constant-pool entry of a type. */
-    JfrWriter constant(String type, long key, Object... values) {
+    public JfrWriter constant(String type, long key, Object... values) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         varint(b, key);
         b.writeBytes(encodeValues(types.get(type), values));
@@ -126,7 +126,7 @@ final class JfrWriter {
     }
 
     /** The complete chunk: header, events, one checkpoint with every pool, metadata. */
-    byte[] chunk() {
+    public byte[] chunk() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(new byte[68]);
         out.writeBytes(events.toByteArray());

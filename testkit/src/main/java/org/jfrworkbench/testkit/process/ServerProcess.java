@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.it;
+package org.jfrworkbench.testkit.process;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,7 +20,7 @@ public final class ServerProcess implements AutoCloseable {
     public final String base;
     public final StringBuffer log = new StringBuffer();
 
-    ServerProcess(Path data, String... extra) throws Exception {
+    public ServerProcess(Path data, String... extra) throws Exception {
         this(data, List.of("-Xmx1g"), extra);
     }
 
