@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.query;
+package org.jfrworkbench.analysis;
 
 /** The few statistics the diff needs. */
 final class Statistics {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.query;
+package org.jfrworkbench.analysis;
 
 import java.util.ArrayList;
 import java.util.HashMap;

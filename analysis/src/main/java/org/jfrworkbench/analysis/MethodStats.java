@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.query;
+package org.jfrworkbench.analysis;
 
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;

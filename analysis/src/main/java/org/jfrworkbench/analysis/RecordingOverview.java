@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.http;
+package org.jfrworkbench.analysis;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,24 +8,23 @@ import java.util.Map;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.server.query.ProfileData;
 
 /** The extra parts of {@code GET /api/recordings/{id}}: threads, heap summary, per-kind sample timelines. */
-final class RecordingDetails {
+public final class RecordingOverview {
     private static final long[] STEPS = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000,
             120_000, 300_000, 600_000, 1_800_000, 3_600_000};
     private static final int MAX_BUCKETS = 600;
 
-    private RecordingDetails() {
+    private RecordingOverview() {
     }
 
-    record ThreadOut(int id, String name, long javaId, long samples, Map<String, Long> kinds) {
+    public record ThreadOut(int id, String name, long javaId, long samples, Map<String, Long> kinds) {
     }
 
-    record TimelineOut(long bucketMillis, long[] counts) {
+    public record TimelineOut(long bucketMillis, long[] counts) {
     }
 
-    static Map<String, Object> of(ProfileData data) {
+    public static Map<String, Object> of(ProfileData data) {
         Profile p = data.profile();
         long[] total = new long[p.threads().size()];
         List<Map<String, Long>> perKind = new ArrayList<>();

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.query;
+package org.jfrworkbench.analysis;
 
 /** A query parameter is malformed (bad kind, time, regex, id list); the message names it. */
 public final class BadQueryException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.importer;
+package org.jfrworkbench.analysis;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
