@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.bench;
+package org.jfrworkbench.bench;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -15,18 +15,19 @@ import java.util.Random;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
+import org.jfrworkbench.analysis.DiffQuery;
+import org.jfrworkbench.analysis.FlameGraphQuery;
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.SampleFilter;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.query.DiffQuery;
-import org.jfrworkbench.server.query.FlameGraphQuery;
-import org.jfrworkbench.server.query.ProfileData;
-import org.jfrworkbench.server.query.SampleFilter;
 import org.jfrworkbench.server.store.RecordingStore;
 
 /**
- * Server speed on a 1 M-sample recording (run on demand, not a test; command in README):
- * import time, warm flame-graph query p50/p99 (query + JSON), diff p50, and method search over 200+ recordings.
+ * Server speed on a 1 M-sample recording (run on demand, not a test:
+ * {@code JAVA_OPTS=-Xmx4g benchmarks/run.sh ServerBenchmark [samples] [recordings]}): import time, warm flame-graph
+ * query p50/p99 (query + JSON), diff p50, and method search over 200+ recordings.
  * Peer: async-profiler's converter turning the same collapsed stacks into its HTML flame graph
  * ({@code one.convert.FlameGraph}), which is what one does per view without a server.
  */

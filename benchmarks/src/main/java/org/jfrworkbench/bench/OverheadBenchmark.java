@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples.bench;
+package org.jfrworkbench.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +28,7 @@ import java.util.zip.ZipFile;
  * the agent's short first chunk, which ends at 10 s), then counts the orders done in a fixed window (60 s: one
  * interval of the agent's default rotation, so the window holds one chunk close and open, as in steady state).
  *
- * <pre>java -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.OverheadBenchmark AGENT_JAR [RUNS] [CONFIG...]</pre>
+ * <pre>benchmarks/run.sh OverheadBenchmark AGENT_JAR [RUNS] [CONFIG...]</pre>
  *
  * A CONFIG is {@code agent:OPTIONS} (the agent with these options on top of its defaults), {@code agent@JAR:OPTIONS}
  * (another build of the agent, to compare two builds in one run), {@code ap:OPTIONS} (async-profiler alone, e.g.

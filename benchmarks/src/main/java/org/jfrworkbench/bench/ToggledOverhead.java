@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples.bench;
+package org.jfrworkbench.bench;
 
 import com.sun.tools.attach.VirtualMachine;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ import jdk.jfr.Recording;
  * the wall clock (its allocation target per second, heap summaries, the JDK's periodic events) then comes about twice
  * as often per order as on a CPU of its own, which makes the agent's figure, if anything, too high.
  *
- * <pre>[taskset -c 1] java [-Dbench.reference=true] -cp sample-recordings/target/classes org.jfrworkbench.samples.bench.ToggledOverhead AGENT_JAR [ON_PHASES] [CONFIG...]</pre>
+ * <pre>[JAVA_OPTS=-Dbench.reference=true] [taskset -c 1] benchmarks/run.sh ToggledOverhead AGENT_JAR [ON_PHASES] [CONFIG...]</pre>
  */
 public final class ToggledOverhead {
     private ToggledOverhead() {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.importer.bench;
+package org.jfrworkbench.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -25,9 +25,9 @@ import one.jfr.StackTrace;
 import one.jfr.event.Event;
 
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.importer.Recordings;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.testkit.Recordings;
 
 /**
  * Reads >= 50 MB multi-chunk async-profiler recordings (by default two: copies of one short recording end to end, and
@@ -35,7 +35,7 @@ import org.jfrworkbench.model.Profile;
  * every stack trace and (c) async-profiler's JfrReader resolving every sample's stack, and prints median times,
  * ratios and heap figures. The times come from one JVM that runs the three readers in turn, round after round, so
  * each ratio compares reads made moments apart (the machine is shared); the heap figures from a JVM per reader.
- * Run on demand (see README), not part of the tests.
+ * Run on demand ({@code benchmarks/run.sh ImportBench [a.jfr b.jfr]}), not part of the tests.
  */
 public final class ImportBench {
     private static final List<String> READERS = List.of("workbench", "RecordingFile", "JfrReader");

@@ -1,4 +1,4 @@
-package org.jfrworkbench.ui;
+package org.jfrworkbench.bench;
 
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -17,16 +17,18 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
+import org.jfrworkbench.testkit.Browser;
+import org.jfrworkbench.testkit.SyntheticProfile;
 
 /**
  * On-demand benchmark (not part of the test suite): first paint and zoom time of our canvas flame graph for a
  * profile with more than 100 000 nodes, against async-profiler's own HTML flame graph (jfr-converter 4.2,
  * {@code one.convert.FlameGraph}) of the same collapsed stacks, both in headless Chromium, side by side in one run.
  *
- * <p>Run as the README's "Flame graph benchmark" says. First paint = navigation start to the first complete drawing
- * of the graph (every frame at least 0.35 px wide), including fetching the tree; it is measured for a view opened
- * before (the server answers from its cache of encoded trees) and for a first open (a query the server has not seen,
- * so the tree is built and encoded for the request). The peer's first paint is its DOMContentLoaded end (its
+ * <p>Run with {@code benchmarks/run.sh FlameGraphBenchmark [stacks]}. First paint = navigation start to the first
+ * complete drawing of the graph (every frame at least 0.35 px wide), including fetching the tree; it is measured for a
+ * view opened before (the server answers from its cache of encoded trees) and for a first open (a query the server
+ * has not seen, so the tree is built and encoded for the request). The peer's first paint is its DOMContentLoaded end (its
  * script draws synchronously at load). Zoom = the synchronous work of one click on a frame. Every page load uses a
  * fresh browser context (empty cache).
  */
@@ -48,7 +50,7 @@ public final class FlameGraphBenchmark {
             peer.dump(out);
         }
 
-        try (UiServer server = UiServer.start(temp.resolve("data")); Browser browser = new Browser()) {
+        try (BenchServer server = BenchServer.start(temp.resolve("data")); Browser browser = new Browser()) {
             String id = upload(server.baseUrl(), input);
             int nodes = nodeCount(server.baseUrl(), id);
             // a long-running server has its tree build compiled: warm it with views nobody opens afterwards
@@ -206,7 +208,7 @@ public final class FlameGraphBenchmark {
                 System.out.println(page.evaluate(RESOURCES));
             }
             if (run == 0 && !view.contains("&to=")) {
-                Object drawable = page.evaluate(UiIT.DRAWABLE_FRAMES);
+                Object drawable = page.evaluate(Browser.DRAWABLE_FRAMES);
                 if (!drawable.equals(page.getAttribute(".flame-canvas", "data-drawn"))) {
                     throw new IllegalStateException("drew " + page.getAttribute(".flame-canvas", "data-drawn")
                             + " frames, the tree has " + drawable + " wide enough to see");
