@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import org.jfrworkbench.testkit.agent.AgentChunks;
+import org.jfrworkbench.testkit.process.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,7 +72,7 @@ class CpuShareIT {
 
     private void assertKnownSplit() throws Exception {
         long[] counts = new long[3];
-        for (RecordedEvent e : Recordings.events(Recordings.chunks(tmp.resolve("rec")))) {
+        for (RecordedEvent e : AgentChunks.events(AgentChunks.chunks(tmp.resolve("rec")))) {
             if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
                 continue;
             }

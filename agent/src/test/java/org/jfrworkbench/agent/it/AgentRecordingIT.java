@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +14,8 @@ import jdk.jfr.consumer.RecordedEvent;
 import org.jfrworkbench.agent.AgentOptions;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.testkit.agent.AgentChunks;
+import org.jfrworkbench.testkit.process.ChildJvm;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,27 +38,27 @@ class AgentRecordingIT {
         assertTrue(out.contains("async-profiler"), out);
         assertTrue(out.contains("cpu=ctimer"), "at 10 ms cpu samples come from CPU timers: " + out);
 
-        List<Path> chunks = Recordings.chunks(dir);
+        List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 3, "several chunk files: " + chunks);
         for (Path chunk : chunks) {
-            List<RecordedEvent> events = Recordings.events(chunk);
-            Map<String, String> labels = Recordings.labels(events);
+            List<RecordedEvent> events = AgentChunks.events(chunk);
+            Map<String, String> labels = AgentChunks.labels(events);
             assertEquals("cache", labels.get("service"), chunk + " labels " + labels);
             assertEquals("1.2", labels.get("version"));
             assertTrue(labels.containsKey("host"));
-            Map<String, Integer> counts = Recordings.counts(events);
-            int gcs = Recordings.count(counts, "jdk.GarbageCollection");
-            int heap = Recordings.count(counts, "workbench.HeapSummary");
-            long summarized = Recordings.summarizedGcs(events);
+            Map<String, Integer> counts = AgentChunks.counts(events);
+            int gcs = AgentChunks.count(counts, "jdk.GarbageCollection");
+            int heap = AgentChunks.count(counts, "workbench.HeapSummary");
+            long summarized = AgentChunks.summarizedGcs(events);
             // GC notifications arrive asynchronously (a busy notification thread can push one into the next chunk), a GC
             // in the short gap between two chunks may miss one of the two, and above 5 GCs/s a summary stands for the GCs
             // since the previous one (looked at once a second and at the chunk's end)
             assertTrue(Math.abs(summarized - gcs) <= Math.max(5, gcs / 10), chunk + ": " + heap + " heap summaries for "
                     + summarized + " of " + gcs + " GCs");
-            assertTrue(Recordings.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
+            assertTrue(AgentChunks.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
             assertTrue(counts.getOrDefault("jdk.GCHeapSummary", 0) >= gcs, "JDK heap summaries too: " + counts);
             // async-profiler's chunk, then the JDK recording's (GC, heap and the agent's own events) appended to it
-            assertEquals(2, Recordings.chunkCount(chunk), chunk + " holds the profiler's and the JDK's chunk");
+            assertEquals(2, AgentChunks.chunkCount(chunk), chunk + " holds the profiler's and the JDK's chunk");
 
             // the same chunk through the workbench's importer: labels and GCs with the heap before and after
             Profile p = Imported.read(chunk);
@@ -65,13 +67,13 @@ class AgentRecordingIT {
             Imported.assertGcsWithBeforeAndAfter(p, chunk, gcs > 0 ? 1 : 0);
             assertEquals("async-profiler", p.metadata().get("producer"), chunk + " " + p.metadata());
         }
-        Map<String, Integer> all = Recordings.counts(Recordings.events(chunks));
+        Map<String, Integer> all = AgentChunks.counts(AgentChunks.events(chunks));
         assertTrue(all.getOrDefault("jdk.ExecutionSample", 0) > 50, "cpu samples: " + all);
         assertTrue(all.getOrDefault("jdk.GarbageCollection", 0) >= 3, "several GCs: " + all);
-        assertTrue(Recordings.summarizedGcs(Recordings.events(chunks)) >= 0.9 * all.get("jdk.GarbageCollection"), "every GC summarized: " + all);
-        assertTrue(Recordings.count(all, "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB") > 50, "alloc: " + all);
+        assertTrue(AgentChunks.summarizedGcs(AgentChunks.events(chunks)) >= 0.9 * all.get("jdk.GarbageCollection"), "every GC summarized: " + all);
+        assertTrue(AgentChunks.count(all, "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB") > 50, "alloc: " + all);
         assertTrue(all.getOrDefault("profiler.LiveObject", 0) > 0, "live objects: " + all);
-        for (RecordedEvent e : Recordings.events(chunks)) {
+        for (RecordedEvent e : AgentChunks.events(chunks)) {
             if (e.getEventType().getName().equals("workbench.HeapSummary")) {
                 assertTrue(e.getLong("usedBefore") >= e.getLong("usedAfter") || e.getString("gcCause").contains("Humongous")
                         || e.getLong("usedAfter") > 0, "plausible heap numbers");
@@ -116,7 +118,7 @@ class AgentRecordingIT {
         String out = jvm.run("dir=" + dir + ",interval=6s", List.of("-Xmx96m"), tmp.resolve("out.log"),
                 "org.jfrworkbench.samples.AllocationPhases", "1000", "20", "16");
         assertTrue(out.contains("allocation phases done"), out);
-        List<Path> chunks = Recordings.chunks(dir);
+        List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 2, "a second chunk: " + chunks);
         List<Long> intervals = allocIntervals(chunks);
         double perSecond = allocSamplesPerSecond(chunks.get(1));
@@ -140,7 +142,7 @@ class AgentRecordingIT {
     private static List<Long> allocIntervals(List<Path> chunks) throws Exception {
         List<Long> intervals = new java.util.ArrayList<>();
         for (Path chunk : chunks) {
-            intervals.add(Recordings.allocInterval(Recordings.events(chunk)));
+            intervals.add(AgentChunks.allocInterval(AgentChunks.events(chunk)));
         }
         return intervals;
     }
@@ -158,21 +160,21 @@ class AgentRecordingIT {
         String out = jvm.run("dir=" + dir + ",engine=jfr,interval=2s,nmt-interval=1s,label.service=cache,label.team=heap",
                 List.of("-Xmx96m", "-XX:NativeMemoryTracking=summary"), tmp.resolve("out.log"), CACHE, "5");
         assertTrue(out.contains("JDK Flight Recorder"), out);
-        List<Path> chunks = Recordings.chunks(dir);
+        List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
-        List<RecordedEvent> events = Recordings.events(chunks);
-        Map<String, Integer> all = Recordings.counts(events);
+        List<RecordedEvent> events = AgentChunks.events(chunks);
+        Map<String, Integer> all = AgentChunks.counts(events);
         for (String kind : new String[] {"jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.OldObjectSample",
                 "jdk.GCHeapSummary", "jdk.GarbageCollection", "workbench.HeapSummary", "workbench.MemoryPoolSummary"}) {
             assertTrue(all.getOrDefault(kind, 0) > 0, kind + " missing: " + all);
         }
-        assertEquals("heap", Recordings.labels(events).get("team"));
+        assertEquals("heap", AgentChunks.labels(events).get("team"));
         boolean total = events.stream().anyMatch(e -> e.getEventType().getName().equals("workbench.NativeMemorySummary")
                 && "Total".equals(e.getString("category")) && e.getLong("committed") > 0 && e.getLong("reserved") >= e.getLong("committed"));
         assertTrue(total, "NMT total: " + all);
 
         // through the importer: each chunk labelled with its GCs, and cpu/alloc/live from the JDK's own samplers
-        List<Path> chunkFiles = Recordings.chunks(dir);
+        List<Path> chunkFiles = AgentChunks.chunks(dir);
         for (Path chunk : chunkFiles) {
             Profile p = Imported.read(chunk);
             Imported.assertLabels(p, chunk, "cache");
@@ -197,16 +199,16 @@ class AgentRecordingIT {
         Path dir = tmp.resolve("rec");
         String out = jvm.run("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s,label.service=cache",
                 List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "5");
-        List<Path> chunks = Recordings.chunks(dir);
+        List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
-        List<RecordedEvent> events = Recordings.events(chunks);
-        Map<String, Integer> all = Recordings.counts(events);
-        assertEquals(0, Recordings.count(all, "jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.ObjectAllocationInNewTLAB",
+        List<RecordedEvent> events = AgentChunks.events(chunks);
+        Map<String, Integer> all = AgentChunks.counts(events);
+        assertEquals(0, AgentChunks.count(all, "jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.ObjectAllocationInNewTLAB",
                 "jdk.ObjectAllocationOutsideTLAB", "profiler.LiveObject", "profiler.WallClockSample"), "samples: " + all);
         assertTrue(out.contains("async-profiler is not started"), out);
-        assertTrue(Recordings.count(all, "jdk.GarbageCollection") > 0 && Recordings.count(all, "workbench.HeapSummary") > 0
-                && Recordings.count(all, "jdk.GCHeapSummary") > 0, "GC and heap events: " + all);
-        assertEquals("cache", Recordings.labels(events).get("service"));
+        assertTrue(AgentChunks.count(all, "jdk.GarbageCollection") > 0 && AgentChunks.count(all, "workbench.HeapSummary") > 0
+                && AgentChunks.count(all, "jdk.GCHeapSummary") > 0, "GC and heap events: " + all);
+        assertEquals("cache", AgentChunks.labels(events).get("service"));
         Profile whole = Imported.readAll(chunks, tmp.resolve("all.jfr"));
         assertEquals(0, Imported.samples(whole, Kind.CPU) + Imported.samples(whole, Kind.ALLOC), "samples: " + whole.sourceEvents());
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
@@ -223,11 +225,11 @@ class AgentRecordingIT {
         attach(jvm, app, "dir=" + dir + ",interval=2s,label.service=attached");
         String out = ChildJvm.finish(app, log);
         assertTrue(out.contains("[workbench-agent] recording with"), out);
-        List<RecordedEvent> events = Recordings.events(Recordings.chunks(dir));
-        Map<String, Integer> all = Recordings.counts(events);
+        List<RecordedEvent> events = AgentChunks.events(AgentChunks.chunks(dir));
+        Map<String, Integer> all = AgentChunks.counts(events);
         assertTrue(all.getOrDefault("jdk.ExecutionSample", 0) > 0 && all.getOrDefault("workbench.HeapSummary", 0) > 0, all.toString());
-        assertEquals("attached", Recordings.labels(events).get("service"));
-        Profile whole = Imported.readAll(Recordings.chunks(dir), tmp.resolve("all.jfr"));
+        assertEquals("attached", AgentChunks.labels(events).get("service"));
+        Profile whole = Imported.readAll(AgentChunks.chunks(dir), tmp.resolve("all.jfr"));
         Imported.assertLabels(whole, dir, "attached");
         assertTrue(Imported.samples(whole, Kind.CPU) > 0 && Imported.samples(whole, Kind.ALLOC) > 0, "kinds: " + whole.sourceEvents());
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 1);
@@ -264,16 +266,16 @@ class AgentRecordingIT {
         String out = ChildJvm.finish(app, log);
         assertTrue(out.contains("[workbench-agent] stopped") && !out.contains("already recording"), out);
         for (Path dir : List.of(first, second)) {
-            List<RecordedEvent> events = Recordings.events(Recordings.chunks(dir));
-            assertEquals(dir.getFileName().toString(), Recordings.labels(events).get("service"));
-            assertTrue(Recordings.counts(events).getOrDefault("jdk.ExecutionSample", 0) > 0, dir + ": " + Recordings.counts(events));
+            List<RecordedEvent> events = AgentChunks.events(AgentChunks.chunks(dir));
+            assertEquals(dir.getFileName().toString(), AgentChunks.labels(events).get("service"));
+            assertTrue(AgentChunks.counts(events).getOrDefault("jdk.ExecutionSample", 0) > 0, dir + ": " + AgentChunks.counts(events));
         }
-        List<RecordedEvent> before = Recordings.events(Recordings.chunks(first));
-        List<RecordedEvent> after = Recordings.events(Recordings.chunks(second));
-        assertEquals("vm", Recordings.setting(before, "cstack"), "async-profiler's default stack walker");
-        assertEquals("no", Recordings.setting(after, "cstack"));
-        assertTrue(Recordings.nativeFrames(before) > 0, "native frames with the default walker");
-        assertEquals(0, Recordings.nativeFrames(after), "no native frames with cstack=no");
+        List<RecordedEvent> before = AgentChunks.events(AgentChunks.chunks(first));
+        List<RecordedEvent> after = AgentChunks.events(AgentChunks.chunks(second));
+        assertEquals("vm", AgentChunks.setting(before, "cstack"), "async-profiler's default stack walker");
+        assertEquals("no", AgentChunks.setting(after, "cstack"));
+        assertTrue(AgentChunks.nativeFrames(before) > 0, "native frames with the default walker");
+        assertEquals(0, AgentChunks.nativeFrames(after), "no native frames with cstack=no");
     }
 
     private static boolean allClosed(List<Path> files) {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +10,8 @@ import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.testkit.agent.AgentChunks;
+import org.jfrworkbench.testkit.process.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +29,7 @@ class LiveChunksIT {
         Path dir = tmp.resolve("rec");
         ChildJvm.jdk("25").run("dir=" + dir + ",interval=2s,alloc=64k", List.of("-Xmx96m"), tmp.resolve("out.log"),
                 "org.jfrworkbench.samples.RetainingCache", "8");
-        Profile p = Imported.readAll(Recordings.chunks(dir), tmp.resolve("all.jfr"));
+        Profile p = Imported.readAll(AgentChunks.chunks(dir), tmp.resolve("all.jfr"));
         assertTrue(p.chunks() >= 4, "several chunks: " + p.chunks());
         List<GcEvent> gcs = p.heap().gcs();
         GcEvent last = gcs.get(gcs.size() - 1);

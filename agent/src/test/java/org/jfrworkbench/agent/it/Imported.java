@@ -1,4 +1,4 @@
-package org.jfrworkbench.samples;
+package org.jfrworkbench.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
