@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.store;
+package org.jfrworkbench.server.catalog;
 
 /** No recording has this id. */
 public final class RecordingNotFoundException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server;
+package org.jfrworkbench.server.library;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.store.RecordingStore;
-import org.jfrworkbench.server.testing.JfrFixture;
+import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

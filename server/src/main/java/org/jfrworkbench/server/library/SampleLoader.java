@@ -1,4 +1,4 @@
-package org.jfrworkbench.server;
+package org.jfrworkbench.server.library;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.store;
+package org.jfrworkbench.server.catalog;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +16,7 @@ public record RecordingInfo(String id, String sha256, String name, Map<String, S
     public record KindSummary(long samples, long weight, String unit) {
     }
 
-    static RecordingInfo of(String id, String sha256, String name, Profile p, long sizeBytes, long uploadedMillis) {
+    public static RecordingInfo of(String id, String sha256, String name, Profile p, long sizeBytes, long uploadedMillis) {
         Map<String, KindSummary> kinds = new LinkedHashMap<>();
         for (Map.Entry<Kind, SampleTable> e : p.kinds().entrySet()) {
             kinds.put(e.getKey().id(), new KindSummary(e.getValue().size(), e.getValue().totalWeight(), e.getKey().unit()));
