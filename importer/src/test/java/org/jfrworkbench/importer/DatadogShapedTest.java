@@ -13,6 +13,7 @@ import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +53,7 @@ class DatadogShapedTest {
         assertEquals(allocBytes, p.samples(Kind.ALLOC).totalWeight());
         assertEquals("byte[]", p.strings().get(p.samples(Kind.ALLOC).objectClass(0)));
         assertEquals("dd-trace-java", p.metadata().get("producer"));
-        Map<String, Long> stacks = Collapse.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT);
+        Map<String, Long> stacks = FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT);
         assertEquals(cpuWeight, stacks.entrySet().stream().filter(s -> s.getKey().endsWith("DatadogShaped.cpuWork"))
                 .mapToLong(Map.Entry::getValue).sum(), "every cpu sample's stack ends in cpuWork: " + stacks.keySet());
     }

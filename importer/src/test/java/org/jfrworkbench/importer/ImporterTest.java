@@ -17,6 +17,7 @@ import java.util.zip.ZipOutputStream;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,7 +63,7 @@ class ImporterTest {
         Profile p = new Importer().read(txt, Kind.ALLOC);
         assertEquals(3, p.samples(Kind.ALLOC).size());
         assertEquals(15, p.samples(Kind.ALLOC).totalWeight());
-        Map<String, Long> collapsed = Collapse.of(p, Kind.ALLOC, null, null, FrameNaming.DEFAULT);
+        Map<String, Long> collapsed = FoldedStacks.of(p, Kind.ALLOC, null, null, FrameNaming.DEFAULT);
         assertEquals(Map.of("main;app.Service.handle;app.Dao.query", 12L, "main;app.Service.handle", 3L), collapsed);
     }
 
@@ -103,11 +104,11 @@ class ImporterTest {
                 "workbench.HeapSummary readings become heap samples");
         assertTrue(p.heap().gcs().stream().anyMatch(g -> g.heapUsedBefore() > 0 && g.heapUsedAfter() > 0),
                 "jdk.GarbageCollection joined with jdk.GCHeapSummary before/after");
-        boolean workloadFrame = Collapse.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT).keySet().stream()
+        boolean workloadFrame = FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT).keySet().stream()
                 .anyMatch(s -> s.contains("Workload.lambda$main$0"));
         assertTrue(workloadFrame, "cpu stacks name the workload's methods");
         long all = p.samples(Kind.CPU).size();
-        long firstHalf = Collapse.of(p, Kind.CPU, 0L, p.durationMillis() / 2, FrameNaming.DEFAULT).values().stream()
+        long firstHalf = FoldedStacks.of(p, Kind.CPU, 0L, p.durationMillis() / 2, FrameNaming.DEFAULT).values().stream()
                 .mapToLong(Long::longValue).sum();
         assertTrue(firstHalf > 0 && firstHalf < all, firstHalf + " of " + all);
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +23,8 @@ class NativeLeakTest {
     void leakKeepsOnlyMallocsThatWereNeverFreed() throws Exception {
         Path recording = Recordings.nativeLeak();
         Profile p = new Importer().read(recording);
-        Map<String, Long> all = Collapse.of(p, Kind.NATIVEMEM, null, null, FrameNaming.DEFAULT);
-        Map<String, Long> leaks = Collapse.of(p, Kind.LEAK, null, null, FrameNaming.DEFAULT);
+        Map<String, Long> all = FoldedStacks.of(p, Kind.NATIVEMEM, null, null, FrameNaming.DEFAULT);
+        Map<String, Long> leaks = FoldedStacks.of(p, Kind.LEAK, null, null, FrameNaming.DEFAULT);
         long churnAll = weightThrough(all, "NativeLeak.churn");
         long leakAll = weightThrough(all, "NativeLeak.leak");
         assertTrue(churnAll > 10 * leakAll, "every malloc is a nativemem sample: " + churnAll + " vs " + leakAll);

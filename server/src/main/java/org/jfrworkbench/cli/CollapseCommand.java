@@ -5,16 +5,16 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.jfrworkbench.importer.Collapse;
+import org.jfrworkbench.analysis.Collapse;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code workbench collapse FILE --kind K}: collapsed stacks ({@code root;...;leaf weight}) of one kind. */
 @Command(name = "collapse", mixinStandardHelpOptions = true,

@@ -6,13 +6,13 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import org.jfrworkbench.analysis.Summary;
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.importer.Summary;
 import org.jfrworkbench.model.Profile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code workbench summary FILE}: the recording's chunks, time span, kinds, event counts and warnings as JSON. */
 @Command(name = "summary", mixinStandardHelpOptions = true,

@@ -12,6 +12,8 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import org.jfrworkbench.testkit.Browser;
+import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -66,7 +68,7 @@ class UiIT {
             page.click("#uploads li.done a");
             Locator canvas = page.locator(".flame-canvas");
             page.waitForSelector(".flame-canvas[data-drawn]");
-            assertEquals(page.evaluate(DRAWABLE_FRAMES), page.getAttribute(".flame-canvas", "data-drawn"),
+            assertEquals(page.evaluate(Browser.DRAWABLE_FRAMES), page.getAttribute(".flame-canvas", "data-drawn"),
                     "every frame of the JSON tree wide enough to see is drawn from the binary one");
             page.waitForSelector("#hot-methods tbody tr"); // built after the graph has painted
             assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
@@ -337,26 +339,6 @@ class UiIT {
         }
         throw new AssertionError("no " + name + " in " + url);
     }
-
-    /**
-     * The number of frames of the page's (unzoomed, whole-range) view at least 0.35 px wide, counted from the JSON
-     * form of the tree; the page draws from the binary form.
-     */
-    static final String DRAWABLE_FRAMES = """
-            async () => {
-              const p = new URLSearchParams(location.search);
-              const kind = document.querySelector('.tab[aria-selected=true]').dataset.kind;
-              const r = await fetch('/api/recordings/' + p.get('id') + '/flame?kind=' + kind);
-              const n = (await r.json()).nodes;
-              const scale = parseFloat(document.querySelector('.flame-canvas').style.width) / n.total[0];
-              let drawable = 0;
-              for (let i = 0; i < n.name.length;) {
-                if (n.total[i] * scale < 0.35) { i += n.count[i]; continue; }
-                drawable++;
-                i++;
-              }
-              return String(drawable);
-            }""";
 
     private static double percent(String text) {
         return Double.parseDouble(text.replace("%", ""));

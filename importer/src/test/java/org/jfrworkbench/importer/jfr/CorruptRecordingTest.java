@@ -17,13 +17,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.jfrworkbench.importer.Collapse;
+import org.jfrworkbench.importer.FoldedStacks;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
-import org.jfrworkbench.importer.Recordings;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -193,7 +193,7 @@ class CorruptRecordingTest {
             try {
                 Profile p = new Importer().read(file);
                 for (Kind k : Kind.values()) {
-                    Collapse.of(p, k, null, null, new FrameNaming(true, true));
+                    FoldedStacks.of(p, k, null, null, new FrameNaming(true, true));
                 }
                 return null;
             } catch (InvalidRecordingException e) {

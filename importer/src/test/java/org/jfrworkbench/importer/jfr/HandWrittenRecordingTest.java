@@ -9,14 +9,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import org.jfrworkbench.importer.Collapse;
+import org.jfrworkbench.importer.FoldedStacks;
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.importer.jfr.JfrWriter.Field;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.testkit.jfr.JfrWriter;
+import org.jfrworkbench.testkit.jfr.JfrWriter.Field;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,9 +102,9 @@ class HandWrittenRecordingTest {
                 "jdk.ThreadPark", 1L, "profiler.WallClockSample", 1L), p.sourceEvents());
         assertTrue(p.warnings().isEmpty(), p.warnings().toString());
         assertEquals(Map.of("app.Main.main;app.Work.run", 1L, "app.Main.main", 1L),
-                Collapse.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
+                FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
         assertEquals(Map.of("app.Main.main()V:10;app.Work.run()V:42", 1L, "app.Main.main()V:10", 1L),
-                Collapse.of(p, Kind.CPU, null, null, new FrameNaming(true, true)));
+                FoldedStacks.of(p, Kind.CPU, null, null, new FrameNaming(true, true)));
         SampleTable cpu = p.samples(Kind.CPU);
         assertEquals(START + 1_000, cpu.time(0));
         assertEquals("worker", p.threads().get(cpu.thread(0)).name());
@@ -118,7 +119,7 @@ class HandWrittenRecordingTest {
         SampleTable lock = p.samples(Kind.LOCK);
         assertEquals(3_000_000, lock.weight(0), "3 ms in ns");
         assertEquals("app.Work", p.strings().get(lock.objectClass(0)));
-        assertEquals(Map.of(Collapse.NO_STACK, 3_000_000L), Collapse.of(p, Kind.LOCK, null, null, FrameNaming.DEFAULT));
+        assertEquals(Map.of(FoldedStacks.NO_STACK, 3_000_000L), FoldedStacks.of(p, Kind.LOCK, null, null, FrameNaming.DEFAULT));
 
         assertEquals(1, p.samples(Kind.WALL).totalWeight());
     }

@@ -21,13 +21,13 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
-import org.jfrworkbench.importer.Collapse;
+import org.jfrworkbench.importer.FoldedStacks;
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.importer.Recordings;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -66,7 +66,7 @@ class JfrDifferentialTest {
             wallWeight += x.wallWeight;
         }
         assertEquals(counts, profile.sourceEvents());
-        assertEquals(cpu, Collapse.of(profile, Kind.CPU, null, null, FrameNaming.DEFAULT));
+        assertEquals(cpu, FoldedStacks.of(profile, Kind.CPU, null, null, FrameNaming.DEFAULT));
         assertEquals(allocWeight, profile.samples(Kind.ALLOC).totalWeight());
         assertEquals(wallWeight, profile.samples(Kind.WALL).totalWeight());
         assertTrue(profile.warnings().isEmpty(), () -> "warnings: " + profile.warnings());
@@ -93,7 +93,7 @@ class JfrDifferentialTest {
         assertTrue(profile.chunks() >= 1);
 
         assertEquals(expected.cpuSamples, profile.samples(Kind.CPU).size(), "cpu samples");
-        assertEquals(expected.cpuCollapsed, Collapse.of(profile, Kind.CPU, null, null, FrameNaming.DEFAULT),
+        assertEquals(expected.cpuCollapsed, FoldedStacks.of(profile, Kind.CPU, null, null, FrameNaming.DEFAULT),
                 "cpu collapsed stacks");
         assertEquals(expected.wallSamples, profile.samples(Kind.WALL).size(), "wall samples");
         assertEquals(expected.wallWeight, profile.samples(Kind.WALL).totalWeight(), "wall weight");
@@ -115,7 +115,7 @@ class JfrDifferentialTest {
 
         for (Kind kind : Kind.values()) {
             SampleTable samples = profile.samples(kind);
-            long collapsed = Collapse.of(profile, kind, null, null, new FrameNaming(true, true)).values().stream()
+            long collapsed = FoldedStacks.of(profile, kind, null, null, new FrameNaming(true, true)).values().stream()
                     .mapToLong(Long::longValue).sum();
             assertEquals(samples.totalWeight(), collapsed, kind + ": collapsed total vs model total");
         }
@@ -239,7 +239,7 @@ class JfrDifferentialTest {
     /** The JDK parser's view of a stack in our collapsed form: root first, {@code package.Class.method}. */
     private static String collapsed(RecordedStackTrace st) {
         if (st == null || st.getFrames().isEmpty()) {
-            return Collapse.NO_STACK;
+            return FoldedStacks.NO_STACK;
         }
         List<RecordedFrame> frames = st.getFrames();
         StringBuilder sb = new StringBuilder();

@@ -11,10 +11,10 @@ import java.util.Random;
 
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
-import org.jfrworkbench.importer.Recordings;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

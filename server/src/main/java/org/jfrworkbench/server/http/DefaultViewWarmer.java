@@ -10,9 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.query.FlameGraphQuery;
-import org.jfrworkbench.server.store.RecordingInfo;
+import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

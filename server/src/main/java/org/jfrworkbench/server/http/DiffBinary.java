@@ -10,7 +10,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.jfrworkbench.server.query.DiffResult;
+import org.jfrworkbench.analysis.DiffResult;
 
 /**
  * The binary form of a diff ({@code /api/diff?format=binary}, docs/http-api.md), laid out like the flame graph's

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.jfrworkbench.server.query.FlameGraph;
+import org.jfrworkbench.analysis.FlameGraph;
 
 /**
  * The binary form of a flame graph ({@code format=binary}, docs/http-api.md): a JSON header with the name and type

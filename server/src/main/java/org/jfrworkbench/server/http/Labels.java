@@ -3,7 +3,7 @@ package org.jfrworkbench.server.http;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.jfrworkbench.server.query.BadQueryException;
+import org.jfrworkbench.analysis.BadQueryException;
 
 /** Parses the {@code k=v,k=v} label syntax of uploads and the CLI. */
 public final class Labels {

@@ -1,12 +1,18 @@
 package org.jfrworkbench.server.http;
 
+import static org.jfrworkbench.server.http.QueryParams.binaryFormat;
+import static org.jfrworkbench.server.http.QueryParams.flameQuery;
+import static org.jfrworkbench.server.http.QueryParams.intParam;
+import static org.jfrworkbench.server.http.QueryParams.kind;
+import static org.jfrworkbench.server.http.QueryParams.naming;
+import static org.jfrworkbench.server.http.QueryParams.required;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,18 +20,17 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
-import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.DiffQuery;
+import org.jfrworkbench.analysis.DiffResult;
+import org.jfrworkbench.analysis.FlameGraph;
+import org.jfrworkbench.analysis.FlameGraphQuery;
+import org.jfrworkbench.analysis.LiveHeapQuery;
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.RecordingOverview;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.index.RecordingIndex;
-import org.jfrworkbench.server.query.BadQueryException;
-import org.jfrworkbench.server.query.DiffQuery;
-import org.jfrworkbench.server.query.DiffResult;
-import org.jfrworkbench.server.query.FlameGraph;
-import org.jfrworkbench.server.query.FlameGraphQuery;
-import org.jfrworkbench.server.query.LiveHeapQuery;
-import org.jfrworkbench.server.query.ProfileData;
-import org.jfrworkbench.server.query.SampleFilter;
-import org.jfrworkbench.server.store.RecordingInfo;
 import org.jfrworkbench.server.store.RecordingStore;
 import org.jfrworkbench.server.store.UploadTooLargeException;
 
@@ -120,7 +125,7 @@ final class RecordingApi {
         RecordingInfo info = store.info(ctx.pathParam("id"));
         ProfileData data = store.load(info.id());
         Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
-        out.putAll(RecordingDetails.of(data));
+        out.putAll(RecordingOverview.of(data));
         ctx.json(out);
     }
 
@@ -180,18 +185,6 @@ final class RecordingApi {
         // visible to the page's resource timing: where a slow first paint spent its server time
         ctx.header("Server-Timing", timing);
         ctx.result(body);
-    }
-
-    /** {@code format=json} (default) or {@code format=binary}. */
-    private static boolean binaryFormat(Context ctx) {
-        String f = ctx.queryParam("format");
-        if (f == null || f.isBlank() || f.equals("json")) {
-            return false;
-        }
-        if (f.equals("binary")) {
-            return true;
-        }
-        throw new BadQueryException("format must be json or binary, got '" + f + "'");
     }
 
     void collapsed(Context ctx) throws IOException {
@@ -266,98 +259,6 @@ final class RecordingApi {
             kind(ctx);
         }
         ctx.json(store.index().searchMethods(ctx.queryParam("q"), kind, limit, store::findInfo));
-    }
-
-    private FlameGraphQuery flameQuery(Context ctx, ProfileData data) {
-        long start = data.profile().startNanos();
-        Long from = longParam(ctx, "from");
-        Long to = longParam(ctx, "to");
-        if (from != null && to != null && from > to) {
-            throw new BadQueryException("from (" + from + ") is after to (" + to + ")");
-        }
-        BitSet threads = null;
-        String t = ctx.queryParam("threads");
-        if (t != null && !t.isBlank()) {
-            threads = new BitSet();
-            for (String part : t.split(",")) {
-                try {
-                    int id = Integer.parseInt(part.trim());
-                    if (id < 0 || id >= data.profile().threads().size()) {
-                        throw new BadQueryException("thread id " + id + " does not exist in this recording");
-                    }
-                    threads.set(id);
-                } catch (NumberFormatException e) {
-                    throw new BadQueryException("threads must be a comma-separated list of thread ids, got '" + t + "'");
-                }
-            }
-        }
-        SampleFilter filter = new SampleFilter(from == null ? Long.MIN_VALUE : start + from * 1_000_000,
-                to == null ? Long.MAX_VALUE : start + to * 1_000_000 + 999_999, threads);
-        return new FlameGraphQuery(kind(ctx), filter, ctx.queryParam("search"), boolParam(ctx, "invert"), naming(ctx), 1.0);
-    }
-
-    private static Kind kind(Context ctx) {
-        String k = ctx.queryParam("kind");
-        try {
-            return k == null || k.isBlank() ? Kind.CPU : Kind.parse(k);
-        } catch (IllegalArgumentException e) {
-            throw new BadQueryException(e.getMessage());
-        }
-    }
-
-    private static FrameNaming naming(Context ctx) {
-        return new FrameNaming(boolParam(ctx, "signatures"), boolParam(ctx, "lines"));
-    }
-
-    private static boolean boolParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
-        if (v == null || v.isBlank() || v.equals("false") || v.equals("0")) {
-            return false;
-        }
-        if (v.equals("true") || v.equals("1")) {
-            return true;
-        }
-        throw new BadQueryException(name + " must be true or false, got '" + v + "'");
-    }
-
-    private static Long longParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
-        if (v == null || v.isBlank()) {
-            return null;
-        }
-        try {
-            long l = Long.parseLong(v.trim());
-            if (l < 0 || l > Long.MAX_VALUE / 2_000_000) {
-                throw new BadQueryException(name + " is out of range: " + v);
-            }
-            return l;
-        } catch (NumberFormatException e) {
-            throw new BadQueryException(name + " must be milliseconds since the recording's start, got '" + v + "'");
-        }
-    }
-
-    private static int intParam(Context ctx, String name, int dflt, int min, int max) {
-        String v = ctx.queryParam(name);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        try {
-            int i = Integer.parseInt(v.trim());
-            if (i < min || i > max) {
-                throw new BadQueryException(name + " must be between " + min + " and " + max + ", got " + i);
-            }
-            return i;
-        } catch (NumberFormatException e) {
-            throw new BadQueryException(name + " must be a whole number, got '" + v + "'");
-        }
-    }
-
-    private static String required(Context ctx, String name) {
-        String v = ctx.queryParam(name);
-        if (v == null || v.isBlank()) {
-            throw new BadQueryException("parameter '" + name + "' is required");
-        }
-        return v;
     }
 
     private static String firstNonBlank(String... values) {

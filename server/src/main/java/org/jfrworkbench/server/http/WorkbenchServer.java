@@ -1,15 +1,15 @@
 package org.jfrworkbench.server.http;
 
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Map;
 
 import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
+import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.importer.InvalidRecordingException;
-import org.jfrworkbench.server.query.BadQueryException;
-import org.jfrworkbench.server.store.RecordingNotFoundException;
+import org.jfrworkbench.server.catalog.RecordingNotFoundException;
 import org.jfrworkbench.server.store.RecordingStore;
 import org.jfrworkbench.server.store.UploadTooLargeException;
 import org.slf4j.Logger;

@@ -45,12 +45,12 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
+import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.MethodStats;
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.SampleFilter;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.query.BadQueryException;
-import org.jfrworkbench.server.query.MethodStats;
-import org.jfrworkbench.server.query.ProfileData;
-import org.jfrworkbench.server.query.SampleFilter;
-import org.jfrworkbench.server.store.RecordingInfo;
+import org.jfrworkbench.server.catalog.RecordingInfo;
 
 /**
  * The Lucene index: one document per recording (name, labels, JVM, kinds, times, all its method names) and one

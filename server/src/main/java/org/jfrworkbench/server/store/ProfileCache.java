@@ -1,6 +1,6 @@
 package org.jfrworkbench.server.store;
 
-import org.jfrworkbench.server.query.ProfileData;
+import org.jfrworkbench.analysis.ProfileData;
 
 /** Least-recently-used loaded profiles within a byte budget (the most recent one always stays). */
 final class ProfileCache extends ByteBudgetCache<String, ProfileData> {

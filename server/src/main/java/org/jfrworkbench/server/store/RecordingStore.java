@@ -24,11 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.server.catalog.RecordingInfo;
+import org.jfrworkbench.server.catalog.RecordingNotFoundException;
 import org.jfrworkbench.server.index.RecordingIndex;
-import org.jfrworkbench.server.query.ProfileData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -74,7 +74,7 @@ class UploadErrorsTest {
 
     @Test
     void truncatedJfrIsRejectedWith400() throws Exception {
-        byte[] jfr = Files.readAllBytes(org.jfrworkbench.server.testing.JfrFixture.recording("a"));
+        byte[] jfr = Files.readAllBytes(org.jfrworkbench.testkit.JfrFixture.recording("a"));
         byte[] cut = java.util.Arrays.copyOf(jfr, 40);
         assertEquals(400, server.post("", cut, null).status());
         assertOnlyTheKeptRecordingRemains();

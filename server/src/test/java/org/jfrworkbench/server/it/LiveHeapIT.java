@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.jfrworkbench.analysis.LiveHeapQuery;
+import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.query.LiveHeapQuery;
-import org.jfrworkbench.server.query.ProfileData;
 import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.testkit.workload.RetainingWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -12,7 +12,7 @@ import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.server.testing.JfrFixture;
+import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.Test;
 
 class ProfileCodecTest {

@@ -14,6 +14,8 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
+import org.jfrworkbench.testkit.torture.JfrWriter;
+
 /**
  * Generates the bad-input cases: case i is a pure function of (seed, i), so a failing case is reproduced by its
  * seed and number alone. Families: hand-written JFR with structural lies, flips and truncations of it and of the

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.server.it.ServerProcess;
+import org.jfrworkbench.testkit.process.ServerProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

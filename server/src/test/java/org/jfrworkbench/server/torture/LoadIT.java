@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.server.it.ServerProcess;
+import org.jfrworkbench.testkit.process.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,0 +1,58 @@
+package org.jfrworkbench.importer;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.StackTable;
+
+/**
+ * Stacks of one kind in collapsed form ({@code root;...;leaf} to the summed weight), optionally limited to a time
+ * window in milliseconds since the recording start: the importer's tests compare what it read in this form. It prints
+ * stacks as the analysis module's {@code Collapse} does, which these tests cannot use (analysis depends on the
+ * importer).
+ */
+public final class FoldedStacks {
+    /** The frame printed for samples that carry no stack trace. */
+    public static final String NO_STACK = "[no stack]";
+
+    private FoldedStacks() {
+    }
+
+    /** Sorted by stack text. fromMillis/toMillis may be null for an open end. */
+    public static Map<String, Long> of(Profile p, Kind kind, Long fromMillis, Long toMillis, FrameNaming naming) {
+        SampleTable samples = p.samples(kind);
+        long from = fromMillis == null ? Long.MIN_VALUE : p.startNanos() + fromMillis * 1_000_000;
+        long to = toMillis == null ? Long.MAX_VALUE : p.startNanos() + toMillis * 1_000_000;
+        Map<Integer, Long> byStack = new HashMap<>();
+        for (int i = 0; i < samples.size(); i++) {
+            long t = samples.time(i);
+            if (t >= from && t < to) {
+                byStack.merge(samples.stack(i), samples.weight(i), Long::sum);
+            }
+        }
+        Map<String, Long> out = new TreeMap<>();
+        StackTable stacks = p.stacks();
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Integer, Long> e : byStack.entrySet()) {
+            int s = e.getKey();
+            sb.setLength(0);
+            if (s < 0 || stacks.depth(s) == 0) {
+                sb.append(NO_STACK);
+            } else {
+                for (int d = stacks.depth(s) - 1; d >= 0; d--) {
+                    sb.append(p.frameName(stacks.frame(s, d), naming).replace(';', ':'));
+                    if (d > 0) {
+                        sb.append(';');
+                    }
+                }
+            }
+            out.merge(sb.toString(), e.getValue(), Long::sum);
+        }
+        return out;
+    }
+}

@@ -1,8 +1,0 @@
-package org.jfrworkbench.server.query;
-
-/** A query parameter is malformed (bad kind, time, regex, id list); the message names it. */
-public final class BadQueryException extends RuntimeException {
-    public BadQueryException(String message) {
-        super(message);
-    }
-}
