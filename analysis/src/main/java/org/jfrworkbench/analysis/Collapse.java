@@ -8,16 +8,13 @@ import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.model.StackTable;
+import org.jfrworkbench.importer.CollapsedFormat;
 
 /**
  * Collapsed stacks of one kind: {@code root;...;leaf} to the summed weight, one entry per distinct printed stack,
  * optionally limited to a time window in milliseconds since the recording start.
  */
 public final class Collapse {
-    /** The frame printed for samples that carry no stack trace. */
-    public static final String NO_STACK = "[no stack]";
-
     private Collapse() {
     }
 
@@ -34,21 +31,11 @@ public final class Collapse {
             }
         }
         Map<String, Long> out = new TreeMap<>();
-        StackTable stacks = p.stacks();
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<Integer, Long> e : byStack.entrySet()) {
             int s = e.getKey();
             sb.setLength(0);
-            if (s < 0 || stacks.depth(s) == 0) {
-                sb.append(NO_STACK);
-            } else {
-                for (int d = stacks.depth(s) - 1; d >= 0; d--) {
-                    sb.append(p.frameName(stacks.frame(s, d), naming).replace(';', ':'));
-                    if (d > 0) {
-                        sb.append(';');
-                    }
-                }
-            }
+            CollapsedFormat.appendStack(p, s, naming, sb);
             out.merge(sb.toString(), e.getValue(), Long::sum);
         }
         return out;

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Kind;
@@ -123,10 +124,10 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
             }
             line.setLength(0);
             if (s == stacks.size()) {
-                line.append(ProfileData.NO_STACK);
+                line.append(CollapsedFormat.NO_STACK);
             } else {
                 for (int d = stacks.depth(s) - 1; d >= 0; d--) {
-                    line.append(names.names()[names.frameName()[stacks.frame(s, d)]].replace(';', ':').replace(' ', '_'));
+                    line.append(CollapsedFormat.escapeFrame(names.names()[names.frameName()[stacks.frame(s, d)]]));
                     if (d > 0) {
                         line.append(';');
                     }

@@ -3,6 +3,7 @@ package org.jfrworkbench.analysis;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
@@ -14,7 +15,7 @@ import org.jfrworkbench.model.SampleTable;
  */
 public final class ProfileData {
     /** Name id used for samples without a stack. */
-    public static final String NO_STACK = "[no stack]";
+    public static final String NO_STACK = CollapsedFormat.NO_STACK;
 
     private final String id;
     private final Profile profile;
