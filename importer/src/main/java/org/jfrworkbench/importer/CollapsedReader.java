@@ -10,6 +10,7 @@ import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.Sources;
 
 /**
  * Reads collapsed stacks ({@code root;frame;leaf weight} per line, as async-profiler and FlameGraph write them)
@@ -22,11 +23,13 @@ public final class CollapsedReader {
 
     private final Profile profile;
     private final SampleTable samples;
+    private final int source;
     private int[] frames = new int[64];
 
     public CollapsedReader(Profile profile, Kind kind) {
         this.profile = profile;
         this.samples = profile.samples(kind);
+        this.source = profile.sources().intern(Sources.COLLAPSED);
     }
 
     public void read(InputStream in) throws IOException {
@@ -110,7 +113,7 @@ public final class CollapsedReader {
             frames[j] = t;
         }
         int stack = profile.stacks().add(frames, 0, depth, false);
-        samples.add(profile.startNanos(), 0, stack, weight, 0);
+        samples.add(profile.startNanos(), 0, stack, weight, 0, 0, source);
     }
 
     private int frame(String name) {

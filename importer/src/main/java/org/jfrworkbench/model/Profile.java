@@ -19,6 +19,8 @@ public final class Profile {
     private final StackTable stacks = new StackTable();
     private final ThreadTable threads = new ThreadTable();
     private final EnumMap<Kind, SampleTable> samples = new EnumMap<>(Kind.class);
+    private final Dictionary states = new Dictionary();
+    private final Dictionary sources = new Dictionary();
     private final HeapTimeline heap = new HeapTimeline();
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> metadata = new LinkedHashMap<>();
@@ -73,7 +75,22 @@ public final class Profile {
 
     /** The samples of a kind, created on first use. */
     public SampleTable samples(Kind kind) {
-        return samples.computeIfAbsent(kind, SampleTable::new);
+        SampleTable t = samples.get(kind);
+        if (t == null) {
+            t = new SampleTable(kind, states, sources);
+            samples.put(kind, t);
+        }
+        return t;
+    }
+
+    /** The thread states of samples as recorded (JFR's {@code jdk.types.ThreadState} names, e.g. STATE_RUNNABLE). */
+    public Dictionary states() {
+        return states;
+    }
+
+    /** The samplers the samples come from ({@link Sources}). */
+    public Dictionary sources() {
+        return sources;
     }
 
     /** Kinds that have at least one sample, in {@link Kind} order. */

@@ -69,6 +69,54 @@ public final class Recordings {
         return out;
     }
 
+    /**
+     * async-profiler 4.2 in wall-clock mode ({@code event=wall}): batched profiler.WallClockSample events, or with
+     * {@code nobatch} jdk.ExecutionSample events in states RUNNABLE and SLEEPING, as async-profiler 2.x-3.x wrote them.
+     */
+    public static synchronized Path asyncProfilerWall(boolean batched) throws Exception {
+        return batched ? require(asyncProfiler("25", "ap25-wall", "event=wall"))
+                : require(asyncProfiler("25", "ap25-wall-nobatch", "event=wall,nobatch"));
+    }
+
+    /** async-profiler 4.2 sampling CPU and wall clock at once ({@code event=cpu,wall=5ms}). */
+    public static synchronized Path asyncProfilerCpuAndWall() throws Exception {
+        return require(asyncProfiler("25", "ap25-cpu-wall", "event=cpu,wall=5ms"));
+    }
+
+    /**
+     * async-profiler 3.0 (its library from the jar named by the system property {@code asyncprofiler30.jar}) on JDK
+     * 17, which it supports: every sample is a jdk.ExecutionSample, CPU ones in STATE_DEFAULT, wall ones RUNNABLE or
+     * SLEEPING.
+     */
+    public static synchronized Path asyncProfiler30(String name, String options) throws Exception {
+        Path out = DIR.resolve(name + ".jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("17"));
+        Path lib = nativeLibrary("3.0", System.getProperty("asyncprofiler30.jar"));
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-agentpath:" + lib + "=start," + options + ",file=" + part);
+        return publish(part, out);
+    }
+
+    /**
+     * Two samplers of cpu and of alloc in one file: a JDK recording with default settings runs while async-profiler
+     * records cpu and alloc with jfrsync, so the JDK chunk holds the JDK's jdk.ExecutionSample and
+     * jdk.ObjectAllocationSample events beside the profiler's samples.
+     */
+    public static synchronized Path asyncProfilerBesideJdk() throws Exception {
+        Path out = DIR.resolve("ap25-beside-jdk.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,jfrsync=default,file=" + part);
+        return publish(part, out);
+    }
+
     /** A small async-profiler recording (one chunk, tens of kB). */
     public static synchronized Path smallAsyncProfiler() throws Exception {
         return require(asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));
@@ -223,6 +271,25 @@ public final class Recordings {
         Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** Another version's linux-x64 library, extracted from its jar (null or missing jar: the test is skipped). */
+    static synchronized Path nativeLibrary(String version, String jar) throws IOException {
+        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)), "async-profiler " + version + "'s jar is not there");
+        Path lib = DIR.resolve("libasyncProfiler-" + version + ".so");
+        if (!Files.exists(lib)) {
+            Files.createDirectories(DIR);
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar)) {
+                java.util.zip.ZipEntry e = zip.getEntry("linux-x64/libasyncProfiler.so");
+                assumeTrue(e != null, "async-profiler " + version + "'s jar has no linux-x64 library");
+                Path tmp = Files.createTempFile(DIR, "lib", ".tmp");
+                try (InputStream in = zip.getInputStream(e)) {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        return lib;
+    }
+
     /** async-profiler's linux-x64 library, extracted from its jar on the test class path. */
     public static synchronized Path nativeLibrary() throws IOException {
         Path lib = DIR.resolve("libasyncProfiler.so");
@@ -274,6 +341,22 @@ public final class Recordings {
         runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
                 "-XX:StartFlightRecording=jdk.ExecutionSample#enabled=false,jdk.NativeMethodSample#enabled=false,"
                         + "jdk.ObjectAllocationSample#enabled=false,filename=" + part);
+        return publish(part, out);
+    }
+
+    /**
+     * The Datadog-shaped events beside the JDK's own samplers (default settings): two sources of cpu
+     * (datadog.ExecutionSample and jdk.ExecutionSample) and of alloc, as in a Datadog recording that also ran JDK JFR.
+     */
+    public static synchronized Path datadogShapedWithJdk() throws Exception {
+        Path out = DIR.resolve("jdk25-datadog-shaped-with-jdk.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
+                "-XX:StartFlightRecording=settings=default,filename=" + part);
         return publish(part, out);
     }
 
