@@ -24,10 +24,11 @@ public record DiffQuery(Kind kind, FrameNaming naming, SampleFilter filter) {
     }
 
     public DiffResult run(ProfileData base, ProfileData target) {
-        ProfileData.Names bn = base.names(naming);
-        ProfileData.Names tn = target.names(naming);
+        // stable names: a lambda or proxy of two runs of the same code is one frame, not -100 % and +100 %
+        ProfileData.Names bn = base.stableNames(naming);
+        ProfileData.Names tn = target.stableNames(naming);
         // both sides' dictionaries merged in sorted order, so a merged id is its own sort rank: no string sort
-        Merged m = Merged.of(bn.names(), base.nameRanks(naming), tn.names(), target.nameRanks(naming));
+        Merged m = Merged.of(bn.names(), base.stableNameRanks(naming), tn.names(), target.stableNameRanks(naming));
         SampleFilter.StackWeights bw = filter.aggregate(base.samples(kind), base.profile().stacks().size());
         SampleFilter.StackWeights tw = filter.aggregate(target.samples(kind), target.profile().stacks().size());
         // presized like the flame graph's builder: growing from a small start rehashed the child map ten times
