@@ -61,6 +61,7 @@ public final class SampleTable {
     private char[] lastTags;
     private int free;
     private volatile int defaultSource = -1;
+    private boolean sealed;
 
     /** A table of its own: state and source ids have no names (tests, tools). */
     public SampleTable(Kind kind) {
@@ -227,6 +228,9 @@ public final class SampleTable {
 
     /** Room for the next sample: a new page or a larger first page; the free slots of the last page. */
     private int nextSlot() {
+        if (sealed) {
+            throw new IllegalStateException("the profile is sealed: no sample can be added after import");
+        }
         int page = size >>> PAGE_BITS;
         if (page == stacks.length) {
             addPage();
@@ -310,6 +314,12 @@ public final class SampleTable {
         if (tags != null) {
             tags[0] = Arrays.copyOf(tags[0], length);
         }
+    }
+
+    /** No sample can be added from now on: no free slot is left, and {@link #nextSlot} refuses to make one. */
+    void seal() {
+        sealed = true;
+        free = 0;
     }
 
     public Kind kind() {

@@ -22,14 +22,21 @@ public record RecordingInfo(String id, String sha256, String name, Map<String, S
                               Map<String, KindBreakdown.SourceTotals> sources, Map<String, Long> states) {
     }
 
-    public static RecordingInfo of(String id, String sha256, String name, Profile p, long sizeBytes, long uploadedMillis) {
+    /**
+     * The info of an imported profile; uploadLabels (given with the upload) are added to the labels recorded in the
+     * file here, never into the profile, which is not changed after import.
+     */
+    public static RecordingInfo of(String id, String sha256, String name, Profile p, Map<String, String> uploadLabels,
+                                   long sizeBytes, long uploadedMillis) {
         Map<String, KindSummary> kinds = new LinkedHashMap<>();
         for (Map.Entry<Kind, SampleTable> e : p.kinds().entrySet()) {
             KindBreakdown b = KindBreakdown.of(e.getKey(), e.getValue());
             kinds.put(e.getKey().id(), new KindSummary(b.samples(), b.weight(), b.unit(), b.source(), b.sources(),
                     b.states()));
         }
-        return new RecordingInfo(id, sha256, name, new LinkedHashMap<>(p.labels()), p.startMillis(), p.durationMillis(),
+        Map<String, String> labels = new LinkedHashMap<>(p.labels());
+        labels.putAll(uploadLabels);
+        return new RecordingInfo(id, sha256, name, labels, p.startMillis(), p.durationMillis(),
                 p.chunks(), kinds, new LinkedHashMap<>(p.metadata()), sizeBytes, uploadedMillis);
     }
 

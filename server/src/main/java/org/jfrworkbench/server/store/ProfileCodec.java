@@ -259,6 +259,7 @@ public final class ProfileCodec {
         if (in.readInt() != MAGIC) {
             throw new IOException("profile file is damaged (no end marker)");
         }
+        p.seal();
         return p;
     }
 

@@ -133,8 +133,7 @@ public final class RecordingStore implements Closeable {
     private RecordingInfo reimport(Path dir, RecordingInfo old) throws IOException {
         Kind collapsedKind = old.kinds().size() == 1 ? Kind.parse(old.kinds().keySet().iterator().next()) : Kind.CPU;
         Profile profile = importer.read(dir.resolve(ORIGINAL), collapsedKind);
-        profile.labels().putAll(old.labels());
-        RecordingInfo info = RecordingInfo.of(old.id(), old.sha256(), old.name(), profile, old.sizeBytes(),
+        RecordingInfo info = RecordingInfo.of(old.id(), old.sha256(), old.name(), profile, old.labels(), old.sizeBytes(),
                 old.uploadedMillis());
         Path profileTmp = tmp.resolve(old.id() + "-" + PROFILE);
         Path metaTmp = tmp.resolve(old.id() + "-" + META);
@@ -208,9 +207,8 @@ public final class RecordingStore implements Closeable {
                 throw new org.jfrworkbench.importer.InvalidRecordingException(0, "empty upload");
             }
             Profile profile = importer.read(original, collapsedKind);
-            profile.labels().putAll(labels);
             String display = name == null || name.isBlank() ? "recording-" + id : name;
-            RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, staged.size(),
+            RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
             ProfileCodec.write(profile, staged.dir().resolve(PROFILE));
             CrashPoint.reached("import");
