@@ -1,7 +1,7 @@
 // Router: the URL picks the page; pages get state updates for everything else (see state.js).
 
-import { el, clear, toast } from './dom.js';
-import * as state from './state.js';
+import { el, clear, toast } from './core/dom.js';
+import * as state from './core/state.js';
 import { message } from './pages/common.js';
 
 // loaded on first use: a page's first paint waits only for its own modules (index.html preloads those)

@@ -1,7 +1,7 @@
 // Pieces shared by the recording, diff and heap pages.
 
-import { el, formatDate, formatDuration } from '../dom.js';
-import * as state from '../state.js';
+import { el, formatDate, formatDuration, labelChips } from '../core/dom.js';
+import * as state from '../core/state.js';
 
 export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
 export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem', 'leak'];
@@ -9,10 +9,6 @@ export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem', 
 export function kindsOf(recording) {
   const kinds = Object.keys((recording && recording.kinds) || {}).filter(k => (recording.kinds[k].samples || recording.kinds[k].weight) > 0);
   return kinds.sort((a, b) => (KIND_ORDER.indexOf(a) + 99) % 99 - (KIND_ORDER.indexOf(b) + 99) % 99 || a.localeCompare(b));
-}
-
-export function labelChips(labels) {
-  return Object.entries(labels || {}).map(([k, v]) => el('span', { class: 'chip', text: k + '=' + v }));
 }
 
 /** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */

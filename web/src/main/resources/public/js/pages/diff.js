@@ -1,13 +1,13 @@
 // Diff page: baseline vs target of one kind. Merged flame graph (width = mean of both normalised shares),
 // coloured by the change of each frame's share: red grows, blue shrinks, stronger = bigger change.
 
-import { el, clear, formatPercent, toast, nameCell } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
-import { diffColor } from '../colors.js';
-import { kindsOf, kindTabs, message, link, loading, labelChips } from './common.js';
+import { el, clear, formatPercent, labelChips, toast, nameCell } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
+import { diffColor } from '../flame/colors.js';
+import { kindsOf, kindTabs, message, link, loading } from './common.js';
 
 export async function mount(root, st) {
   root.appendChild(loading());

@@ -1,13 +1,13 @@
 // Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
 // that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
 
-import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
+import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
 import { recordingHeader, message, link, loading } from './common.js';
-import { timeTick } from '../timeline.js';
+import { timeTick } from '../components/timeline.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 

@@ -1,11 +1,11 @@
 // Recording page: kind tabs, timeline with a range brush, thread filter, inverted toggle,
 // the flame graph and the hot-methods table. Everything it shows follows the URL state.
 
-import { el, clear, formatCount, toast } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
+import { el, clear, formatCount, toast } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
 
 const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
@@ -62,7 +62,7 @@ export async function mount(root, st) {
   // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
   // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
   let timeline = null, hot = null, hotRows = null, extras = null;
-  const loadExtras = () => extras ??= Promise.all([import('../timeline.js'), import('../hotmethods.js'), import('../comparepicker.js')])
+  const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'), import('../components/comparepicker.js')])
     .then(([t, h, c]) => {
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });

@@ -1,10 +1,10 @@
 // Recordings page: Lucene search with facets, the list (newest first), upload with progress, delete,
 // and picking two recordings to diff.
 
-import { el, clear, formatBytes, formatDate, formatDuration, toast } from '../dom.js';
-import { api, upload } from '../api.js';
-import * as state from '../state.js';
-import { KIND_LABELS, kindsOf, labelChips, link, loading } from './common.js';
+import { el, clear, formatBytes, formatDate, formatDuration, labelChips, toast } from '../core/dom.js';
+import { api, upload } from '../core/api.js';
+import * as state from '../core/state.js';
+import { KIND_LABELS, kindsOf, link, loading } from './common.js';
 
 const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['Java', 'java'], kinds: ['Kinds', 'kind'] };
 

@@ -1,10 +1,9 @@
 // "Compare with…" on the recording page: pick another recording (by default those sharing this one's service
 // label) and open the diff with this recording as the target or as the baseline.
 
-import { el, clear, formatDate } from './dom.js';
-import { api } from './api.js';
-import * as state from './state.js';
-import { labelChips } from './pages/common.js';
+import { el, clear, formatDate, labelChips } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
 
 /** The Lucene query for "recordings like this one": same service (or app) label when it has one. */
 export function similarQuery(recording) {

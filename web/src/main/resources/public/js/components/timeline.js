@@ -1,6 +1,6 @@
 // Samples over time (D3 bars) with a brush that selects the time range of the flame graph.
 
-import { el, d3Ready } from './dom.js';
+import { el, d3Ready } from '../core/dom.js';
 
 const HEIGHT = 84, MARGIN = { top: 6, right: 12, bottom: 20, left: 44 };
 

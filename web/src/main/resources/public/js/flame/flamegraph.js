@@ -1,7 +1,7 @@
 // Canvas flame graph: draws only frames at least a fraction of a pixel wide and skips the whole subtree
 // of narrower ones, so a 100k-node tree zooms in a few milliseconds. Text goes through fillText only.
 
-import { el } from './dom.js';
+import { el } from '../core/dom.js';
 import { frameColor, MATCH_COLOR, ROOT_COLOR, ANCESTOR_ALPHA } from './colors.js';
 
 const ROW = 18;
