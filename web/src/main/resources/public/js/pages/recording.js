@@ -2,18 +2,16 @@
 // the flame graph and the hot-methods table. Everything it shows follows the URL state.
 
 import { el, clear, formatCount, toast } from '../core/dom.js';
-import { api } from '../core/api.js';
+import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
 
-const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
-
 export async function mount(root, st) {
   root.appendChild(loading());
   // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
-  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, flameParams(st.kind, st)).catch(e => e) : null };
+  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, st).catch(e => e) : null };
   // workbench:* marks split the first paint for DevTools and the flame graph benchmark
   performance.mark('workbench:mount');
   const recording = await api.get(st.id);
@@ -28,7 +26,7 @@ export async function mount(root, st) {
   const kindOf = s => (kinds.includes(s.kind) ? s.kind : kinds[0]);
   const heapLink = recording.heap && (recording.heap.gcs > 0 || recording.heap.hasLive)
     ? link('Live heap', { page: 'heap', id: recording.id }, { class: 'button', id: 'heap-link' }) : null;
-  const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
+  const original = el('a', { class: 'button', href: urls.original(recording.id),
     download: recording.name || recording.id, text: 'Download original' });
   let shownKind = kindOf(st);
   // filled once the graph has painted (see extras below)
@@ -113,7 +111,7 @@ export async function mount(root, st) {
     try {
       const prefetched = early.kind === kind && s === st ? early.request : null;
       early.kind = null;
-      flame = await (prefetched || api.flame(recording.id, flameParams(kind, s)));
+      flame = await (prefetched || api.flame(recording.id, { ...s, kind }));
       if (flame instanceof Error) throw flame;
     } catch (e) {
       if (mine === seq) { status.textContent = ''; toast(e.message, true); dataKey = null; }
