@@ -40,13 +40,10 @@ async function show(st) {
     clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
   });
   await mounting;
-  document.body.dataset.ready = String(Date.now());
 }
 
 function copyLink() {
   const url = location.href;
-  const button = document.getElementById('copy-link');
-  button.dataset.link = url;
   const done = () => toast('Link copied');
   if (navigator.clipboard && navigator.clipboard.writeText) {
     navigator.clipboard.writeText(url).then(done, () => fallbackCopy(url));

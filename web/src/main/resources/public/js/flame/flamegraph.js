@@ -114,10 +114,8 @@ export class FlameGraph {
     this.lastRenderMs = performance.now() - started;
     this.canvas.dataset.zoom = String(z);
     this.canvas.dataset.drawn = String(drawn);
-    if (!window.__flameFirstPaint) {
-      window.__flameFirstPaint = performance.now();
-      performance.mark('workbench:drawn');
-    }
+    // the page's first drawn graph: DevTools and the flame graph benchmark read it as the first paint
+    if (!performance.getEntriesByName('workbench:drawn', 'mark').length) performance.mark('workbench:drawn');
     if (!this.inverted && this.scrolledFor !== this.tree) {
       // a flame graph grows upwards from its root: start scrolled to the root
       this.scrolledFor = this.tree;
