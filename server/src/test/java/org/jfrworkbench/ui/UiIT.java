@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -70,6 +72,14 @@ class UiIT {
                     "every frame of the JSON tree wide enough to see is drawn from the binary one");
             page.waitForSelector("#hot-methods tbody tr"); // built after the graph has painted
             assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
+            @SuppressWarnings("unchecked")
+            List<String> apiKinds = (List<String>) page.evaluate(API_KINDS);
+            assertEquals(Arrays.stream(Kind.values()).map(Kind::id).filter(apiKinds::contains).toList(), apiKinds,
+                    "the API lists kinds in the server's order");
+            assertEquals(apiKinds, page.locator(".tab").evaluateAll("tabs => tabs.map(t => t.dataset.kind)"),
+                    "a tab per kind with samples, in the API's order");
+            assertTrue(apiKinds.size() > 1, "kinds: " + apiKinds);
+            assertEquals(apiKinds.get(0), page.getAttribute(".tab[aria-selected=true]", "data-kind"), "the upload opens the first kind");
 
             page.click("#flame-search");
             page.keyboard().type("HashMap|TreeMap");
@@ -358,6 +368,14 @@ class UiIT {
                 i++;
               }
               return String(drawable);
+            }""";
+
+    /** The kinds with samples of the page's recording, as GET /api/recordings/{id} lists them. */
+    static final String API_KINDS = """
+            async () => {
+              const id = new URLSearchParams(location.search).get('id');
+              const kinds = (await (await fetch('/api/recordings/' + encodeURIComponent(id))).json()).kinds;
+              return Object.keys(kinds).filter(k => kinds[k].samples > 0);
             }""";
 
     /** How often the page requested its flame graph and metadata, and whether both came before the app's code. */

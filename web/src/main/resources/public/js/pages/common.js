@@ -4,11 +4,13 @@ import { el, formatDate, formatDuration, labelChips } from '../core/dom.js';
 import * as state from '../core/state.js';
 
 export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
-export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem', 'leak'];
-
+/**
+ * The kinds with samples, in the API's order (the server's); the first is the view a recording opens with, the one
+ * the server prepares after an upload.
+ */
 export function kindsOf(recording) {
-  const kinds = Object.keys((recording && recording.kinds) || {}).filter(k => (recording.kinds[k].samples || recording.kinds[k].weight) > 0);
-  return kinds.sort((a, b) => (KIND_ORDER.indexOf(a) + 99) % 99 - (KIND_ORDER.indexOf(b) + 99) % 99 || a.localeCompare(b));
+  const kinds = (recording && recording.kinds) || {};
+  return Object.keys(kinds).filter(k => (kinds[k].samples || kinds[k].weight) > 0);
 }
 
 /** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */
