@@ -4,7 +4,7 @@ import { el, clear, toast } from './core/dom.js';
 import * as state from './core/state.js';
 import { message } from './pages/common.js';
 
-// loaded on first use: a page's first paint waits only for its own modules (index.html preloads those)
+// loaded on first use: a page's first paint waits only for its own modules (core/boot.js preloads those)
 performance.mark('workbench:app');
 
 const PAGES = {
@@ -15,17 +15,18 @@ const PAGES = {
 };
 const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
 const main = document.getElementById('app');
-let mounted = null, mountedKey = null, mounting = null;
+// the page shown: its key (page and recordings) and its mount, which resolves to {update, destroy?} or null
+let shown = null, mounted = null;
 
 async function show(st) {
   const key = [st.page, st.id, st.base].join('|');
-  if (key === mountedKey && mounted) {
-    await mounting;
-    await mounted.update(st);
+  if (shown && shown.key === key) {
+    const entry = shown, page = await entry.page;
+    if (page && shown === entry) await page.update(st);
     return;
   }
-  mountedKey = key;
-  mounted = null;
+  if (shown) leave(shown);
+  shown = null;
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
   const load = PAGES[st.page];
@@ -35,11 +36,24 @@ async function show(st) {
   }
   const holder = el('div', { class: 'page page-' + st.page });
   main.appendChild(holder);
-  mounting = load().then(page => page.mount(holder, st)).then(p => { if (mountedKey === key) mounted = p; }, e => {
-    if (mountedKey !== key) return;
-    clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
+  const entry = shown = { key };
+  entry.page = load().then(module => module.mount(holder, st)).then(page => {
+    if (shown === entry) mounted = page;
+    return page;
+  }, e => {
+    if (shown === entry) clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
+    return null;
   });
-  await mounting;
+  await entry.page;
+}
+
+/**
+ * Lets a page release what it registered (observers, timers, the graphs' canvases) once it is replaced; a page left
+ * while it was still loading is released when its mount finishes.
+ */
+function leave(entry) {
+  mounted = null;
+  entry.page.then(page => { if (page && page.destroy) page.destroy(); });
 }
 
 function copyLink() {

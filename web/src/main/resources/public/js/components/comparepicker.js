@@ -14,7 +14,10 @@ export function similarQuery(recording) {
   return '';
 }
 
-/** A menu button; kindOf() gives the kind the diff opens with (the one shown on the page). */
+/**
+ * A menu button ({root}); kindOf() gives the kind the diff opens with (the one shown on the page). destroy() drops
+ * a pending search.
+ */
 export function comparePicker(recording, kindOf) {
   const summary = el('summary', { class: 'button', id: 'compare-button', text: 'Compare with\u2026' });
   const filter = el('input', { type: 'search', class: 'compare-filter', id: 'compare-search', spellcheck: 'false',
@@ -65,5 +68,5 @@ export function comparePicker(recording, kindOf) {
   filter.addEventListener('keydown', e => { if (e.key === 'Enter') { clearTimeout(typing); load(); } });
   root.addEventListener('toggle', () => { if (root.open) { load(); filter.focus(); } });
   root.addEventListener('keydown', e => { if (e.key === 'Escape') { e.stopPropagation(); root.open = false; summary.focus(); } });
-  return root;
+  return { root, destroy() { clearTimeout(typing); seq++; } };
 }

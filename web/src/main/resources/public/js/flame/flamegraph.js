@@ -37,11 +37,24 @@ export class FlameGraph {
     });
     this.width = 0;
     // redraw in the next frame, not inside the observer, so a scrollbar appearing cannot loop the observer
-    this.resizer = new ResizeObserver(() => requestAnimationFrame(() => {
-      const w = this.root.clientWidth;
-      if (w && w !== this.width && this.tree) this.render();
-    }));
+    this.frame = 0;
+    this.resizer = new ResizeObserver(() => {
+      cancelAnimationFrame(this.frame);
+      this.frame = requestAnimationFrame(() => {
+        const w = this.root.clientWidth;
+        if (w && w !== this.width && this.tree) this.render();
+      });
+    });
     this.resizer.observe(this.root);
+  }
+
+  /** Stops following the container's size and lets go of the tree and the canvas's pixels; nothing is drawn after. */
+  destroy() {
+    this.resizer.disconnect();
+    cancelAnimationFrame(this.frame);
+    this.tree = null;
+    // a tall graph's canvas holds tens of megabytes until the element is collected
+    this.canvas.width = this.canvas.height = 0;
   }
 
   setTree(tree, { inverted = false } = {}) {

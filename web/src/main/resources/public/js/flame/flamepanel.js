@@ -51,6 +51,11 @@ export class FlamePanel {
     this.drawLegend();
   }
 
+  /** Releases the graph (its resize observer and canvas). */
+  destroy() {
+    this.graph.destroy();
+  }
+
   commitSearch() {
     const value = this.searchInput.value.trim();
     state.update({ search: value || undefined });

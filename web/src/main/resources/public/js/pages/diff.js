@@ -73,7 +73,13 @@ export async function mount(root, st) {
     drawChanges(changes, diff.changes || [], name => panel.focusMethod(name));
   }
   await update(st);
-  return { update };
+  return {
+    update,
+    destroy() {
+      seq++; // a diff still loading is dropped
+      panel.destroy();
+    },
+  };
 }
 
 function drawChanges(container, changes, onFocus) {

@@ -37,8 +37,12 @@ export async function mount(root, st) {
   function relative(ms) { return ms - (recording.startMillis || (gcs[0] && gcs[0].startMillis) || 0); }
   let selected = -1;
   const draw = () => drawChart(chartBox, gcs, heap.samples || [], relative, selected, i => state.update({ gc: String(i) }));
-  let drawnWidth = 0;
-  new ResizeObserver(() => requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } })).observe(chartBox);
+  let drawnWidth = 0, frame = 0;
+  const resizer = new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } });
+  });
+  resizer.observe(chartBox);
 
   let seq = 0, dataKey = null, panel = null, current = st;
   async function update(s) {
@@ -57,6 +61,7 @@ export async function mount(root, st) {
     }
     if (mine !== seq) return;
     clear(body);
+    if (panel) panel.destroy();
     panel = null;
     if (!live.liveSamples) {
       body.appendChild(message('No live-object samples in this recording',
@@ -80,7 +85,15 @@ export async function mount(root, st) {
     }
   }
   await update(st);
-  return { update };
+  return {
+    update,
+    destroy() {
+      seq++; // a live heap still loading is dropped
+      resizer.disconnect();
+      cancelAnimationFrame(frame);
+      if (panel) panel.destroy();
+    },
+  };
 }
 
 function classTable(rows) {

@@ -59,13 +59,15 @@ export async function mount(root, st) {
 
   // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
   // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
-  let timeline = null, hot = null, hotRows = null, extras = null;
+  let timeline = null, hot = null, hotRows = null, extras = null, picker = null, destroyed = false;
   const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'), import('../components/comparepicker.js')])
     .then(([t, h, c]) => {
+      if (destroyed) return;
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
       hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
-      compareSlot.replaceWith(c.comparePicker(recording, () => shownKind));
+      picker = c.comparePicker(recording, () => shownKind);
+      compareSlot.replaceWith(picker.root);
       applyExtras(current);
       if (hotRows) hot.setRows(...hotRows);
       return timeline.start();
@@ -133,7 +135,17 @@ export async function mount(root, st) {
     if (hot) hot.setRows(...hotRows);
   }
   await update(st);
-  return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
+  return {
+    update,
+    toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }),
+    destroy() {
+      destroyed = true;
+      seq++; // a flame graph still loading is dropped
+      panel.destroy();
+      if (timeline) timeline.destroy();
+      if (picker) picker.destroy();
+    },
+  };
 }
 
 /** Thread filter: a disclosure with a name filter and one checkbox per thread. */
