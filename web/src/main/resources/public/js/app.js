@@ -15,7 +15,8 @@ const PAGES = {
 };
 const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
 const main = document.getElementById('app');
-// the page shown: its key (page and recordings) and its mount, which resolves to {update, destroy?} or null
+// the page shown: its key (page and recordings), its mount (resolves to {update} or null) and its lifetime, which
+// ends when another page replaces it
 let shown = null, mounted = null;
 
 async function show(st) {
@@ -36,8 +37,8 @@ async function show(st) {
   }
   const holder = el('div', { class: 'page page-' + st.page });
   main.appendChild(holder);
-  const entry = shown = { key };
-  entry.page = load().then(module => module.mount(holder, st)).then(page => {
+  const entry = shown = { key, lifetime: new AbortController() };
+  entry.page = load().then(module => module.mount(holder, st, entry.lifetime.signal)).then(page => {
     if (shown === entry) mounted = page;
     return page;
   }, e => {
@@ -47,13 +48,10 @@ async function show(st) {
   await entry.page;
 }
 
-/**
- * Lets a page release what it registered (observers, timers, the graphs' canvases) once it is replaced; a page left
- * while it was still loading is released when its mount finishes.
- */
+/** Ends a page's lifetime: it releases what it registered (observers, timers, canvases) and drops pending loads. */
 function leave(entry) {
   mounted = null;
-  entry.page.then(page => { if (page && page.destroy) page.destroy(); });
+  entry.lifetime.abort();
 }
 
 function copyLink() {

@@ -3,12 +3,18 @@ package org.jfrworkbench.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Route;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,15 +72,20 @@ class UiNavigationIT {
     static Path temp;
     static UiServer server;
     static Browser browser;
-    static Path withLive;
-    static Path other;
 
     @BeforeAll
     static void start() throws Exception {
         server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
-        withLive = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500);
-        other = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false);
+        upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500));
+        upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false));
+    }
+
+    private static void upload(Path file) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(server.baseUrl() + "/api/recordings?name=" + file.getFileName()))
+                .POST(HttpRequest.BodyPublishers.ofFile(file)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, response.statusCode(), response.body());
     }
 
     @AfterAll
@@ -94,11 +105,6 @@ class UiNavigationIT {
             context.addInitScript(COUNT_REGISTRATIONS);
             Page page = Browser.watched(context, errors);
             page.navigate("/");
-            for (Path file : List.of(other, withLive)) {
-                page.setInputFiles("#file-input", file);
-                page.waitForFunction("n => document.querySelectorAll('#uploads li.done').length === n",
-                        file == other ? 1 : 2);
-            }
             page.waitForFunction("() => document.querySelectorAll('#recordings tbody tr').length === 2");
             String list = registrations(page);
 
@@ -143,6 +149,35 @@ class UiNavigationIT {
             page.setViewportSize(900, 700);
             page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))");
             page.waitForSelector("#recordings tbody tr");
+            assertEquals(list, registrations(page));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void aPageLeftWhileItsFlameGraphLoadsBuildsNothingAndKeepsNothing() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            context.addInitScript(COUNT_REGISTRATIONS);
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.waitForSelector("#recordings tbody tr");
+            String list = registrations(page);
+
+            List<Route> held = new ArrayList<>();
+            page.route("**/flame?**", held::add);
+            page.locator("#recordings a.title-link", new Page.LocatorOptions().setHasText("checkout-maps")).click();
+            page.waitForFunction("() => document.querySelector('#flame-status')?.textContent.startsWith('Loading')");
+            page.click("#home");
+            page.waitForSelector("#recordings tbody tr");
+            page.unroute("**/flame?**");
+            held.forEach(Route::resume);
+            // the page left behind ran on as far as loading its extras, which it would build after the graph
+            page.waitForFunction("() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/components/comparepicker.js'))");
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))");
+
+            assertEquals(0, ((Number) page.evaluate("() => performance.getEntriesByName('workbench:flame-tree').length")).intValue(),
+                    "no flame tree is built for a page that was left");
             assertEquals(list, registrations(page));
         }
         assertEquals(List.of(), errors);

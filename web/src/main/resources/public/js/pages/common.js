@@ -55,6 +55,15 @@ export function kindTabs(kinds, current, onPick) {
   return list;
 }
 
+/**
+ * Runs release when the page's lifetime ends (app.js aborts it when another page replaces this one), or at once if
+ * it already has: a page left while it was loading still releases what it created.
+ */
+export function onLeave(lifetime, release) {
+  if (lifetime.aborted) release();
+  else lifetime.addEventListener('abort', release, { once: true });
+}
+
 export function message(title, ...lines) {
   return el('div', { class: 'message' }, el('h2', { text: title }), lines.map(l => el('p', {}, l)));
 }

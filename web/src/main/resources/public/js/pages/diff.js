@@ -7,11 +7,12 @@ import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { diffColor } from '../flame/colors.js';
-import { kindsOf, kindTabs, message, link, loading } from './common.js';
+import { kindsOf, kindTabs, message, link, loading, onLeave } from './common.js';
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   const [base, target] = await Promise.all([api.get(st.base), api.get(st.id)]);
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   const baseKinds = kindsOf(base);
   const kinds = kindsOf(target).filter(k => baseKinds.includes(k));
@@ -47,6 +48,10 @@ export async function mount(root, st) {
   right.appendChild(changes);
 
   let dataKey = null, seq = 0, current = st;
+  onLeave(lifetime, () => {
+    seq++; // a diff still loading is dropped
+    panel.destroy();
+  });
   async function update(s) {
     current = s;
     const kind = kinds.includes(s.kind) ? s.kind : kinds[0];
@@ -73,13 +78,7 @@ export async function mount(root, st) {
     drawChanges(changes, diff.changes || [], name => panel.focusMethod(name));
   }
   await update(st);
-  return {
-    update,
-    destroy() {
-      seq++; // a diff still loading is dropped
-      panel.destroy();
-    },
-  };
+  return { update };
 }
 
 function drawChanges(container, changes, onFocus) {

@@ -6,14 +6,15 @@ import { api } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { recordingHeader, message, link, loading } from './common.js';
+import { recordingHeader, message, link, loading, onLeave } from './common.js';
 import { timeTick } from '../components/timeline.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   const [recording, heap] = await Promise.all([api.get(st.id), api.heap(st.id), d3Ready()]);
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   root.appendChild(recordingHeader(recording, [link('Flame graph', { page: 'recording', id: recording.id }, { class: 'button' })]));
   const gcs = heap.gcs || [];
@@ -45,6 +46,12 @@ export async function mount(root, st) {
   resizer.observe(chartBox);
 
   let seq = 0, dataKey = null, panel = null, current = st;
+  onLeave(lifetime, () => {
+    seq++; // a live heap still loading is dropped
+    resizer.disconnect();
+    cancelAnimationFrame(frame);
+    if (panel) panel.destroy();
+  });
   async function update(s) {
     current = s;
     const gc = s.gc !== undefined ? Math.min(gcs.length - 1, Math.max(0, Number(s.gc) | 0)) : gcs.length - 1;
@@ -85,15 +92,7 @@ export async function mount(root, st) {
     }
   }
   await update(st);
-  return {
-    update,
-    destroy() {
-      seq++; // a live heap still loading is dropped
-      resizer.disconnect();
-      cancelAnimationFrame(frame);
-      if (panel) panel.destroy();
-    },
-  };
+  return { update };
 }
 
 function classTable(rows) {

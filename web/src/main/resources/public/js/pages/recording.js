@@ -6,9 +6,9 @@ import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave } from './common.js';
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
   const early = { kind: st.kind, request: st.kind ? api.flame(st.id, st).catch(e => e) : null };
@@ -16,6 +16,7 @@ export async function mount(root, st) {
   performance.mark('workbench:mount');
   const recording = await api.get(st.id);
   performance.mark('workbench:metadata');
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   const kinds = kindsOf(recording);
   if (!kinds.length) {
@@ -56,13 +57,19 @@ export async function mount(root, st) {
   const status = el('div', { class: 'status-line', id: 'flame-status', 'aria-live': 'polite' });
   left.appendChild(status);
   const panel = new FlamePanel(left, { unit: 'samples', fileName: recording.name || recording.id });
+  let timeline = null, hot = null, hotRows = null, extras = null, picker = null, seq = 0;
+  onLeave(lifetime, () => {
+    seq++; // a flame graph still loading is dropped
+    panel.destroy();
+    if (timeline) timeline.destroy();
+    if (picker) picker.destroy();
+  });
 
   // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
   // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
-  let timeline = null, hot = null, hotRows = null, extras = null, picker = null, destroyed = false;
   const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'), import('../components/comparepicker.js')])
     .then(([t, h, c]) => {
-      if (destroyed) return;
+      if (lifetime.aborted) return;
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
       hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
@@ -84,7 +91,7 @@ export async function mount(root, st) {
     hot.sort(s.sort);
   }
 
-  let dataKey = null, seq = 0, current = st;
+  let dataKey = null, current = st;
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
@@ -135,17 +142,7 @@ export async function mount(root, st) {
     if (hot) hot.setRows(...hotRows);
   }
   await update(st);
-  return {
-    update,
-    toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }),
-    destroy() {
-      destroyed = true;
-      seq++; // a flame graph still loading is dropped
-      panel.destroy();
-      if (timeline) timeline.destroy();
-      if (picker) picker.destroy();
-    },
-  };
+  return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
 }
 
 /** Thread filter: a disclosure with a name filter and one checkbox per thread. */

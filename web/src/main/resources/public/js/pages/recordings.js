@@ -4,11 +4,11 @@
 import { el, clear, formatBytes, formatDate, formatDuration, labelChips, toast } from '../core/dom.js';
 import { api, upload } from '../core/api.js';
 import * as state from '../core/state.js';
-import { KIND_LABELS, kindsOf, link, loading } from './common.js';
+import { KIND_LABELS, kindsOf, link, loading, onLeave } from './common.js';
 
 const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['Java', 'java'], kinds: ['Kinds', 'kind'] };
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   const search = el('input', { type: 'search', id: 'recordings-search', class: 'search wide', spellcheck: 'false',
     placeholder: 'Search recordings: name, label:service=checkout, java:25, kind:alloc, method:HashMap  (/)',
     'aria-label': 'Search recordings (Lucene query syntax)' });
@@ -28,8 +28,7 @@ export async function mount(root, st) {
     state.update({ page: 'diff', base, id: target }, { reset: true });
   });
   // an upload that ends after the user left the page does not redraw it
-  let left = false;
-  const dropzone = uploadBox(() => { if (!left) refresh(state.readState()); });
+  const dropzone = uploadBox(() => { if (!lifetime.aborted) refresh(state.readState()); });
   const timers = new Set(); // the delete buttons' confirm windows
   root.append(
     el('header', { class: 'page-head' }, el('div', {}, el('h1', { class: 'title', text: 'Recordings' }),
@@ -40,6 +39,10 @@ export async function mount(root, st) {
     el('div', { class: 'recordings-grid' }, facets, list));
 
   let seq = 0;
+  onLeave(lifetime, () => {
+    seq++;
+    for (const t of timers) clearTimeout(t);
+  });
   async function refresh(s) {
     search.value = s.q || '';
     const mine = ++seq;
@@ -56,14 +59,7 @@ export async function mount(root, st) {
     drawList(list, result, picked, compare, () => refresh(state.readState()), timers);
   }
   await refresh(st);
-  return {
-    update: refresh,
-    destroy() {
-      left = true;
-      seq++;
-      for (const t of timers) clearTimeout(t);
-    },
-  };
+  return { update: refresh };
 }
 
 function drawFacets(box, facets, q) {
