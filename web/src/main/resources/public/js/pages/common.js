@@ -4,6 +4,7 @@ import { el, formatDate, formatDuration, labelChips } from '../core/dom.js';
 import * as state from '../core/state.js';
 
 export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
+
 /**
  * The kinds with samples, in the API's order (the server's); the first is the view a recording opens with, the one
  * the server prepares after an upload.
