@@ -398,7 +398,8 @@ public final class Recordings {
         cmd.addAll(args);
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(millis + 60_000, TimeUnit.MILLISECONDS)) {
+        // only a stuck workload takes this long: a loaded machine may take a minute to start a JVM and profiler
+        if (!p.waitFor(millis + 300_000, TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IOException("workload did not finish: " + cmd);
         }
