@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
 
 /** {@code java -jar workbench.jar serve} as a child process on a free port; also used by the torture suite. */
 public final class ServerProcess implements AutoCloseable {
+    /** A deadline only a stuck server reaches: on a loaded machine a JVM's start alone can take tens of seconds. */
+    public static final long STUCK_SECONDS = 300;
     private static final Pattern LISTENING = Pattern.compile("on http://[^:]+:(\\d+)/");
     public final Process process;
     public final String base;
@@ -54,7 +56,7 @@ public final class ServerProcess implements AutoCloseable {
         });
         reader.setDaemon(true);
         reader.start();
-        base = "http://127.0.0.1:" + port.get(60, TimeUnit.SECONDS);
+        base = "http://127.0.0.1:" + port.get(STUCK_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Waits until the server printed a line containing text (e.g. a crash point's announcement). */
