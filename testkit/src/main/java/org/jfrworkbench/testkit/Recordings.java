@@ -21,7 +21,10 @@ import javax.tools.ToolProvider;
  */
 public final class Recordings {
     public static final Path DIR = Path.of("target", "recordings").toAbsolutePath();
-    private static final long WORKLOAD_MILLIS = 2000;
+    /** The workloads' shortest run: Workload also runs until it has made its GCs, however slow the machine. */
+    private static final long WORKLOAD_MILLIS = 1000;
+    /** NativeLeakTest allows the last 10 % of a run to be missing (async-profiler's tail): not shorter than this. */
+    private static final long NATIVE_LEAK_MILLIS = 2000;
 
     private Recordings() {
     }
@@ -371,7 +374,7 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
-        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, WORKLOAD_MILLIS, "--enable-native-access=ALL-UNNAMED",
+        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, NATIVE_LEAK_MILLIS, "--enable-native-access=ALL-UNNAMED",
                 "-agentpath:" + nativeLibrary() + "=start,nativemem=0,file=" + part);
         return publish(part, out);
     }
