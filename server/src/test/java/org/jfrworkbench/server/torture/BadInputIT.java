@@ -54,6 +54,9 @@ class BadInputIT {
         for (double ratio : inputs.bombRatios) {
             assertTrue(ratio > 1000, "every bomb expands more than 1000:1, got " + ratio);
         }
+        // the bombs are assembled from a repeated segment (BadInputs.gzipFilled): the JDK's decoder must read them whole
+        assertEquals(96L << 20, BadInputs.gunzippedSize(inputs.bombs[0]));
+        assertEquals(96L << 20, BadInputs.gunzippedSize(inputs.bombs[4]));
         Path gcLog = temp.resolve("gc.log");
         Path data = temp.resolve("data");
         long started = System.nanoTime();
