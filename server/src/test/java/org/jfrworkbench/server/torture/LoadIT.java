@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LoadIT {
     static final int UPLOADERS = 1;
     static final int QUERIERS = 2;
-    static final int UPLOADS = 100;
+    static final int UPLOADS = 50;
     static final int QUERIES = 1000;
     private static final List<String> TYPES = List.of("upload", "flame", "search", "diff", "sample-flame", "sample-diff");
 
