@@ -123,11 +123,11 @@ class AgentRecordingIT {
     void allocationSamplingAimsAtTheSteadyRateNotTheStartUpBurst(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        // a 1 s burst as fast as the JVM allocates, then 20 MB/s paced by the clock, with 6 s chunks: the first chunk's
-        // second half (3-6 s) sees only the steady rate
+        // a 0.5 s burst as fast as the JVM allocates, then 20 MB/s paced by the clock, with 4 s chunks: the first chunk's
+        // second half (2-4 s) sees only the steady rate as long as main starts within 1.5 s of the chunk
         Path log = tmp.resolve("out.log");
-        Process app = jvm.start("dir=" + dir + ",interval=6s", List.of("-Xmx96m"), log,
-                "org.jfrworkbench.samples.AllocationPhases", "1000", "20", "stdin");
+        Process app = jvm.start("dir=" + dir + ",interval=4s", List.of("-Xmx96m"), log,
+                "org.jfrworkbench.samples.AllocationPhases", "500", "20", "stdin");
         AgentChunks.awaitChunks(app, log, dir, closed -> closed.size() >= 2);
         String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("allocation phases done"), out);
