@@ -358,8 +358,9 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
-        // DatadogShaped sleeps most of each millisecond: at the default 20 ms its second got a JDK sample or two, and
-        // none on a loaded machine; at 1 ms it got 13 at a load average of 24
+        // DatadogShaped sleeps a millisecond in each round: at the default 20 ms and with a short cpuWork its two
+        // seconds got a JDK sample or two, and none on a loaded machine; cpuWork is now longer and the JDK samples
+        // every 1 ms
         runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
                 "-XX:StartFlightRecording=settings=default,jdk.ExecutionSample#period=1ms,filename=" + part);
         return publish(part, out);
