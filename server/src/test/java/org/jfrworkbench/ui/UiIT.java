@@ -38,8 +38,8 @@ class UiIT {
     static void start() throws Exception {
         server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
-        mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500);
-        sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 2500);
+        mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
+        sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500);
     }
 
     @AfterAll

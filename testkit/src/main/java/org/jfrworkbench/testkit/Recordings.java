@@ -21,7 +21,10 @@ import javax.tools.ToolProvider;
  */
 public final class Recordings {
     public static final Path DIR = Path.of("target", "recordings").toAbsolutePath();
-    private static final long WORKLOAD_MILLIS = 2000;
+    /** The workloads' shortest run: Workload also runs until it has made its GCs, however slow the machine. */
+    private static final long WORKLOAD_MILLIS = 1000;
+    /** NativeLeakTest allows the last 10 % of a run to be missing (async-profiler's tail): not shorter than this. */
+    private static final long NATIVE_LEAK_MILLIS = 2000;
 
     private Recordings() {
     }
@@ -355,8 +358,11 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
+        // DatadogShaped sleeps a millisecond in each round: at the default 20 ms and with a short cpuWork its two
+        // seconds got a JDK sample or two, and none on a loaded machine; cpuWork is now longer and the JDK samples
+        // every 1 ms
         runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
-                "-XX:StartFlightRecording=settings=default,filename=" + part);
+                "-XX:StartFlightRecording=settings=default,jdk.ExecutionSample#period=1ms,filename=" + part);
         return publish(part, out);
     }
 
@@ -371,7 +377,7 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
-        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, WORKLOAD_MILLIS, "--enable-native-access=ALL-UNNAMED",
+        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, NATIVE_LEAK_MILLIS, "--enable-native-access=ALL-UNNAMED",
                 "-agentpath:" + nativeLibrary() + "=start,nativemem=0,file=" + part);
         return publish(part, out);
     }
@@ -398,7 +404,8 @@ public final class Recordings {
         cmd.addAll(args);
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(millis + 60_000, TimeUnit.MILLISECONDS)) {
+        // only a stuck workload takes this long: a loaded machine may take a minute to start a JVM and profiler
+        if (!p.waitFor(millis + 300_000, TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IOException("workload did not finish: " + cmd);
         }
