@@ -18,7 +18,8 @@ import one.convert.FlameGraph;
 import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.SampleFilter;
+import org.jfrworkbench.analysis.SearchPattern;
+import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
@@ -61,8 +62,8 @@ public final class ServerBenchmark {
             int bytes = JSON.writeValueAsBytes(flame.run(pa)).length;
             System.out.printf("flame query + JSON (%d nodes, %.1f MB): p50 %.1f ms, p99 %.1f ms%n",
                     flame.run(pa).nodes().name().length, bytes / 1e6, flameMs[0], flameMs[1]);
-            FlameGraphQuery filtered = new FlameGraphQuery(Kind.CPU, SampleFilter.ALL, "Leaf1[0-9]\\.", true,
-                    FrameNaming.DEFAULT, 1.0);
+            FlameGraphQuery filtered = new FlameGraphQuery(Selection.of(Kind.CPU), SearchPattern.of("Leaf1[0-9]\\.", false, false),
+                    true, FrameNaming.DEFAULT, 1.0, FlameGraphQuery.DEFAULT_MAX_NODES);
             double[] searchFlameMs = time(30, 100, () -> JSON.writeValueAsBytes(filtered.run(pa)).length);
             System.out.printf("inverted flame with regex search: p50 %.1f ms, p99 %.1f ms%n", searchFlameMs[0], searchFlameMs[1]);
             DiffQuery diff = new DiffQuery(Kind.CPU, FrameNaming.DEFAULT);

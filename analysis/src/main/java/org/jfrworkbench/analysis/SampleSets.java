@@ -1,0 +1,77 @@
+package org.jfrworkbench.analysis;
+
+import java.util.Arrays;
+
+/**
+ * Per frame name, a fingerprint of the set of stacks (name paths) its samples have, and the depth of its first
+ * occurrence: two methods with equal fingerprints on both sides of a diff lie on the same stacks (one calls the
+ * other on every one of them), so their total changes are one change, reported once. A stack's hash is computed
+ * from its names' string hashes, so equal paths hash alike in two recordings; a fingerprint is the sum of the
+ * hashes of the stacks under the name's outermost occurrences.
+ */
+record SampleSets(long[] fingerprint, int[] depth) {
+
+    static SampleSets of(TreeWeights w) {
+        CallTree tree = w.tree();
+        FrameNames names = tree.names();
+        long[] fingerprint = new long[names.size()];
+        int[] depth = new int[names.size()];
+        Arrays.fill(depth, Integer.MAX_VALUE);
+        int n = tree.size();
+        // visited nodes in pre-order, their path hashes, and the sums of their subtrees' stack hashes
+        int[] visited = new int[1024];
+        long[] sum = new long[1024];
+        int v = 0;
+        long[] openHash = new long[64];
+        int[] openNode = new int[64];
+        int[] openVisit = new int[64];
+        int d = 0;
+        int[] parentVisit = new int[1024];
+        for (int i = 1; i < n; ) {
+            if (w.totalSamples(i) == 0) {
+                i = tree.end(i);
+                continue;
+            }
+            while (d > 0 && tree.end(openNode[d - 1]) <= i) {
+                d--;
+            }
+            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + names.name(tree.name(i)).hashCode());
+            if (v == visited.length) {
+                visited = Arrays.copyOf(visited, v * 2);
+                sum = Arrays.copyOf(sum, v * 2);
+                parentVisit = Arrays.copyOf(parentVisit, v * 2);
+            }
+            visited[v] = i;
+            sum[v] = w.selfSamples(i) > 0 ? hash : 0;
+            parentVisit[v] = d == 0 ? -1 : openVisit[d - 1];
+            if (d == openNode.length) {
+                openNode = Arrays.copyOf(openNode, d * 2);
+                openHash = Arrays.copyOf(openHash, d * 2);
+                openVisit = Arrays.copyOf(openVisit, d * 2);
+            }
+            int nm = tree.name(i);
+            if (!tree.recursive(i) && d < depth[nm]) {
+                depth[nm] = d;
+            }
+            openNode[d] = i;
+            openHash[d] = hash;
+            openVisit[d++] = v++;
+            i++;
+        }
+        for (int k = v - 1; k >= 0; k--) {
+            if (parentVisit[k] >= 0) {
+                sum[parentVisit[k]] += sum[k];
+            }
+            int node = visited[k];
+            if (!tree.recursive(node)) {
+                fingerprint[tree.name(node)] += sum[k];
+            }
+        }
+        return new SampleSets(fingerprint, depth);
+    }
+
+    private static long mix(long k) {
+        k *= 0x9E3779B97F4A7C15L;
+        return k ^ (k >>> 32);
+    }
+}
