@@ -39,10 +39,18 @@ public final class ProfileData {
 
     /** Builds the default call tree. */
     public ProfileData(String id, Profile profile) {
+        this(id, profile, null);
+    }
+
+    /** Uses a stored default call tree when it fits the profile ({@link CallTreeCodec}), else builds it. */
+    public ProfileData(String id, Profile profile, CallTreeCodec.Stored stored) {
         this.id = id;
         this.profile = profile;
         this.classes = StackClasses.of(profile);
-        this.tree = CallTreeBuilder.build(profile, FrameNaming.DEFAULT, names(FrameNaming.DEFAULT), classes);
+        FrameNames defaultNames = names(FrameNaming.DEFAULT);
+        CallTree restored = stored == null ? null
+                : CallTreeCodec.restore(stored, defaultNames, classes, profile.stacks().size() + 1);
+        this.tree = restored != null ? restored : CallTreeBuilder.build(profile, FrameNaming.DEFAULT, defaultNames, classes);
     }
 
     public String id() {
