@@ -105,7 +105,7 @@ final class QueryParams {
     }
 
     /** {@code weight=samples} counts samples; absent (or the kind's own unit) weighs them in the kind's unit. */
-    private static boolean countSamples(Context ctx, Kind kind) {
+    static boolean countSamples(Context ctx, Kind kind) {
         String w = ctx.queryParam("weight");
         if (w == null || w.isBlank() || w.equals(kind.unit())) {
             return false;

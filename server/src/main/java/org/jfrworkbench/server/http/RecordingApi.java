@@ -235,7 +235,7 @@ final class RecordingApi {
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
-        boolean countSamples = selection(ctx, data).countSamples();
+        boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
         FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
                 binary ? "binary" : "json");
         send(ctx, key, () -> LiveHeapQuery.at(data, index, countSamples), result -> {
