@@ -1,7 +1,6 @@
 package org.jfrworkbench.analysis;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,10 +94,16 @@ final class DiffChanges {
                     targetPerSecond - basePerSecond, baseSelfPerSecond, targetSelfPerSecond,
                     targetSelfPerSecond - baseSelfPerSecond, same.isEmpty() ? List.of() : List.copyOf(same)));
         }
-        out.sort(Comparator.comparing((DiffResult.Change c) -> !(c.significant() || c.selfSignificant()))
-                .thenComparing(c -> -size(c, mode, true))
-                .thenComparing(c -> -size(c, mode, false))
-                .thenComparing(DiffResult.Change::method));
+        out.sort((x, y) -> {
+            boolean sx = x.significant() || x.selfSignificant();
+            boolean sy = y.significant() || y.selfSignificant();
+            if (sx != sy) {
+                return sx ? -1 : 1;
+            }
+            int c = Double.compare(size(y, mode, true), size(x, mode, true));
+            c = c != 0 ? c : Double.compare(size(y, mode, false), size(x, mode, false));
+            return c != 0 ? c : x.method().compareTo(y.method());
+        });
         return new Rows(out.size() > MAX_ROWS ? new ArrayList<>(out.subList(0, MAX_ROWS)) : out, tests);
     }
 

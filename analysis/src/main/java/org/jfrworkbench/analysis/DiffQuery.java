@@ -9,16 +9,16 @@ import org.jfrworkbench.model.Kind;
 
 /**
  * Compares two selections (each with its own recording, time range, threads and kind): their call trees merged by
- * frame path with both sides' weights, per-node significance for colouring, and per-method changes of share
+ * frame path with both sides' weights (at most maxNodes nodes, the lightest left out into "[other]"), per-node significance for colouring, and per-method changes of share
  * (relative mode) or of weight per second (absolute mode). Every change is tested on raw sample counts
  * ({@link DiffMode}), Bonferroni-corrected for the number of tests, significant below 0.05: sampling noise between
  * two runs of the same code is not reported as a regression.
  */
-public record DiffQuery(Selection base, Selection target, FrameNaming naming, DiffMode mode) {
+public record DiffQuery(Selection base, Selection target, FrameNaming naming, DiffMode mode, int maxNodes) {
 
-    /** Both whole recordings, one kind, relative mode. */
+    /** Both whole recordings, one kind, relative mode, the default bound on the merged tree. */
     public DiffQuery(Kind kind, FrameNaming naming) {
-        this(Selection.of(kind), Selection.of(kind), naming, DiffMode.RELATIVE);
+        this(Selection.of(kind), Selection.of(kind), naming, DiffMode.RELATIVE, FlameGraphQuery.DEFAULT_MAX_NODES);
     }
 
     public Kind kind() {
@@ -33,7 +33,9 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         double baseSeconds = base.seconds(a.profile());
         double targetSeconds = target.seconds(b.profile());
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
-        DiffTree tree = DiffTree.merge(wa, wb, merged);
+        // each side's heaviest nodes in half the budget
+        DiffTree tree = DiffTree.merge(wa, wb, merged, FlameLayout.threshold(wa, maxNodes / 2),
+                FlameLayout.threshold(wb, maxNodes / 2));
         DiffChanges.Rows rows = DiffChanges.of(MethodStats.of(wa), SampleSets.of(wa), MethodStats.of(wb),
                 SampleSets.of(wb), merged, mode, baseSeconds, targetSeconds);
         int[] significance = DiffChanges.nodeSignificance(tree, mode, wa.samples(), wb.samples(), baseSeconds,

@@ -11,10 +11,11 @@ import org.jfrworkbench.model.Kind;
 public record FlameGraphQuery(Selection selection, SearchPattern search, boolean inverted, FrameNaming naming,
                               double scale, int maxNodes) {
     /**
-     * Nodes of an answer unless asked otherwise: more than a 300 k-node graph, and a bound on the time and memory
-     * of an inverted graph of deep stacks (it has many times the nodes of the graph itself).
+     * Nodes of an answer unless asked otherwise. About what a wide screen can show: a row 2,000 px wide holds a few
+     * thousand frames of at least a third of a pixel. It bounds the time, memory and transfer of graphs of deep
+     * stacks, whose inverted graph has many times the nodes of the graph itself.
      */
-    public static final int DEFAULT_MAX_NODES = 1 << 19;
+    public static final int DEFAULT_MAX_NODES = 1 << 17;
 
     public FlameGraphQuery(Kind kind) {
         this(Selection.of(kind), null, false, FrameNaming.DEFAULT, 1.0, DEFAULT_MAX_NODES);

@@ -122,7 +122,7 @@ final class FlameLayout {
         // half the budget for kept nodes leaves room for an "[other]" under each; then take more while they fit
         int keep = Math.max(1, maxNodes / 2);
         long t = largest(totals, keep);
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < 2; round++) {
             int room = maxNodes - answerSize(w, t);
             if (room < maxNodes / 64) {
                 break;

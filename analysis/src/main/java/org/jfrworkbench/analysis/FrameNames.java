@@ -20,6 +20,7 @@ public final class FrameNames {
     private final int noStack;
     private final int[] classIds;
     private final int[] classNames;
+    private volatile int[] hashes;
 
     private FrameNames(String[] names, int[] frameName, int noStack, int[] classIds, int[] classNames) {
         this.names = names;
@@ -93,6 +94,19 @@ public final class FrameNames {
     /** Every name, indexed by id; not to be modified. */
     String[] names() {
         return names;
+    }
+
+    /** Each name's String hash, which is the same in every recording (diffs match frames across two). */
+    int[] hashes() {
+        int[] h = hashes;
+        if (h == null) {
+            h = new int[names.length];
+            for (int i = 0; i < h.length; i++) {
+                h[i] = names[i].hashCode();
+            }
+            hashes = h;
+        }
+        return h;
     }
 
     public int frameName(int frame) {

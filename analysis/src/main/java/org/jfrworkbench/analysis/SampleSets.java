@@ -18,15 +18,16 @@ record SampleSets(long[] fingerprint, int[] depth) {
         int[] depth = new int[names.size()];
         Arrays.fill(depth, Integer.MAX_VALUE);
         int n = tree.size();
-        // visited nodes in pre-order, their path hashes, and the sums of their subtrees' stack hashes
-        int[] visited = new int[1024];
-        long[] sum = new long[1024];
+        // visited nodes in pre-order and the sums of their subtrees' stack hashes
+        int[] visited = new int[n];
+        long[] sum = new long[n];
+        int[] parentVisit = new int[n];
+        int[] nameHash = names.hashes();
         int v = 0;
         long[] openHash = new long[64];
         int[] openNode = new int[64];
         int[] openVisit = new int[64];
         int d = 0;
-        int[] parentVisit = new int[1024];
         for (int i = 1; i < n; ) {
             if (w.totalSamples(i) == 0) {
                 i = tree.end(i);
@@ -35,12 +36,7 @@ record SampleSets(long[] fingerprint, int[] depth) {
             while (d > 0 && tree.end(openNode[d - 1]) <= i) {
                 d--;
             }
-            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + names.name(tree.name(i)).hashCode());
-            if (v == visited.length) {
-                visited = Arrays.copyOf(visited, v * 2);
-                sum = Arrays.copyOf(sum, v * 2);
-                parentVisit = Arrays.copyOf(parentVisit, v * 2);
-            }
+            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[tree.name(i)]);
             visited[v] = i;
             sum[v] = w.selfSamples(i) > 0 ? hash : 0;
             parentVisit[v] = d == 0 ? -1 : openVisit[d - 1];

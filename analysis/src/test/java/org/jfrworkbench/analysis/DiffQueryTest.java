@@ -31,7 +31,7 @@ class DiffQueryTest {
     }
 
     static DiffResult diff(ProfileData a, ProfileData b, DiffMode mode) {
-        return new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT, mode).run(a, b);
+        return new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT, mode, 1 << 20).run(a, b);
     }
 
     @Test
@@ -99,11 +99,11 @@ class DiffQueryTest {
     void sidesThatDoNotCompareAreWarnedAbout() {
         ProfileData a = service(1, 0, 10_000).sample(Kind.WALL, 1, "main", 1, "m.Main.run").data();
         DiffResult kinds = new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.WALL), FrameNaming.DEFAULT,
-                DiffMode.RELATIVE).run(a, a);
+                DiffMode.RELATIVE, 1000).run(a, a);
         assertTrue(kinds.warnings().stream().anyMatch(w -> w.startsWith("different kinds")), kinds.warnings().toString());
         assertTrue(kinds.warnings().stream().anyMatch(w -> w.contains("too few")), kinds.warnings().toString());
         DiffResult ranges = new DiffQuery(Selection.millis(Kind.CPU, 0L, 1000L, null, false), Selection.of(Kind.CPU),
-                FrameNaming.DEFAULT, DiffMode.RELATIVE).run(a, a);
+                FrameNaming.DEFAULT, DiffMode.RELATIVE, 1000).run(a, a);
         assertTrue(ranges.warnings().stream().anyMatch(w -> w.startsWith("different durations")), ranges.warnings().toString());
     }
 
@@ -111,7 +111,7 @@ class DiffQueryTest {
     void perSideFiltersSelectEachSide() {
         ProfileData d = service(1, 0, 10_000).data();
         DiffResult r = new DiffQuery(Selection.millis(Kind.CPU, 0L, 5000L, null, false),
-                Selection.millis(Kind.CPU, 5000L, 10_000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE).run(d, d);
+                Selection.millis(Kind.CPU, 5000L, 10_000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE, 1000).run(d, d);
         assertEquals(1650, r.baseSamples());
         assertEquals(1650, r.targetSamples());
         assertEquals(5.0, r.baseSeconds(), 1e-9);
@@ -124,6 +124,34 @@ class DiffQueryTest {
         StringWriter w = new StringWriter();
         DiffCollapse.write(diff(a.data(), b.data(), DiffMode.RELATIVE), w);
         assertEquals("m.Main.run 1 0\nm.Main.run;m.A.a 2 1\nm.Main.run;m.B.b 0 3\n", w.toString());
+    }
+
+    @Test
+    void aBoundedMergedTreeKeepsBothSidesTotalsInOther() {
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        Random r = new Random(9);
+        for (int i = 0; i < 500; i++) {
+            a.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(40) + ";m.B.b" + r.nextInt(40));
+            b.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(40) + ";m.C.c" + r.nextInt(40));
+        }
+        DiffResult r20 = new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT, DiffMode.RELATIVE,
+                40).run(a.data(), b.data());
+        DiffResult.Nodes n = r20.nodes();
+        assertTrue(n.name().length <= 40, "size " + n.name().length);
+        assertTrue(r20.names().contains("[other]"));
+        long[] baseChildren = new long[n.name().length];
+        long[] targetChildren = new long[n.name().length];
+        for (int i = n.name().length - 1; i > 0; i--) {
+            baseChildren[n.parent()[i]] += n.base()[i];
+            targetChildren[n.parent()[i]] += n.target()[i];
+        }
+        for (int i = 0; i < n.name().length; i++) {
+            assertEquals(n.base()[i], n.baseSelf()[i] + baseChildren[i], "base of node " + i);
+            assertEquals(n.target()[i], n.targetSelf()[i] + targetChildren[i], "target of node " + i);
+        }
+        assertEquals(500, n.base()[0]);
+        assertEquals(500, n.target()[0]);
     }
 
     @Test

@@ -137,7 +137,7 @@ final class QueryParams {
 
     static DiffQuery diffQuery(Context ctx, ProfileData base, ProfileData target) {
         return new DiffQuery(selection(ctx, base, "base"), selection(ctx, target, "target"), naming(ctx),
-                DiffMode.parse(ctx.queryParam("mode")));
+                DiffMode.parse(ctx.queryParam("mode")), maxNodes(ctx));
     }
 
     static Kind kind(Context ctx) {

@@ -279,7 +279,9 @@ final class RecordingApi {
     void diffCollapsed(Context ctx) throws IOException {
         ProfileData a = store.load(store.info(required(ctx, "base")).id());
         ProfileData b = store.load(store.info(required(ctx, "target")).id());
-        DiffQuery query = diffQuery(ctx, a, b);
+        DiffQuery bounded = diffQuery(ctx, a, b);
+        // every stack of both sides: the export is not a view, so nothing goes into "[other]"
+        DiffQuery query = new DiffQuery(bounded.base(), bounded.target(), bounded.naming(), bounded.mode(), Integer.MAX_VALUE);
         a.samples(query.base().kind());
         b.samples(query.target().kind());
         DiffResult diff = query.run(a, b);
