@@ -32,6 +32,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         TreeWeights wb = target.weigh(b, b.tree(naming));
         double baseSeconds = base.seconds(a.profile());
         double targetSeconds = target.seconds(b.profile());
+        // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // each side's heaviest nodes in half the budget
         DiffTree tree = DiffTree.merge(wa, wb, merged, FlameLayout.threshold(wa, maxNodes / 2),

@@ -5,165 +5,216 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Two call trees merged by frame path: both are in pre-order with children sorted by name, so a merged node's
- * children are the two sides' child lists merged by (merged) name id, emitted depth first. Only nodes that selected
- * samples pass through on either side are visited, and the lightest may be left out into "[other]".
+ * Two call trees merged by frame path, frames compared by stable name ({@link FrameNames#stableName}), so the
+ * lambdas of two runs of the same code are one frame. A merged node stands for a group of nodes of each side (one
+ * each, but for siblings whose names differ only in generated numbers); its children are its members' children,
+ * sorted by merged name id and grouped, emitted depth first. Only nodes that selected samples pass through on
+ * either side are visited; a pair of child groups is kept when either side's weighs at least that side's threshold
+ * ({@link FlameLayout#threshold}), and what is left out under a node becomes its last child, "[other]".
  */
 final class DiffTree {
     final List<String> names = new ArrayList<>();
     int size;
-    int[] name;
-    int[] parent;
-    String[] type;
-    long[] base;
-    long[] target;
-    long[] baseSelf;
-    long[] targetSelf;
-    int[] baseSamples;
-    int[] targetSamples;
+    int[] name = new int[1024];
+    int[] parent = new int[1024];
+    String[] type = new String[1024];
+    long[] base = new long[1024];
+    long[] target = new long[1024];
+    long[] baseSelf = new long[1024];
+    long[] targetSelf = new long[1024];
+    int[] baseSamples = new int[1024];
+    int[] targetSamples = new int[1024];
     private int otherName = -1;
 
-    private DiffTree(int capacity) {
-        name = new int[capacity];
-        parent = new int[capacity];
-        type = new String[capacity];
-        base = new long[capacity];
-        target = new long[capacity];
-        baseSelf = new long[capacity];
-        targetSelf = new long[capacity];
-        baseSamples = new int[capacity];
-        targetSamples = new int[capacity];
+    private final TreeWeights a;
+    private final TreeWeights b;
+    private final MergedNames merged;
+    private final int[] aName;
+    private final int[] bName;
+    private final int[] remap;
+    /** Members of all groups: call-tree nodes of one side; a group is a range. */
+    private int[] members = new int[1024];
+    private int used;
+    private long[] keys = new long[64];
+    private int[] candidates = new int[64];
+
+    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged) {
+        this.a = a;
+        this.b = b;
+        this.merged = merged;
+        this.aName = mergedIds(a.tree(), merged.baseMap());
+        this.bName = mergedIds(b.tree(), merged.targetMap());
+        this.remap = new int[merged.size()];
+        Arrays.fill(remap, -1);
+        names.add("all");
     }
 
-    /**
-     * Merges two weighed trees; a pair of children is kept when either side's child weighs at least that side's
-     * threshold ({@link FlameLayout#threshold}), and what is left out under a node becomes its last child,
-     * "[other]", with both sides' weights.
-     */
-    static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold) {
-        CallTree ta = a.tree();
-        CallTree tb = b.tree();
-        DiffTree out = new DiffTree(1024);
-        int[] remap = new int[merged.size()];
-        Arrays.fill(remap, -1);
-        out.names.add("all");
-        // pending pairs (a node or -1, b node or -1, output parent), depth first; OTHER_PAIR pairs carry left-out weight
-        Pending stack = new Pending();
-        stack.push(0, 0, -1);
-        while (stack.size > 0) {
-            int top = --stack.size;
-            int x = stack.a[top];
-            int y = stack.b[top];
-            if (x == OTHER_PAIR) {
-                out.addOther(stack, top);
-                continue;
-            }
-            int node = out.add(x, y, stack.parent[top], a, b, merged, remap);
-            int first = stack.size;
-            // an "[other]" entry first, so that it comes out after the kept children
-            stack.push(OTHER_PAIR, OTHER_PAIR, node);
-            int otherAt = first;
-            int cx = x < 0 ? -1 : next(a, x + 1, ta.end(x));
-            int cy = y < 0 ? -1 : next(b, y + 1, tb.end(y));
-            while (cx >= 0 || cy >= 0) {
-                int nx = cx < 0 ? Integer.MAX_VALUE : merged.baseMap()[ta.name(cx)];
-                int ny = cy < 0 ? Integer.MAX_VALUE : merged.targetMap()[tb.name(cy)];
-                int px = nx <= ny ? cx : -1;
-                int py = ny <= nx ? cy : -1;
-                boolean kept = (px >= 0 && a.total(px) >= baseThreshold) || (py >= 0 && b.total(py) >= targetThreshold);
-                if (kept) {
-                    stack.push(px, py, node);
-                } else {
-                    stack.leaveOut(otherAt, a, px, b, py);
-                }
-                if (px >= 0) {
-                    cx = next(a, ta.end(cx), ta.end(x));
-                }
-                if (py >= 0) {
-                    cy = next(b, tb.end(cy), tb.end(y));
-                }
-            }
-            if (!stack.hasOther(otherAt)) {
-                // nothing left out: drop the entry, the kept children move down one place
-                stack.remove(otherAt);
-            }
-            stack.reverse(otherAt + (stack.hasOther(otherAt) ? 1 : 0), stack.size);
+    /** Per name id of a tree's dictionary, its merged stable name id. */
+    private static int[] mergedIds(CallTree tree, int[] stableToMerged) {
+        int[] stable = tree.names().stableIds();
+        int[] out = new int[stable.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = stableToMerged[stable[i]];
         }
         return out;
     }
 
-    private static final int OTHER_PAIR = -2;
+    static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold) {
+        DiffTree out = new DiffTree(a, b, merged);
+        out.run(baseThreshold, targetThreshold);
+        return out;
+    }
 
-    /** The DFS stack of pairs, with the left-out weights of "[other]" entries. */
-    private static final class Pending {
-        int[] a = new int[64];
-        int[] b = new int[64];
-        int[] parent = new int[64];
-        long[] baseLeft = new long[64];
-        long[] targetLeft = new long[64];
-        int[] baseLeftSamples = new int[64];
-        int[] targetLeftSamples = new int[64];
-        int size;
-
-        void push(int x, int y, int p) {
-            if (size == a.length) {
-                int cap = size * 2;
-                a = Arrays.copyOf(a, cap);
-                b = Arrays.copyOf(b, cap);
-                parent = Arrays.copyOf(parent, cap);
-                baseLeft = Arrays.copyOf(baseLeft, cap);
-                targetLeft = Arrays.copyOf(targetLeft, cap);
-                baseLeftSamples = Arrays.copyOf(baseLeftSamples, cap);
-                targetLeftSamples = Arrays.copyOf(targetLeftSamples, cap);
+    private void run(long baseThreshold, long targetThreshold) {
+        DiffStack stack = new DiffStack();
+        members[0] = 0;
+        members[1] = 0;
+        used = 2;
+        stack.push(0, 1, 1, 1, -1);
+        while (stack.size > 0) {
+            int top = --stack.size;
+            if (stack.other[top]) {
+                addOther(stack, top);
+                continue;
             }
-            a[size] = x;
-            b[size] = y;
-            parent[size] = p;
-            baseLeft[size] = 0;
-            targetLeft[size] = 0;
-            baseLeftSamples[size] = 0;
-            targetLeftSamples[size++] = 0;
-        }
-
-        void leaveOut(int at, TreeWeights wa, int x, TreeWeights wb, int y) {
-            if (x >= 0) {
-                baseLeft[at] += wa.total(x);
-                baseLeftSamples[at] += wa.totalSamples(x);
+            int aFrom = stack.aFrom[top];
+            int aLength = stack.aLength[top];
+            int bFrom = stack.bFrom[top];
+            int bLength = stack.bLength[top];
+            int node = add(aFrom, aLength, bFrom, bLength, stack.parent[top]);
+            // an "[other]" entry first, so that it comes out after the kept children
+            int first = stack.size;
+            stack.pushOther(node);
+            // every selected child of both sides' members, by merged name (a side's candidates are tagged by a bit)
+            int k = 0;
+            for (int side = 0; side < 2; side++) {
+                TreeWeights w = side == 0 ? a : b;
+                int[] ids = side == 0 ? aName : bName;
+                int from = side == 0 ? aFrom : bFrom;
+                int length = side == 0 ? aLength : bLength;
+                CallTree t = w.tree();
+                for (int m = from; m < from + length; m++) {
+                    int x = members[m];
+                    for (int c = x + 1, end = t.end(x); c < end; c = t.end(c)) {
+                        if (w.totalSamples(c) > 0) {
+                            k = candidate(k, ids[t.name(c)], c, side);
+                        }
+                    }
+                }
             }
-            if (y >= 0) {
-                targetLeft[at] += wb.total(y);
-                targetLeftSamples[at] += wb.totalSamples(y);
+            Arrays.sort(keys, 0, k);
+            grow(used + k);
+            for (int g = 0; g < k; ) {
+                int mergedName = (int) (keys[g] >>> 32);
+                int end = g;
+                while (end < k && (int) (keys[end] >>> 32) == mergedName) {
+                    end++;
+                }
+                // the run [g, end): side 0 before side 1, as the low bit of each key says
+                int childAFrom = used;
+                long aTotal = 0;
+                long bTotal = 0;
+                for (int c = g; c < end; c++) {
+                    int cand = (int) keys[c];
+                    if ((cand & 1) == 0) {
+                        members[used++] = candidates[cand >>> 1];
+                        aTotal += a.total(candidates[cand >>> 1]);
+                    }
+                }
+                int childBFrom = used;
+                for (int c = g; c < end; c++) {
+                    int cand = (int) keys[c];
+                    if ((cand & 1) == 1) {
+                        members[used++] = candidates[cand >>> 1];
+                        bTotal += b.total(candidates[cand >>> 1]);
+                    }
+                }
+                int childALength = childBFrom - childAFrom;
+                int childBLength = used - childBFrom;
+                boolean kept = (childALength > 0 && aTotal >= baseThreshold) || (childBLength > 0 && bTotal >= targetThreshold);
+                if (kept) {
+                    stack.push(childAFrom, childALength, childBFrom, childBLength, node);
+                } else {
+                    stack.leaveOut(first, this, childAFrom, childALength, childBFrom, childBLength);
+                }
+                g = end;
             }
-        }
-
-        boolean hasOther(int at) {
-            return baseLeftSamples[at] + targetLeftSamples[at] > 0;
-        }
-
-        void remove(int at) {
-            for (int i = at; i < size - 1; i++) {
-                a[i] = a[i + 1];
-                b[i] = b[i + 1];
-                parent[i] = parent[i + 1];
+            boolean keptOther = stack.hasLeftOut(first);
+            if (!keptOther) {
+                stack.remove(first);
             }
-            size--;
-        }
-
-        /** Reverses [from, to): children were pushed first by name first, and must pop first by name first. */
-        void reverse(int from, int to) {
-            for (int i = from, j = to - 1; i < j; i++, j--) {
-                int t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-                t = b[i];
-                b[i] = b[j];
-                b[j] = t;
-            }
+            // children were pushed first name first; the first by name must come out first
+            stack.reverse(keptOther ? first + 1 : first, stack.size);
         }
     }
 
-    private void addOther(Pending p, int at) {
-        grow();
+    private int candidate(int k, int mergedName, int node, int side) {
+        if (k == keys.length) {
+            keys = Arrays.copyOf(keys, k * 2);
+            candidates = Arrays.copyOf(candidates, k * 2);
+        }
+        candidates[k] = node;
+        keys[k] = (long) mergedName << 32 | ((long) k << 1 | side);
+        return k + 1;
+    }
+
+    private void grow(int needed) {
+        if (needed > members.length) {
+            members = Arrays.copyOf(members, Math.max(needed, members.length * 2));
+        }
+    }
+
+    long weight(boolean baseSide, int from, int length) {
+        TreeWeights w = baseSide ? a : b;
+        long sum = 0;
+        for (int m = from; m < from + length; m++) {
+            sum += w.total(members[m]);
+        }
+        return sum;
+    }
+
+    int samples(boolean baseSide, int from, int length) {
+        TreeWeights w = baseSide ? a : b;
+        int sum = 0;
+        for (int m = from; m < from + length; m++) {
+            sum += w.totalSamples(members[m]);
+        }
+        return sum;
+    }
+
+    private int add(int aFrom, int aLength, int bFrom, int bLength, int parentIndex) {
+        growColumns();
+        int i = size++;
+        int first = aLength > 0 ? members[aFrom] : members[bFrom];
+        CallTree t = aLength > 0 ? a.tree() : b.tree();
+        if (first == 0) {
+            name[i] = 0;
+            type[i] = "";
+        } else {
+            int id = aLength > 0 ? aName[t.name(first)] : bName[t.name(first)];
+            if (remap[id] < 0) {
+                remap[id] = names.size();
+                names.add(merged.names()[id]);
+            }
+            name[i] = remap[id];
+            type[i] = t.typeName(first);
+        }
+        parent[i] = parentIndex;
+        for (int m = aFrom; m < aFrom + aLength; m++) {
+            base[i] += a.total(members[m]);
+            baseSelf[i] += a.self(members[m]);
+            baseSamples[i] += a.totalSamples(members[m]);
+        }
+        for (int m = bFrom; m < bFrom + bLength; m++) {
+            target[i] += b.total(members[m]);
+            targetSelf[i] += b.self(members[m]);
+            targetSamples[i] += b.totalSamples(members[m]);
+        }
+        return i;
+    }
+
+    private void addOther(DiffStack p, int at) {
+        growColumns();
         int i = size++;
         if (otherName < 0) {
             otherName = names.size();
@@ -180,23 +231,7 @@ final class DiffTree {
         targetSamples[i] = p.targetLeftSamples[at];
     }
 
-    /** The first sibling at or after from (before end) that selected samples pass through, or -1. */
-    private static int next(TreeWeights w, int from, int end) {
-        CallTree t = w.tree();
-        for (int c = from; c < end; c = t.end(c)) {
-            if (w.totalSamples(c) > 0) {
-                return c;
-            }
-        }
-        return -1;
-    }
-
-    private int add(int x, int y, int parentIndex, TreeWeights a, TreeWeights b, MergedNames merged, int[] remap) {
-        grow();
-        return fill(size++, x, y, parentIndex, a, b, merged, remap);
-    }
-
-    private void grow() {
+    private void growColumns() {
         if (size == name.length) {
             int cap = size * 2;
             name = Arrays.copyOf(name, cap);
@@ -209,32 +244,6 @@ final class DiffTree {
             baseSamples = Arrays.copyOf(baseSamples, cap);
             targetSamples = Arrays.copyOf(targetSamples, cap);
         }
-    }
-
-    private int fill(int i, int x, int y, int parentIndex, TreeWeights a, TreeWeights b, MergedNames merged, int[] remap) {
-        int id = x > 0 ? merged.baseMap()[a.tree().name(x)] : y > 0 ? merged.targetMap()[b.tree().name(y)] : -1;
-        if (id < 0) {
-            name[i] = 0;
-        } else {
-            if (remap[id] < 0) {
-                remap[id] = names.size();
-                names.add(merged.names()[id]);
-            }
-            name[i] = remap[id];
-        }
-        parent[i] = parentIndex;
-        type[i] = x >= 0 ? a.tree().typeName(x) : b.tree().typeName(y);
-        if (x >= 0) {
-            base[i] = a.total(x);
-            baseSelf[i] = a.self(x);
-            baseSamples[i] = a.totalSamples(x);
-        }
-        if (y >= 0) {
-            target[i] = b.total(y);
-            targetSelf[i] = b.self(y);
-            targetSamples[i] = b.totalSamples(y);
-        }
-        return i;
     }
 
     /** Subtree sizes, from the parents (children follow their parent in pre-order). */

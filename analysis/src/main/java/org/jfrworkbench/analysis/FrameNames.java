@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.StableNames;
 
 /**
  * The distinct frame names of a recording under one {@link FrameNaming} (frames that differ only by line or type
@@ -20,7 +21,14 @@ public final class FrameNames {
     private final int noStack;
     private final int[] classIds;
     private final int[] classNames;
-    private volatile int[] hashes;
+    private volatile Stable stable;
+
+    /**
+     * The names with their run-specific parts taken out ({@link StableNames}), sorted, and each name's id among
+     * them: what diffs and method statistics compare, so a lambda of two runs of the same code is one method.
+     */
+    private record Stable(String[] names, int[] id, int[] hashes) {
+    }
 
     private FrameNames(String[] names, int[] frameName, int noStack, int[] classIds, int[] classNames) {
         this.names = names;
@@ -96,17 +104,55 @@ public final class FrameNames {
         return names;
     }
 
-    /** Each name's String hash, which is the same in every recording (diffs match frames across two). */
-    int[] hashes() {
-        int[] h = hashes;
-        if (h == null) {
-            h = new int[names.length];
-            for (int i = 0; i < h.length; i++) {
-                h[i] = names[i].hashCode();
+    private Stable stable() {
+        Stable s = stable;
+        if (s == null) {
+            String[] of = new String[names.length];
+            boolean same = true;
+            for (int i = 0; i < of.length; i++) {
+                of[i] = StableNames.of(names[i]);
+                same &= of[i].equals(names[i]);
             }
-            hashes = h;
+            String[] sorted;
+            int[] id = new int[names.length];
+            if (same) {
+                // the common case: no generated names, and the names are sorted already
+                sorted = names;
+                for (int i = 0; i < id.length; i++) {
+                    id[i] = i;
+                }
+            } else {
+                sorted = java.util.Arrays.stream(of).distinct().sorted().toArray(String[]::new);
+                for (int i = 0; i < id.length; i++) {
+                    id[i] = java.util.Arrays.binarySearch(sorted, of[i]);
+                }
+            }
+            int[] hashes = new int[sorted.length];
+            for (int i = 0; i < hashes.length; i++) {
+                hashes[i] = sorted[i].hashCode();
+            }
+            s = stable = new Stable(sorted, id, hashes);
         }
-        return h;
+        return s;
+    }
+
+    /** Number of stable names. */
+    public int stableSize() {
+        return stable().names().length;
+    }
+
+    public String stableName(int stableId) {
+        return stable().names()[stableId];
+    }
+
+    /** Per name id, its stable name's id. */
+    int[] stableIds() {
+        return stable().id();
+    }
+
+    /** Each stable name's String hash, the same in every recording (diffs match stacks across two by it). */
+    int[] stableHashes() {
+        return stable().hashes();
     }
 
     public int frameName(int frame) {

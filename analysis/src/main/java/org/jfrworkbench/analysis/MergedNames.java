@@ -3,22 +3,25 @@ package org.jfrworkbench.analysis;
 import java.util.Arrays;
 
 /**
- * The names of two dictionaries merged in sorted order, so a merged id is its own sort rank and the children of
- * two trees (each sorted by name) merge by comparing ints. Built by one merge of the two sorted dictionaries.
+ * The stable names ({@link FrameNames#stableName}) of two dictionaries merged in sorted order, so a merged id is
+ * its own sort rank; baseMap and targetMap take a side's stable name id to the merged one. Built by one merge of
+ * the two sorted lists.
  */
 record MergedNames(String[] names, int[] baseMap, int[] targetMap) {
 
     static MergedNames of(FrameNames a, FrameNames b) {
-        // both dictionaries are sorted (an id is a rank): one merge
-        int[] aMap = new int[a.size()];
-        int[] bMap = new int[b.size()];
-        String[] out = new String[a.size() + b.size()];
+        // both lists are sorted (an id is a rank): one merge
+        int na = a.stableSize();
+        int nb = b.stableSize();
+        int[] aMap = new int[na];
+        int[] bMap = new int[nb];
+        String[] out = new String[na + nb];
         int n = 0;
         int i = 0;
         int j = 0;
-        while (i < a.size() || j < b.size()) {
-            int c = i == a.size() ? 1 : j == b.size() ? -1 : a.name(i).compareTo(b.name(j));
-            out[n++] = c <= 0 ? a.name(i) : b.name(j);
+        while (i < na || j < nb) {
+            int c = i == na ? 1 : j == nb ? -1 : a.stableName(i).compareTo(b.stableName(j));
+            out[n++] = c <= 0 ? a.stableName(i) : b.stableName(j);
             if (c <= 0) {
                 aMap[i++] = n - 1;
             }

@@ -3,8 +3,8 @@ package org.jfrworkbench.analysis;
 import java.util.Arrays;
 
 /**
- * Per frame name, a fingerprint of the set of stacks (name paths) its samples have, and the depth of its first
- * occurrence: two methods with equal fingerprints on both sides of a diff lie on the same stacks (one calls the
+ * Per method (stable name id, as {@link MethodStats}), a fingerprint of the set of stacks (name paths) its samples
+ * have, and the depth of its first occurrence: two methods with equal fingerprints on both sides of a diff lie on the same stacks (one calls the
  * other on every one of them), so their total changes are one change, reported once. A stack's hash is computed
  * from its names' string hashes, so equal paths hash alike in two recordings; a fingerprint is the sum of the
  * hashes of the stacks under the name's outermost occurrences.
@@ -14,15 +14,18 @@ record SampleSets(long[] fingerprint, int[] depth) {
     static SampleSets of(TreeWeights w) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
-        long[] fingerprint = new long[names.size()];
-        int[] depth = new int[names.size()];
-        Arrays.fill(depth, Integer.MAX_VALUE);
+        int[] stable = names.stableIds();
+        long[] fingerprint = new long[names.stableSize()];
+        int[] depth = new int[names.stableSize()];
+        int[] onPath = new int[names.stableSize()];
         int n = tree.size();
+        boolean[] outermost = new boolean[n];
+        Arrays.fill(depth, Integer.MAX_VALUE);
         // visited nodes in pre-order and the sums of their subtrees' stack hashes
         int[] visited = new int[n];
         long[] sum = new long[n];
         int[] parentVisit = new int[n];
-        int[] nameHash = names.hashes();
+        int[] nameHash = names.stableHashes();
         int v = 0;
         long[] openHash = new long[64];
         int[] openNode = new int[64];
@@ -34,9 +37,10 @@ record SampleSets(long[] fingerprint, int[] depth) {
                 continue;
             }
             while (d > 0 && tree.end(openNode[d - 1]) <= i) {
-                d--;
+                onPath[stable[tree.name(openNode[--d])]]--;
             }
-            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[tree.name(i)]);
+            int s = stable[tree.name(i)];
+            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[s]);
             visited[v] = i;
             sum[v] = w.selfSamples(i) > 0 ? hash : 0;
             parentVisit[v] = d == 0 ? -1 : openVisit[d - 1];
@@ -45,9 +49,9 @@ record SampleSets(long[] fingerprint, int[] depth) {
                 openHash = Arrays.copyOf(openHash, d * 2);
                 openVisit = Arrays.copyOf(openVisit, d * 2);
             }
-            int nm = tree.name(i);
-            if (!tree.recursive(i) && d < depth[nm]) {
-                depth[nm] = d;
+            outermost[v] = onPath[s]++ == 0;
+            if (outermost[v] && d < depth[s]) {
+                depth[s] = d;
             }
             openNode[d] = i;
             openHash[d] = hash;
@@ -58,9 +62,8 @@ record SampleSets(long[] fingerprint, int[] depth) {
             if (parentVisit[k] >= 0) {
                 sum[parentVisit[k]] += sum[k];
             }
-            int node = visited[k];
-            if (!tree.recursive(node)) {
-                fingerprint[tree.name(node)] += sum[k];
+            if (outermost[k]) {
+                fingerprint[stable[tree.name(visited[k])]] += sum[k];
             }
         }
         return new SampleSets(fingerprint, depth);

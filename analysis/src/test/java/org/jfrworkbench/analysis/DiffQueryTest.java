@@ -155,6 +155,23 @@ class DiffQueryTest {
     }
 
     @Test
+    void generatedNamesOfTwoRunsAreOneFrameEvenWhenOneRunHasTwoOfThem() {
+        HandMade a = new HandMade()
+                .sample(Kind.CPU, 1, "main", 10, "m.Main.run;m.App$$Lambda$75.0x0000000800c22a28.run;m.Work.w")
+                .sample(Kind.CPU, 2, "main", 10, "m.Main.run;m.App$$Lambda$76.0x0000000800c22b00.run;m.Work.w");
+        HandMade b = new HandMade()
+                .sample(Kind.CPU, 1, "main", 20, "m.Main.run;m.App$$Lambda$81.0x0000000800c9f000.run;m.Work.w");
+        DiffResult r = diff(a.data(), b.data(), DiffMode.RELATIVE);
+        assertEquals(List.of("all", "m.Main.run", "m.App$$Lambda.run", "m.Work.w"), r.names());
+        assertEquals(4, r.nodes().name().length, "one path: the two lambdas of the base are one frame");
+        assertEquals(20, r.nodes().base()[2]);
+        assertEquals(20, r.nodes().target()[2]);
+        assertEquals(List.of(), r.changes());
+        MethodStats stats = MethodStats.compute(a.data(), Selection.of(Kind.CPU));
+        assertEquals(20, stats.total()[stats.find("m.App$$Lambda.run")]);
+    }
+
+    @Test
     void theMergedTreeHoldsBothSidesStacks() {
         HandMade a = service(1, 0, 10_000);
         HandMade b = service(3, 500, 10_000);

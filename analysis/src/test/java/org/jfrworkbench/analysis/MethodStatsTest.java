@@ -15,10 +15,9 @@ class MethodStatsTest {
                 .sample(Kind.CPU, 4, "main", 1, "m.Main.run")
                 .data();
         MethodStats s = MethodStats.compute(d, Selection.of(Kind.CPU));
-        FrameNames names = d.tree().names();
-        int r = names.find("m.R.r");
-        int x = names.find("m.X.x");
-        int main = names.find("m.Main.run");
+        int r = s.find("m.R.r");
+        int x = s.find("m.X.x");
+        int main = s.find("m.Main.run");
         assertEquals(2, s.total()[r]);
         assertEquals(2, s.self()[r]);
         assertEquals(2, s.totalSamples()[r]);
@@ -36,7 +35,7 @@ class MethodStatsTest {
                 .sample(Kind.CPU, 500, "main", 1, "m.Main.run;m.B.b")
                 .data();
         MethodStats s = MethodStats.compute(d, Selection.millis(Kind.CPU, 100L, null, null, false));
-        assertEquals(0, s.total()[d.tree().names().find("m.A.a")]);
-        assertEquals(1, s.total()[d.tree().names().find("m.B.b")]);
+        assertEquals(0, s.total()[s.find("m.A.a")]);
+        assertEquals(1, s.total()[s.find("m.B.b")]);
     }
 }
