@@ -40,7 +40,7 @@ final class FlameLayout {
         long[] openLeftSamples = new long[64];
         int depth = 0;
         for (int i = 0; i < n; ) {
-            if (w.totalSamples(i) == 0) {
+            if (i > 0 && w.totalSamples(i) == 0) {
                 i = tree.end(i);
                 continue;
             }
@@ -86,8 +86,9 @@ final class FlameLayout {
                 names.list(), c.nodes(), found);
     }
 
+    /** The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold. */
     private static boolean kept(TreeWeights w, int node, long threshold) {
-        return w.totalSamples(node) > 0 && (node == 0 || w.total(node) >= threshold);
+        return node == 0 || (w.totalSamples(node) > 0 && w.total(node) >= threshold);
     }
 
     /** Closes an answer node: the weight of its left-out children becomes its last child, "[other]". */
@@ -135,7 +136,14 @@ final class FlameLayout {
             t = lower;
         }
         while (answerSize(w, t) > maxNodes) {
-            t++;
+            // ties at t: the next weight up
+            long next = Long.MAX_VALUE;
+            for (long v : totals) {
+                if (v > t && v < next) {
+                    next = v;
+                }
+            }
+            t = next;
         }
         return t;
     }
@@ -180,22 +188,21 @@ final class FlameLayout {
     /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
     private static int answerSize(TreeWeights w, long t) {
         CallTree tree = w.tree();
+        boolean[] losesChildren = new boolean[tree.size()];
         int size = 0;
-        int others = 0;
-        int lastParentWithOther = -1;
         for (int i = 0, n = tree.size(); i < n; ) {
             if (kept(w, i, t)) {
                 size++;
                 i++;
             } else {
-                if (w.totalSamples(i) > 0 && tree.parent(i) != lastParentWithOther) {
-                    lastParentWithOther = tree.parent(i);
-                    others++;
+                if (w.totalSamples(i) > 0 && !losesChildren[tree.parent(i)]) {
+                    losesChildren[tree.parent(i)] = true;
+                    size++;
                 }
                 i = tree.end(i);
             }
         }
-        return size + others;
+        return size;
     }
 
     /** Nodes selected samples pass through (the size of an unbounded answer). */

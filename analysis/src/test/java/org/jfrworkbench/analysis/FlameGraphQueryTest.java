@@ -160,6 +160,17 @@ class FlameGraphQueryTest {
     }
 
     @Test
+    void anEmptySelectionIsARootOfWeightZero() {
+        for (boolean inverted : new boolean[] {false, true}) {
+            FlameGraph g = new FlameGraphQuery(Selection.millis(Kind.CPU, 50L, 50L, null, false), null, inverted,
+                    FrameNaming.DEFAULT, 1.0, 100).run(data);
+            assertEquals(1, g.size());
+            assertEquals("all", name(g, 0));
+            assertEquals(0, g.total());
+        }
+    }
+
+    @Test
     void theSameQueryGivesTheSameAnswer() {
         FlameGraph a = flame(data, Kind.CPU, null, true, 3);
         FlameGraph b = flame(data, Kind.CPU, null, true, 3);
