@@ -48,8 +48,10 @@ final class DiffChanges {
     record Rows(List<DiffResult.Change> changes, int tests) {
     }
 
-    static Rows of(MethodStats a, SampleSets fa, MethodStats b, SampleSets fb, MergedNames merged, DiffMode mode,
-                   double baseSeconds, double targetSeconds) {
+    static Rows of(SampleSets fa, SampleSets fb, MergedNames merged, DiffMode mode, double baseSeconds,
+                   double targetSeconds) {
+        MethodStats a = fa.stats();
+        MethodStats b = fb.stats();
         Row[] rows = new Row[merged.size()];
         fill(rows, a, fa, merged.baseMap(), merged, true);
         fill(rows, b, fb, merged.targetMap(), merged, false);

@@ -37,8 +37,8 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         // each side's heaviest nodes in half the budget
         DiffTree tree = DiffTree.merge(wa, wb, merged, FlameLayout.threshold(wa, maxNodes / 2),
                 FlameLayout.threshold(wb, maxNodes / 2));
-        DiffChanges.Rows rows = DiffChanges.of(MethodStats.of(wa), SampleSets.of(wa), MethodStats.of(wb),
-                SampleSets.of(wb), merged, mode, baseSeconds, targetSeconds);
+        DiffChanges.Rows rows = DiffChanges.of(SampleSets.of(wa), SampleSets.of(wb), merged, mode, baseSeconds,
+                targetSeconds);
         int[] significance = DiffChanges.nodeSignificance(tree, mode, wa.samples(), wb.samples(), baseSeconds,
                 targetSeconds, wa.totalWeight(), wb.totalWeight());
         int n = tree.size;

@@ -120,22 +120,12 @@ final class FlameLayout {
                 totals[k++] = w.total(i);
             }
         }
-        // half the budget for kept nodes leaves room for an "[other]" under each; then take more while they fit
+        // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
+        // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
         long t = largest(totals, keep);
-        for (int round = 0; round < 2; round++) {
-            int room = maxNodes - answerSize(w, t);
-            if (room < maxNodes / 64) {
-                break;
-            }
-            long lower = largest(totals, Math.min(selected, keep + room / 2));
-            if (lower == t || answerSize(w, lower) > maxNodes) {
-                break;
-            }
-            keep = Math.min(selected, keep + room / 2);
-            t = lower;
-        }
-        while (answerSize(w, t) > maxNodes) {
+        int size = answerSize(w, t);
+        while (size > maxNodes) {
             // ties at t: the next weight up
             long next = Long.MAX_VALUE;
             for (long v : totals) {
@@ -144,6 +134,15 @@ final class FlameLayout {
                 }
             }
             t = next;
+            size = answerSize(w, t);
+        }
+        int room = maxNodes - size;
+        if (room > maxNodes / 16) {
+            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
+            long lower = largest(totals, more);
+            if (lower < t && answerSize(w, lower) <= maxNodes) {
+                t = lower;
+            }
         }
         return t;
     }

@@ -3,35 +3,40 @@ package org.jfrworkbench.analysis;
 import java.util.Arrays;
 
 /**
- * Per method (stable name id, as {@link MethodStats}), a fingerprint of the set of stacks (name paths) its samples
- * have, and the depth of its first occurrence: two methods with equal fingerprints on both sides of a diff lie on the same stacks (one calls the
- * other on every one of them), so their total changes are one change, reported once. A stack's hash is computed
- * from its names' string hashes, so equal paths hash alike in two recordings; a fingerprint is the sum of the
- * hashes of the stacks under the name's outermost occurrences.
+ * A side of a diff in one pass over its weighed tree: the method statistics ({@link MethodStats}) and, per method
+ * (stable name id), a fingerprint of the set of stacks (name paths) its samples have and the depth of its first
+ * occurrence. Two methods with equal fingerprints on both sides lie on the same stacks (one calls the other on
+ * every one of them), so their total changes are one change, reported once. A stack's hash is computed from its
+ * stable names' string hashes, so equal paths hash alike in two recordings; a fingerprint is the sum of the hashes
+ * of the stacks under the method's outermost occurrences.
  */
-record SampleSets(long[] fingerprint, int[] depth) {
+record SampleSets(MethodStats stats, long[] fingerprint, int[] depth) {
 
     static SampleSets of(TreeWeights w) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();
-        long[] fingerprint = new long[names.stableSize()];
-        int[] depth = new int[names.stableSize()];
-        int[] onPath = new int[names.stableSize()];
-        int n = tree.size();
-        boolean[] outermost = new boolean[n];
-        Arrays.fill(depth, Integer.MAX_VALUE);
-        // visited nodes in pre-order and the sums of their subtrees' stack hashes
-        int[] visited = new int[n];
-        long[] sum = new long[n];
-        int[] parentVisit = new int[n];
         int[] nameHash = names.stableHashes();
+        int m = names.stableSize();
+        long[] self = new long[m];
+        long[] total = new long[m];
+        long[] selfSamples = new long[m];
+        long[] totalSamples = new long[m];
+        long[] fingerprint = new long[m];
+        int[] depth = new int[m];
+        Arrays.fill(depth, Integer.MAX_VALUE);
+        int[] onPath = new int[m];
+        // the nodes visited, in pre-order: their outermost flag (as a sign), parent visit and subtree hash sum
+        int capacity = Math.max(1024, Math.min(tree.size(), 4 * tree.stackSlots()));
+        int[] visited = new int[capacity];
+        int[] parentVisit = new int[capacity];
+        long[] sum = new long[capacity];
         int v = 0;
         long[] openHash = new long[64];
         int[] openNode = new int[64];
         int[] openVisit = new int[64];
         int d = 0;
-        for (int i = 1; i < n; ) {
+        for (int i = 1, n = tree.size(); i < n; ) {
             if (w.totalSamples(i) == 0) {
                 i = tree.end(i);
                 continue;
@@ -41,17 +46,26 @@ record SampleSets(long[] fingerprint, int[] depth) {
             }
             int s = stable[tree.name(i)];
             long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[s]);
-            visited[v] = i;
-            sum[v] = w.selfSamples(i) > 0 ? hash : 0;
+            self[s] += w.self(i);
+            selfSamples[s] += w.selfSamples(i);
+            boolean outermost = onPath[s]++ == 0;
+            if (outermost) {
+                total[s] += w.total(i);
+                totalSamples[s] += w.totalSamples(i);
+                depth[s] = Math.min(depth[s], d);
+            }
+            if (v == visited.length) {
+                visited = Arrays.copyOf(visited, v * 2);
+                parentVisit = Arrays.copyOf(parentVisit, v * 2);
+                sum = Arrays.copyOf(sum, v * 2);
+            }
+            visited[v] = outermost ? s : ~s;
             parentVisit[v] = d == 0 ? -1 : openVisit[d - 1];
+            sum[v] = w.selfSamples(i) > 0 ? hash : 0;
             if (d == openNode.length) {
                 openNode = Arrays.copyOf(openNode, d * 2);
                 openHash = Arrays.copyOf(openHash, d * 2);
                 openVisit = Arrays.copyOf(openVisit, d * 2);
-            }
-            outermost[v] = onPath[s]++ == 0;
-            if (outermost[v] && d < depth[s]) {
-                depth[s] = d;
             }
             openNode[d] = i;
             openHash[d] = hash;
@@ -62,11 +76,12 @@ record SampleSets(long[] fingerprint, int[] depth) {
             if (parentVisit[k] >= 0) {
                 sum[parentVisit[k]] += sum[k];
             }
-            if (outermost[k]) {
-                fingerprint[stable[tree.name(visited[k])]] += sum[k];
+            if (visited[k] >= 0) {
+                fingerprint[visited[k]] += sum[k];
             }
         }
-        return new SampleSets(fingerprint, depth);
+        MethodStats stats = new MethodStats(names, self, total, selfSamples, totalSamples, w.totalWeight(), w.samples());
+        return new SampleSets(stats, fingerprint, depth);
     }
 
     private static long mix(long k) {

@@ -18,11 +18,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Asks the real server for views it has not answered before and keeps what it says it spent on each
- * ({@code Server-Timing: build;dur=…, encode;dur=…}): the server-side time of a first open, without the network
- * and without gzip (no Accept-Encoding is sent). A cached answer is a mistake of the benchmark and stops it.
+ * ({@code Server-Timing: build;dur=…, encode;dur=…, cpu;dur=…}): the server-side time of a first open, without the
+ * network and without gzip (no Accept-Encoding is sent), and the request thread's CPU time for it. A cached answer is a mistake of the benchmark and stops it.
  */
 final class QueryTimer {
-    private static final Pattern TIMING = Pattern.compile("build;dur=([0-9.]+), encode;dur=([0-9.]+)");
+    private static final Pattern TIMING = Pattern.compile("build;dur=([0-9.]+), encode;dur=([0-9.]+), cpu;dur=([0-9.]+)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
     private final String base;
@@ -31,8 +31,8 @@ final class QueryTimer {
         this.base = base;
     }
 
-    /** What one answer cost and how large it was (nodes of a flame graph or diff, bytes). */
-    record Answer(double millis, int nodes, int bytes) {
+    /** What one answer cost (wall and the request thread's CPU time) and how large it was (nodes, bytes). */
+    record Answer(double millis, double cpuMillis, int nodes, int bytes) {
     }
 
     Answer time(String path) throws IOException, InterruptedException {
@@ -46,7 +46,8 @@ final class QueryTimer {
         if (!m.find()) {
             throw new IllegalStateException(path + " was not built for this request: " + timing);
         }
-        return new Answer(Double.parseDouble(m.group(1)) + Double.parseDouble(m.group(2)), nodes(r.body()), r.body().length);
+        return new Answer(Double.parseDouble(m.group(1)) + Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
+                nodes(r.body()), r.body().length);
     }
 
     JsonNode json(String path) throws IOException, InterruptedException {
@@ -66,10 +67,12 @@ final class QueryTimer {
         return nodes(Arrays.copyOfRange(body, at, at + header.get("callees").get("length").asInt()));
     }
 
-    /** {p50, p99} of the times, in milliseconds. */
+    /** {p50, p99} of the wall times, then of the CPU times, in milliseconds. */
     static double[] percentiles(List<Answer> answers) {
         double[] ms = answers.stream().mapToDouble(Answer::millis).sorted().toArray();
-        return new double[] {ms[ms.length / 2], ms[Math.min(ms.length - 1, (int) Math.ceil(ms.length * 0.99) - 1)]};
+        double[] cpu = answers.stream().mapToDouble(Answer::cpuMillis).sorted().toArray();
+        int p99 = Math.min(ms.length - 1, (int) Math.ceil(ms.length * 0.99) - 1);
+        return new double[] {ms[ms.length / 2], ms[p99], cpu[cpu.length / 2], cpu[p99]};
     }
 
     /** The median node count. */

@@ -24,7 +24,8 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), imported into a real
  * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, searches,
  * inverted, sandwich and diff queries; per kind of view the p50 and p99 of the server's own time (Server-Timing
- * build + encode, binary form), side by side with async-profiler's converter making the same view from the same
+ * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
+ * by side with async-profiler's converter making the same view from the same
  * file ({@link ConverterPeer}), their runs interleaved so that both see the same machine.
  */
 public final class ServerBenchmark {
@@ -137,7 +138,8 @@ public final class ServerBenchmark {
     }
 
     private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer) {
-        System.out.printf("%-9s %8s %10s %10s %14s %10s%n", "view", "nodes", "p50 ms", "p99 ms", "peer p50 ms", "peer/ours");
+        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %10s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
+                "cpu p99 ms", "peer p50 ms", "peer/ours");
         for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
             double[] p = QueryTimer.percentiles(e.getValue());
             List<Double> peerMs = peer.get(e.getKey());
@@ -148,8 +150,8 @@ public final class ServerBenchmark {
                 peerText = String.format(Locale.ROOT, "%.0f", median);
                 ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
             }
-            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %14s %10s%n", e.getKey(),
-                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], peerText, ratio);
+            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %10s%n", e.getKey(),
+                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, ratio);
         }
         System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view)%n",
                 ROUNDS, PEER_RUNS);
