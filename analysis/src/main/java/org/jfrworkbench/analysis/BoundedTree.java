@@ -143,7 +143,11 @@ final class BoundedTree {
 
     /** Sorts the k candidates by name, stores them as members and pushes each run of one name as a group. */
     private void pushGroups(int parent, int k) {
-        Arrays.sort(keys, 0, k);
+        if (k > COUNTING_SORT_FROM && k > tree.names().size() / 4) {
+            countingSort(k);
+        } else {
+            Arrays.sort(keys, 0, k);
+        }
         grow(used + k);
         for (int a = 0; a < k; ) {
             int name = (int) (keys[a] >>> 32);
@@ -163,6 +167,25 @@ final class BoundedTree {
             a = b;
         }
         used += k;
+    }
+
+    /** Above this many candidates (an inverted graph's leaves, say), a counting sort by name id beats a comparison sort. */
+    private static final int COUNTING_SORT_FROM = 4096;
+
+    /** Sorts keys[0, k) by name id (the high half) with a counting sort; within a name, candidates keep their order. */
+    private void countingSort(int k) {
+        int[] start = new int[tree.names().size() + 1];
+        for (int a = 0; a < k; a++) {
+            start[(int) (keys[a] >>> 32) + 1]++;
+        }
+        for (int i = 1; i < start.length; i++) {
+            start[i] += start[i - 1];
+        }
+        long[] sorted = new long[k];
+        for (int a = 0; a < k; a++) {
+            sorted[start[(int) (keys[a] >>> 32)]++] = keys[a];
+        }
+        System.arraycopy(sorted, 0, keys, 0, k);
     }
 
     private int candidate(int k, int n, long candidateWeight, int candidateSamples) {

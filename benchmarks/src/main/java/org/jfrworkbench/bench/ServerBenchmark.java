@@ -110,6 +110,10 @@ public final class ServerBenchmark {
             }
             report(ours, peer);
             System.out.printf("load average after: %s%n", load());
+        } finally {
+            try (java.util.stream.Stream<Path> files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
     }
 
