@@ -1,51 +1,87 @@
 package org.jfrworkbench.analysis;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeMap;
+import java.io.IOException;
 
-import org.jfrworkbench.model.FrameNaming;
-import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.model.Profile;
-import org.jfrworkbench.model.SampleTable;
 import org.jfrworkbench.importer.CollapsedFormat;
+import org.jfrworkbench.model.FrameNaming;
 
 /**
- * Collapsed stacks of one kind: {@code root;...;leaf} to the summed weight, one entry per distinct printed stack,
- * optionally limited to a time window in milliseconds since the recording start.
+ * Collapsed stacks of the selected samples ({@code root;...;leaf weight}, one line per distinct printed stack, in
+ * the call tree's order: depth first, children by name), what {@code workbench collapse} and
+ * {@code GET /api/recordings/{id}/collapsed} write. Frame names are written by {@link CollapsedFormat}.
  */
 public final class Collapse {
     private Collapse() {
     }
 
-    /** Sorted by stack text. fromMillis/toMillis may be null for an open end. */
-    public static Map<String, Long> of(Profile p, Kind kind, Long fromMillis, Long toMillis, FrameNaming naming) {
-        return of(p, kind, fromMillis, toMillis, naming, null, null);
+    public static void write(ProfileData data, Selection selection, FrameNaming naming, Appendable out) throws IOException {
+        data.samples(selection.kind());
+        TreeWeights w = selection.weigh(data, data.tree(naming));
+        write(w.tree(), new PathWriter(w.tree()), out, (node, line) -> {
+            if (w.selfSamples(node) > 0) {
+                line.append(' ').append(w.self(node)).append('\n');
+                return true;
+            }
+            return false;
+        }, node -> w.totalSamples(node) > 0);
     }
 
-    /** Limited to thread states (null = all) and one source (null = the kind's default source). */
-    public static Map<String, Long> of(Profile p, Kind kind, Long fromMillis, Long toMillis, FrameNaming naming,
-                                       java.util.Set<String> states, String source) {
-        SampleFilter.check(p, kind, states, source);
-        SampleTable samples = p.samples(kind);
-        java.util.function.IntPredicate selected = SampleFilter.ALL.with(states, source).on(samples);
-        long from = fromMillis == null ? Long.MIN_VALUE : p.startNanos() + fromMillis * 1_000_000;
-        long to = toMillis == null ? Long.MAX_VALUE : p.startNanos() + toMillis * 1_000_000;
-        Map<Integer, Long> byStack = new HashMap<>();
-        for (int i = 0; i < samples.size(); i++) {
-            long t = samples.time(i);
-            if (t >= from && t < to && selected.test(i)) {
-                byStack.merge(samples.stack(i), samples.weight(i), Long::sum);
+    /** Writes what follows a node's path on its line (and returns true), or nothing (false). */
+    interface LineEnd {
+        boolean append(int node, StringBuilder line);
+    }
+
+    /** Whether a subtree holds anything to write. */
+    interface Selected {
+        boolean test(int node);
+    }
+
+    /** Walks a pre-order tree keeping the current path's text, and writes a line where end says so. */
+    static void write(CallTree tree, PathWriter paths, Appendable out, LineEnd end, Selected selected) throws IOException {
+        for (int i = 1, n = tree.size(); i < n; ) {
+            if (!selected.test(i)) {
+                i = tree.end(i);
+                continue;
             }
+            StringBuilder line = paths.enter(i);
+            int length = line.length();
+            if (end.append(i, line)) {
+                out.append(line);
+                line.setLength(length);
+            }
+            i++;
         }
-        Map<String, Long> out = new TreeMap<>();
-        StringBuilder sb = new StringBuilder();
-        for (Map.Entry<Integer, Long> e : byStack.entrySet()) {
-            int s = e.getKey();
-            sb.setLength(0);
-            CollapsedFormat.appendStack(p, s, naming, sb);
-            out.merge(sb.toString(), e.getValue(), Long::sum);
+    }
+
+    /** The text of the path to a node, kept incrementally as a pre-order walk enters nodes. */
+    static final class PathWriter {
+        private final CallTree tree;
+        private final StringBuilder path = new StringBuilder(256);
+        private int[] openNode = new int[64];
+        private int[] openLength = new int[64];
+        private int depth;
+
+        PathWriter(CallTree tree) {
+            this.tree = tree;
         }
-        return out;
+
+        /** The path of node (entered after its ancestors, in pre-order), as a builder the caller may extend and trim. */
+        StringBuilder enter(int node) {
+            while (depth > 0 && tree.end(openNode[depth - 1]) <= node) {
+                depth--;
+            }
+            path.setLength(depth == 0 ? 0 : openLength[depth - 1]);
+            if (depth > 0) {
+                path.append(';');
+            }
+            path.append(CollapsedFormat.escapeFrame(tree.names().name(tree.name(node))));
+            if (depth == openNode.length) {
+                openNode = java.util.Arrays.copyOf(openNode, depth * 2);
+                openLength = java.util.Arrays.copyOf(openLength, depth * 2);
+            }
+            openNode[depth] = node;
+            openLength[depth++] = path.length();
+            return path;
+        }
     }
 }

@@ -17,7 +17,14 @@ public record FlameGraph(String kind, String unit, long total, long samples, Lis
                         long[] samples) {
     }
 
-    /** What a search matched: weight of samples with a matching frame, its share, and matching node indexes. */
-    public record Search(String pattern, long matched, double share, int[] nodes) {
+    /**
+     * What a search matched: weight of samples with a matching frame, its share, and matching node indexes; with
+     * the options it ran with.
+     */
+    public record Search(String pattern, boolean matchCase, boolean literal, long matched, double share, int[] nodes) {
+    }
+
+    public int size() {
+        return nodes.name().length;
     }
 }

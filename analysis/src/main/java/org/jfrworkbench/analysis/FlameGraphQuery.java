@@ -1,149 +1,45 @@
 package org.jfrworkbench.analysis;
 
-import java.io.IOException;
-import java.io.Writer;
-import java.util.Locale;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
-
-import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
-import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.model.StackTable;
 
 /**
- * A flame graph of one kind over a time window and thread set, optionally inverted (callers of each leaf) and
- * with a regex search over frame names. {@code scale} multiplies every output weight (live-heap upscaling).
+ * A flame graph of the selected samples, optionally inverted (leaves at the root, their callers above) and with a
+ * search over frame names; at most maxNodes nodes, the lightest left out into "[other]" frames
+ * ({@link BoundedTree}). {@code scale} multiplies every output weight (live-heap upscaling).
  */
-public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boolean inverted, FrameNaming naming,
-                              double scale) {
-    static final String[] TYPE_NAMES = typeNames();
+public record FlameGraphQuery(Selection selection, SearchPattern search, boolean inverted, FrameNaming naming,
+                              double scale, int maxNodes) {
+    /**
+     * Nodes of an answer unless asked otherwise. About what a wide screen can show: a row 2,000 px wide holds a few
+     * thousand frames of at least a third of a pixel. It bounds the time, memory and transfer of graphs of deep
+     * stacks, whose inverted graph has many times the nodes of the graph itself.
+     */
+    public static final int DEFAULT_MAX_NODES = 1 << 17;
 
     public FlameGraphQuery(Kind kind) {
-        this(kind, SampleFilter.ALL, null, false, FrameNaming.DEFAULT, 1.0);
+        this(Selection.of(kind), null, false, FrameNaming.DEFAULT, 1.0, DEFAULT_MAX_NODES);
+    }
+
+    public Kind kind() {
+        return selection.kind();
     }
 
     public FlameGraph run(ProfileData data) {
-        SampleTable samples = data.samples(kind);
-        StackTable stacks = data.profile().stacks();
-        ProfileData.Names names = data.names(naming);
-        SampleFilter.StackWeights sw = filter.aggregate(samples, stacks.size());
-        boolean[] matches = compileSearch(names.names());
-        TreeBuilder tree = new TreeBuilder(names.names(), data.nameRanks(naming), "all", 1, frames(stacks, sw));
-        long[] matched = new long[1];
-        StackPaths.forEach(data, names, sw, null, inverted, (path, types, depth, w, c) -> {
-            if (matches != null) {
-                for (int i = 0; i < depth; i++) {
-                    if (matches[path[i]]) {
-                        matched[0] += w;
-                        break;
-                    }
-                }
-            }
-            tree.add(0, path, types, depth, w, c);
-        });
-        return layout(tree, names.names(), sw, matches, matched[0]);
-    }
-
-    /** Frames on the selected stacks: the tree's size when no two stacks share a prefix, so an upper bound. */
-    static long frames(StackTable stacks, SampleFilter.StackWeights sw) {
-        long frames = 1;
-        for (int s = 0; s < stacks.size(); s++) {
-            if (sw.count()[s] != 0) {
-                frames += stacks.depth(s);
-            }
+        data.samples(selection.kind());
+        CallTree tree = data.tree(naming);
+        TreeWeights w = selection.weigh(data, tree);
+        boolean[] matches = search == null ? null : data.matches(naming, search);
+        if (!inverted) {
+            return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
         }
-        return frames + 1;
-    }
-
-    private FlameGraph layout(TreeBuilder tree, String[] dict, SampleFilter.StackWeights sw, boolean[] matches,
-                              long matched) {
-        TreeBuilder.Layout l = tree.preOrder(0);
-        int n = l.order().length;
-        NameColumns columns = NameColumns.of(tree, l, dict);
-        long[] total = new long[n];
-        long[] self = new long[n];
-        long[] samples = new long[n];
-        int[] hits = new int[16];
-        int hitCount = 0;
-        for (int i = 0; i < n; i++) {
-            int node = l.order()[i];
-            int nm = tree.name(node);
-            if (matches != null && nm >= 0 && matches[nm]) {
-                if (hitCount == hits.length) {
-                    hits = java.util.Arrays.copyOf(hits, hitCount * 2);
-                }
-                hits[hitCount++] = i;
-            }
-            total[i] = scaled(tree.total(0, node));
-            self[i] = scaled(tree.self(0, node));
-            samples[i] = tree.samples(0, node);
-        }
+        Emitted e = BoundedTree.inverted(w, maxNodes);
         FlameGraph.Search found = null;
-        if (matches != null) {
-            found = new FlameGraph.Search(search, scaled(matched), sw.totalWeight() == 0 ? 0 : (double) matched / sw.totalWeight(),
-                    java.util.Arrays.copyOf(hits, hitCount));
+        if (search != null) {
+            long matched = FlameLayout.matchedWeight(w, matches);
+            found = new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(),
+                    FlameLayout.scaled(matched, scale), w.totalWeight() == 0 ? 0 : (double) matched / w.totalWeight(), null);
         }
-        return new FlameGraph(kind.id(), kind.unit(), scaled(sw.totalWeight()), sw.samples(), columns.names(),
-                new FlameGraph.Nodes(columns.name(), l.parent(), total, self, columns.type(), l.count(), samples), found);
-    }
-
-    private long scaled(long w) {
-        return scale == 1.0 ? w : Math.round(w * scale);
-    }
-
-    private boolean[] compileSearch(String[] names) {
-        if (search == null || search.isEmpty()) {
-            return null;
-        }
-        Pattern p;
-        try {
-            p = Pattern.compile(search);
-        } catch (PatternSyntaxException e) {
-            throw new BadQueryException("search is not a valid regular expression: " + e.getDescription());
-        }
-        boolean[] m = new boolean[names.length];
-        for (int i = 0; i < names.length; i++) {
-            m[i] = p.matcher(names[i]).find();
-        }
-        return m;
-    }
-
-    /** Writes the selected samples as collapsed stacks ({@code root;...;leaf weight}), one line per stack. */
-    public void writeCollapsed(ProfileData data, Writer out) throws IOException {
-        SampleTable samples = data.samples(kind);
-        StackTable stacks = data.profile().stacks();
-        ProfileData.Names names = data.names(naming);
-        SampleFilter.StackWeights sw = filter.aggregate(samples, stacks.size());
-        StringBuilder line = new StringBuilder(256);
-        for (int s = 0; s <= stacks.size(); s++) {
-            if (sw.count()[s] == 0) {
-                continue;
-            }
-            line.setLength(0);
-            if (s == stacks.size()) {
-                line.append(CollapsedFormat.NO_STACK);
-            } else {
-                for (int d = stacks.depth(s) - 1; d >= 0; d--) {
-                    line.append(CollapsedFormat.escapeFrame(names.names()[names.frameName()[stacks.frame(s, d)]]));
-                    if (d > 0) {
-                        line.append(';');
-                    }
-                }
-            }
-            line.append(' ').append(scaled(sw.weight()[s])).append('\n');
-            out.append(line);
-        }
-    }
-
-    private static String[] typeNames() {
-        FrameType[] values = FrameType.values();
-        String[] out = new String[values.length];
-        for (FrameType t : values) {
-            out[t.ordinal()] = t.name().toLowerCase(Locale.ROOT);
-        }
-        return out;
+        return e.graph(selection, true, matches, found, scale);
     }
 }

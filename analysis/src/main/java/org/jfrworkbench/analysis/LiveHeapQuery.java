@@ -53,8 +53,11 @@ public final class LiveHeapQuery {
                 g.heapUsedBefore(), g.heapUsedAfter(), g.heapCommitted(), g.longestPauseNanos());
     }
 
-    /** The live heap at GC index gcIndex (null = the last GC that reports its used-after bytes). */
-    public static LiveHeap at(ProfileData data, Integer gcIndex) {
+    /**
+     * The live heap at GC index gcIndex (null = the last GC that reports its used-after bytes). Its flame graph ends
+     * in the allocated classes and weighs upscaled bytes, or raw sample counts when countSamples.
+     */
+    public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples) {
         Profile p = data.profile();
         List<GcEvent> gcs = p.heap().gcs();
         if (gcs.isEmpty()) {
@@ -77,12 +80,14 @@ public final class LiveHeapQuery {
             throw new BadQueryException("GC " + index + " has no heap-used-after figure");
         }
         SampleTable live = data.samples(Kind.LIVE);
+        // allocated at or before the end of the GC: [start, end + 1 ns)
         long cutoff = g.startNanos() + Math.max(0, g.durationNanos());
-        SampleFilter filter = new SampleFilter(Long.MIN_VALUE, cutoff, null);
+        long start = p.startNanos();
+        Selection selection = new Selection(Kind.LIVE, Long.MIN_VALUE, cutoff - start + 1, null, countSamples);
+        java.util.function.IntPredicate selected = selection.on(live, start);
         long sum = 0;
         long count = 0;
         Map<Integer, long[]> byClass = new HashMap<>();
-        java.util.function.IntPredicate selected = filter.on(live);
         for (int i = 0; i < live.size(); i++) {
             if (selected.test(i)) {
                 sum += live.weight(i);
@@ -100,8 +105,8 @@ public final class LiveHeapQuery {
             classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, e.getValue()[1], w));
         }
         classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
-        FlameGraph flame = new FlameGraphQuery(Kind.LIVE, filter, null, false,
-                org.jfrworkbench.model.FrameNaming.DEFAULT, scale).run(data);
+        FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
+                countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
         return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame);
     }
 }

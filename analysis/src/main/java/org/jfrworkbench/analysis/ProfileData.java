@@ -1,40 +1,56 @@
 package org.jfrworkbench.analysis;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.model.StableNames;
 
 /**
- * A loaded profile plus what every query needs from it: frame names deduplicated into a dictionary per naming
- * (frames that differ only by line or type share a name), built once and cached.
+ * A loaded profile plus what every query needs from it: its call tree with the default frame names (built when the
+ * profile is loaded and kept with it), on demand the trees of other frame namings (lines, signatures: at most
+ * {@link #MAX_OTHER_TREES}, least recently used dropped first), and the matches of recent search patterns.
+ * Inverted views need no tree of their own ({@link BoundedTree}).
  */
 public final class ProfileData {
-    /** Name id used for samples without a stack. */
+    /** The frame of samples without a stack. */
     public static final String NO_STACK = CollapsedFormat.NO_STACK;
+    /** Trees of other namings kept per recording (there are three: lines, signatures, both). */
+    static final int MAX_OTHER_TREES = 2;
+    private static final int MAX_SEARCHES = 8;
 
     private final String id;
     private final Profile profile;
-    private final Map<FrameNaming, Names> names = new HashMap<>();
-    private final Map<FrameNaming, int[]> nameRanks = new HashMap<>();
-    private final Map<FrameNaming, Names> stableNames = new HashMap<>();
-    private final Map<FrameNaming, int[]> stableNameRanks = new HashMap<>();
+    private final StackClasses classes;
+    private final CallTree tree;
+    private final Map<FrameNaming, FrameNames> names = new HashMap<>();
+    private final Map<FrameNaming, CompletableFuture<CallTree>> otherTrees = new LinkedHashMap<>(8, 0.75f, true);
+    private final Map<SearchKey, boolean[]> searches = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** Distinct frame names and the name id of every frame; the last name is {@link #NO_STACK}. */
-    public record Names(String[] names, int[] frameName) {
-        public int noStack() {
-            return names.length - 1;
-        }
+
+    private record SearchKey(FrameNaming naming, SearchPattern pattern) {
     }
 
+    /** Builds the default call tree. */
     public ProfileData(String id, Profile profile) {
+        this(id, profile, null);
+    }
+
+    /** Uses a stored default call tree when it fits the profile ({@link CallTreeCodec}), else builds it. */
+    public ProfileData(String id, Profile profile, CallTreeCodec.Stored stored) {
         this.id = id;
         this.profile = profile;
+        this.classes = StackClasses.of(profile);
+        FrameNames defaultNames = names(FrameNaming.DEFAULT);
+        CallTree restored = stored == null ? null
+                : CallTreeCodec.restore(stored, defaultNames, classes, profile.stacks().size() + 1);
+        this.tree = restored != null ? restored : CallTreeBuilder.build(profile, FrameNaming.DEFAULT, defaultNames, classes);
     }
 
     public String id() {
@@ -45,46 +61,73 @@ public final class ProfileData {
         return profile;
     }
 
-    public synchronized Names names(FrameNaming naming) {
-        return names.computeIfAbsent(naming, n -> dictionary(n, false));
-    }
-
-    /**
-     * Like {@link #names} with the names that change from run to run made stable ({@link StableNames}): what diffs,
-     * method statistics and searches compare, so a lambda of two runs of the same code is one method.
-     */
-    public synchronized Names stableNames(FrameNaming naming) {
-        return stableNames.computeIfAbsent(naming, n -> dictionary(n, true));
-    }
-
-    public synchronized int[] stableNameRanks(FrameNaming naming) {
-        return stableNameRanks.computeIfAbsent(naming, n -> TreeBuilder.nameRanks(stableNames(n).names()));
-    }
-
-    private Names dictionary(FrameNaming n, boolean stable) {
-        {
-            int frames = profile.frames().size();
-            int[] frameName = new int[frames];
-            Map<String, Integer> ids = new HashMap<>();
-            java.util.List<String> list = new java.util.ArrayList<>();
-            for (int f = 0; f < frames; f++) {
-                String name = stable ? StableNames.of(profile.frameName(f, n)) : profile.frameName(f, n);
-                Integer nid = ids.get(name);
-                if (nid == null) {
-                    nid = list.size();
-                    ids.put(name, nid);
-                    list.add(name);
-                }
-                frameName[f] = nid;
-            }
-            list.add(NO_STACK);
-            return new Names(list.toArray(String[]::new), frameName);
+    /** The frame names of a naming, built once. */
+    public FrameNames names(FrameNaming naming) {
+        synchronized (names) {
+            return names.computeIfAbsent(naming, n -> FrameNames.of(profile, n, classes.distinctClasses()));
         }
     }
 
-    /** Position of each name of {@link #names} in sorted order, which orders the children of every tree node. */
-    public synchronized int[] nameRanks(FrameNaming naming) {
-        return nameRanks.computeIfAbsent(naming, n -> TreeBuilder.nameRanks(names(n).names()));
+    /** The call tree with the default frame names, root first. */
+    public CallTree tree() {
+        return tree;
+    }
+
+    /** The call tree of a naming; built on first use and kept while recently used. */
+    public CallTree tree(FrameNaming naming) {
+        if (naming.equals(FrameNaming.DEFAULT)) {
+            return tree;
+        }
+        FrameNaming key = naming;
+        CompletableFuture<CallTree> future;
+        boolean build = false;
+        synchronized (otherTrees) {
+            future = otherTrees.get(key);
+            if (future == null) {
+                future = new CompletableFuture<>();
+                otherTrees.put(key, future);
+                build = true;
+                while (otherTrees.size() > MAX_OTHER_TREES) {
+                    otherTrees.remove(otherTrees.keySet().iterator().next());
+                }
+            }
+        }
+        if (build) {
+            try {
+                future.complete(CallTreeBuilder.build(profile, naming, names(naming), classes));
+            } catch (RuntimeException | Error e) {
+                synchronized (otherTrees) {
+                    otherTrees.remove(key, future);
+                }
+                future.completeExceptionally(e);
+                throw e;
+            }
+        }
+        return future.join();
+    }
+
+    /** Which names of a naming's dictionary the pattern finds; the last few patterns' answers are kept. */
+    boolean[] matches(FrameNaming naming, SearchPattern pattern) {
+        SearchKey key = new SearchKey(naming, pattern);
+        synchronized (searches) {
+            boolean[] m = searches.get(key);
+            if (m != null) {
+                return m;
+            }
+        }
+        boolean[] m = pattern.matchAll(names(naming).names());
+        synchronized (searches) {
+            searches.put(key, m);
+            while (searches.size() > MAX_SEARCHES) {
+                searches.remove(searches.keySet().iterator().next());
+            }
+        }
+        return m;
+    }
+
+    /** The estimated sampling interval of a time-sampled kind in nanoseconds ({@link SamplingInterval}), 0 if unknown. */
+    long samplingInterval(Kind kind) {
+        return intervals.computeIfAbsent(kind, k -> SamplingInterval.estimate(samples(k)));
     }
 
     /** The samples of a kind, or a BadQueryException naming the kinds this recording has. */
@@ -98,12 +141,12 @@ public final class ProfileData {
     }
 
     /**
-     * Heap footprint, for the cache's budget: the model, plus room for one frame naming's name dictionary and sort
-     * ranks, which are built after the profile enters the cache (frame names are new strings, about as long as the
-     * class and method names together).
+     * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
+     * and one more naming's names that queries may add later (each about the default's size).
      */
     public long approximateBytes() {
-        int frames = profile.frames().size();
-        return profile.footprint() + 12L * frames + 4096 + profile.strings().footprint();
+        FrameNames defaultNames = names(FrameNaming.DEFAULT);
+        return profile.footprint() + classes.footprint() + (1 + MAX_OTHER_TREES) * tree.footprint()
+                + 2 * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size());
     }
 }

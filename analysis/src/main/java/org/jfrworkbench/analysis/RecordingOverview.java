@@ -47,7 +47,7 @@ public final class RecordingOverview {
             long[] threadCounts = new long[total.length];
             long[] counts = new long[buckets];
             // the default source only: two samplers' samples are never added up
-            java.util.function.IntPredicate shown = SampleFilter.ALL.on(t);
+            java.util.function.IntPredicate shown = Selection.of(e.getKey()).on(t, start);
             for (int i = 0; i < t.size(); i++) {
                 if (!shown.test(i)) {
                     continue;

@@ -24,6 +24,10 @@ final class BenchServer implements AutoCloseable {
         return new BenchServer(store, app);
     }
 
+    RecordingStore store() {
+        return store;
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + app.port();
     }

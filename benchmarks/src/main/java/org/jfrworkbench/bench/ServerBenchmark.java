@@ -1,176 +1,217 @@
 package org.jfrworkbench.bench;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.Reader;
+import java.lang.management.ManagementFactory;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import one.convert.Arguments;
-import one.convert.FlameGraph;
-import org.jfrworkbench.analysis.DiffQuery;
-import org.jfrworkbench.analysis.FlameGraphQuery;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.SampleFilter;
-import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.store.ProfileCodec;
 
 /**
- * Server speed on a 1 M-sample recording (run on demand, not a test:
- * {@code JAVA_OPTS=-Xmx4g benchmarks/run.sh ServerBenchmark [samples] [recordings]}): import time, warm flame-graph
- * query p50/p99 (query + JSON), diff p50, and method search over 200+ recordings.
- * Peer: async-profiler's converter turning the same collapsed stacks into its HTML flame graph
- * ({@code one.convert.FlameGraph}), which is what one does per view without a server.
+ * Query speed of the server on recordings it was not tuned for (run on demand:
+ * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES...]}): for each size, two generated
+ * deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), imported into a real
+ * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, searches,
+ * inverted, sandwich and diff queries; per kind of view the p50 and p99 of the server's own time (Server-Timing
+ * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
+ * by side with async-profiler's converter making the same view from the same
+ * file ({@link ConverterPeer}), their runs interleaved so that both see the same machine.
  */
 public final class ServerBenchmark {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 100);
+    private static final int PEER_RUNS = Integer.getInteger("bench.peerRuns", 5);
+    private static final int WARMUP = 15;
+    private static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
+    private static final List<String> VIEWS = List.of("range", "threads", "search", "inverted", "sandwich", "diff");
+
+    private ServerBenchmark() {
+    }
 
     public static void main(String[] args) throws Exception {
-        int samples = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        int recordings = args.length > 1 ? Integer.parseInt(args[1]) : 200;
-        Path work = Files.createTempDirectory("workbench-bench");
-        Path a = work.resolve("a.collapsed");
-        Path b = work.resolve("b.collapsed");
-        generate(a, samples, 1, 0.0);
-        generate(b, samples, 1, 0.05);
-        System.out.printf("input: %d samples per recording, %.1f MB collapsed text%n", samples, Files.size(a) / 1e6);
-
-        long tp = System.nanoTime();
-        int parsed = new Importer().read(a).samples(Kind.CPU).size();
-        System.out.printf("importer alone (collapsed text -> model, %d samples): %.0f ms%n", parsed, (System.nanoTime() - tp) / 1e6);
-        try (RecordingStore store = new RecordingStore(work.resolve("data"), new Importer(), Long.MAX_VALUE)) {
-            long t0 = System.nanoTime();
-            String idA = store.importFile(a, "a", Map.of(), Kind.CPU).info().id();
-            double importMs = (System.nanoTime() - t0) / 1e6;
-            String idB = store.importFile(b, "b", Map.of(), Kind.CPU).info().id();
-            System.out.printf("import (parse + profile file + fsync + index + commit): %.0f ms%n", importMs);
-
-            ProfileData pa = store.load(idA);
-            ProfileData pb = store.load(idB);
-            FlameGraphQuery flame = new FlameGraphQuery(Kind.CPU);
-            double[] flameMs = time(60, 200, () -> JSON.writeValueAsBytes(flame.run(pa)).length);
-            int bytes = JSON.writeValueAsBytes(flame.run(pa)).length;
-            System.out.printf("flame query + JSON (%d nodes, %.1f MB): p50 %.1f ms, p99 %.1f ms%n",
-                    flame.run(pa).nodes().name().length, bytes / 1e6, flameMs[0], flameMs[1]);
-            FlameGraphQuery filtered = new FlameGraphQuery(Kind.CPU, SampleFilter.ALL, "Leaf1[0-9]\\.", true,
-                    FrameNaming.DEFAULT, 1.0);
-            double[] searchFlameMs = time(30, 100, () -> JSON.writeValueAsBytes(filtered.run(pa)).length);
-            System.out.printf("inverted flame with regex search: p50 %.1f ms, p99 %.1f ms%n", searchFlameMs[0], searchFlameMs[1]);
-            DiffQuery diff = new DiffQuery(Kind.CPU, FrameNaming.DEFAULT);
-            double[] diffMs = time(20, 100, () -> JSON.writeValueAsBytes(diff.run(pa, pb)).length);
-            System.out.printf("diff + JSON: p50 %.1f ms, p99 %.1f ms%n", diffMs[0], diffMs[1]);
-
-            double[] peerMs = time(3, 10, () -> {
-                FlameGraph fg = new FlameGraph(new Arguments());
-                try (Reader r = Files.newBufferedReader(a, StandardCharsets.UTF_8)) {
-                    fg.parseCollapsed(r);
-                }
-                fg.dump(new PrintStream(OutputStream.nullOutputStream()));
-                return 1;
-            });
-            System.out.printf("peer async-profiler FlameGraph (collapsed -> HTML): p50 %.0f ms -> ours is %.1fx faster per view%n",
-                    peerMs[0], peerMs[0] / flameMs[0]);
-
-            Path small = work.resolve("small.collapsed");
-            long importNanos = 0;
-            for (int i = 0; i < recordings; i++) {
-                generate(small, 5_000, 100 + i, 0.0);
-                long t1 = System.nanoTime();
-                store.importFile(small, "r" + i, Map.of("batch", String.valueOf(i % 10)), Kind.CPU);
-                importNanos += System.nanoTime() - t1;
-            }
-            System.out.printf("imported %d more recordings of 5k samples: %.0f ms each%n", recordings,
-                    importNanos / 1e6 / recordings);
-            String[] queries = {"HashMap.resize", "resize", "com.bench.pkg3.Service12.handle", "Leaf7", "Service*"};
-            double[] searchMs = time(50, 300, () -> store.index().searchMethods(
-                    queries[(int) (System.nanoTime() % queries.length)], "cpu", 50, store::findInfo).total());
-            long hits = store.index().searchMethods("HashMap.resize", "cpu", 50, store::findInfo).total();
-            double[] listMs = time(50, 300, () -> store.index().list("batch:3", 0, 50).total());
-            System.out.printf("method search over %d recordings (%d hits for HashMap.resize): p50 %.2f ms, p99 %.2f ms%n",
-                    store.size(), hits, searchMs[0], searchMs[1]);
-            System.out.printf("recording list with facets (q=batch:3): p50 %.2f ms, p99 %.2f ms%n", listMs[0], listMs[1]);
+        List<String> sizes = args.length > 0 ? List.of(args) : List.of("100000x1000000", "250000x2500000");
+        Path inputs = Files.createDirectories(Path.of("benchmarks", "target", "bench-inputs"));
+        for (String size : sizes) {
+            int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
+            int samples = Integer.parseInt(size.substring(size.indexOf('x') + 1));
+            Path base = input(inputs, stacks, samples, 0);
+            Path target = input(inputs, stacks, samples, 1);
+            run(base, target);
         }
     }
 
-    /**
-     * Collapsed stacks over a synthetic code base shaped like a real one: 20,000 distinct call paths, each extending
-     * a prefix of an earlier path (so paths share their callers), drawn from 3,000 methods, skewed to a hot set.
-     */
-    static void generate(Path file, int samples, long seed, double extraResize) throws IOException {
-        Random shape = new Random(7);
-        String[] methods = new String[3000];
-        for (int m = 0; m < methods.length; m++) {
-            methods[m] = "com.bench.pkg" + (m % 20) + ".Service" + (m % 150) + (m % 3 == 0 ? ".handle" : m % 3 == 1 ? ".compute" : ".load") + m;
-        }
-        int paths = 20_000;
-        int[][] frames = new int[paths][];
-        frames[0] = new int[] {0, 1};
-        for (int p = 1; p < paths; p++) {
-            int[] parent = frames[shape.nextInt(p)];
-            int keep = Math.max(2, Math.min(parent.length, 2 + shape.nextInt(parent.length)));
-            int add = 1 + shape.nextInt(4);
-            if (keep + add > 64) {
-                keep = 64 - add;
-            }
-            int[] f = Arrays.copyOf(parent, keep + add);
-            for (int i = keep; i < f.length; i++) {
-                f[i] = 2 + shape.nextInt(methods.length - 2);
-            }
-            frames[p] = f;
-        }
-        String[] stacks = new String[paths];
-        for (int p = 0; p < paths; p++) {
-            StringBuilder sb = new StringBuilder("java.lang.Thread.run;java.util.concurrent.ThreadPoolExecutor.runWorker");
-            for (int m : frames[p]) {
-                sb.append(';').append(methods[m]);
-            }
-            sb.append(p % 9 == 0 ? ";java.util.HashMap.resize" : ";com.bench.Leaf" + (p % 400) + ".spin");
-            stacks[p] = sb.toString();
-        }
-        Random r = new Random(seed);
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            for (int i = 0; i < samples; i++) {
-                // skewed towards a hot set of paths, like real profiles
-                int p = (int) Math.min(paths - 1, Math.abs(r.nextGaussian()) * paths / 4);
-                String s = stacks[p];
-                if (extraResize > 0 && r.nextDouble() < extraResize) {
-                    s = stacks[9];
-                }
-                w.write(s);
-                w.write(" 1\n");
-            }
-        }
-    }
-
-    /** Runs warmup + measured rounds and returns {p50, p99} in milliseconds. */
-    static double[] time(int warmup, int rounds, ThrowingLong body) throws Exception {
-        long sink = 0;
-        for (int i = 0; i < warmup; i++) {
-            sink += body.get();
-        }
-        double[] ms = new double[rounds];
-        for (int i = 0; i < rounds; i++) {
+    private static Path input(Path dir, int stacks, int samples, int variant) throws IOException {
+        Path file = dir.resolve("deep-" + stacks + "-" + samples + "-" + variant + ".jfr");
+        if (!Files.exists(file)) {
             long t = System.nanoTime();
-            sink += body.get();
-            ms[i] = (System.nanoTime() - t) / 1e6;
+            DeepStacksRecording.Made made = DeepStacksRecording.write(file, stacks, samples, variant);
+            System.out.printf(Locale.ROOT, "generated %s: %d stacks (mean depth %.1f), %d cpu and %d alloc samples, %.1f MB, %.0f s%n",
+                    file.getFileName(), made.stacks(), made.meanDepth(), made.samples(), made.allocations(),
+                    made.bytes() / 1e6, (System.nanoTime() - t) / 1e9);
         }
-        Arrays.sort(ms);
-        if (sink == 42) {
-            System.out.print("");
-        }
-        return new double[] {ms[rounds / 2], ms[Math.min(rounds - 1, (int) Math.ceil(rounds * 0.99) - 1)]};
+        return file;
     }
 
-    interface ThrowingLong {
-        long get() throws Exception;
+    private static void run(Path base, Path target) throws Exception {
+        System.out.printf(Locale.ROOT, "%n== %s (%.1f MB), load average %s%n", base.getFileName(), Files.size(base) / 1e6, load());
+        Path data = Files.createTempDirectory("workbench-bench");
+        try (BenchServer server = BenchServer.start(data)) {
+            long t0 = System.nanoTime();
+            String a = server.store().importFile(base, "base", Map.of(), Kind.CPU).info().id();
+            double importMs = (System.nanoTime() - t0) / 1e6;
+            String b = server.store().importFile(target, "target", Map.of(), Kind.CPU).info().id();
+            ProfileData pa = server.store().load(a);
+            System.out.printf(Locale.ROOT, "import (parse, call tree, profile file, fsync, index): %.0f ms; %d distinct stacks, "
+                    + "%d call tree nodes (%.1f MB of tree columns)%n", importMs, pa.profile().stacks().size(), pa.tree().size(),
+                    (13.0 * pa.tree().size() + 4.0 * pa.profile().stacks().size()) / 1e6);
+            loadTimes(data.resolve("recordings").resolve(a).resolve("profile.wbp"), a);
+
+            QueryTimer timer = new QueryTimer(server.baseUrl());
+            JsonNode rec = timer.json("/api/recordings/" + a);
+            long duration = rec.get("durationMillis").asLong();
+            List<Integer> threads = new ArrayList<>();
+            rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
+            List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400"));
+            Views views = new Views(a, b, duration, threads, methods);
+            ConverterPeer peerA = new ConverterPeer(base);
+            ConverterPeer peerB = new ConverterPeer(target);
+
+            Random random = new Random(42);
+            for (int i = 0; i < WARMUP; i++) {
+                for (String view : VIEWS) {
+                    timer.time(views.query(view, random).path());
+                }
+            }
+            Map<String, List<QueryTimer.Answer>> ours = new LinkedHashMap<>();
+            Map<String, List<Double>> peer = new LinkedHashMap<>();
+            int peerEvery = Math.max(1, ROUNDS / PEER_RUNS);
+            for (int round = 0; round < ROUNDS; round++) {
+                for (String view : VIEWS) {
+                    Views.Query q = views.query(view, random);
+                    ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
+                    if (round % peerEvery == 0 && q.peerArgs() != null) {
+                        double ms = peerA.time(q.peerArgs());
+                        if (view.equals("diff")) {
+                            ms += peerB.time(q.peerArgs());
+                        }
+                        peer.computeIfAbsent(view, k -> new ArrayList<>()).add(ms);
+                    }
+                }
+            }
+            report(ours, peer);
+            System.out.printf("load average after: %s%n", load());
+        } finally {
+            try (java.util.stream.Stream<Path> files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    /** Reading a stored recording: the profile, then its stored tree or, instead, building the tree. */
+    private static void loadTimes(Path profileFile, String id) throws IOException {
+        double[] read = new double[3];
+        double[] stored = new double[3];
+        double[] built = new double[3];
+        for (int i = 0; i < 3; i++) {
+            long t0 = System.nanoTime();
+            ProfileCodec.Decoded d = ProfileCodec.read(profileFile);
+            long t1 = System.nanoTime();
+            new ProfileData(id, d.profile(), d.tree());
+            long t2 = System.nanoTime();
+            new ProfileData(id, d.profile());
+            long t3 = System.nanoTime();
+            read[i] = (t1 - t0) / 1e6;
+            stored[i] = (t2 - t1) / 1e6;
+            built[i] = (t3 - t2) / 1e6;
+        }
+        java.util.Arrays.sort(read);
+        java.util.Arrays.sort(stored);
+        java.util.Arrays.sort(built);
+        System.out.printf(Locale.ROOT, "load from disk (median of 3): profile %.0f ms + stored call tree %.0f ms; "
+                + "building the tree instead %.0f ms%n", read[1], stored[1], built[1]);
+    }
+
+    private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer) {
+        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %10s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
+                "cpu p99 ms", "peer p50 ms", "peer/ours");
+        for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
+            double[] p = QueryTimer.percentiles(e.getValue());
+            List<Double> peerMs = peer.get(e.getKey());
+            String peerText = "n/a";
+            String ratio = "";
+            if (peerMs != null) {
+                double median = peerMs.stream().mapToDouble(Double::doubleValue).sorted().toArray()[peerMs.size() / 2];
+                peerText = String.format(Locale.ROOT, "%.0f", median);
+                ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
+            }
+            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %10s%n", e.getKey(),
+                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, ratio);
+        }
+        System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view)%n",
+                ROUNDS, PEER_RUNS);
+    }
+
+    /** Frame names of a small graph of the recording, for sandwich queries (the root, "[other]" and no-stack left out). */
+    private static List<String> methods(JsonNode flame) {
+        List<String> out = new ArrayList<>();
+        flame.get("names").forEach(n -> {
+            String s = n.asText();
+            if (!s.startsWith("[") && !s.equals("all")) {
+                out.add(s);
+            }
+        });
+        return out;
+    }
+
+    private static String load() {
+        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    static String q(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** Random views of the two recordings. */
+    private record Views(String a, String b, long duration, List<Integer> threads, List<String> methods) {
+        record Query(String path, String[] peerArgs) {
+        }
+
+        Query query(String view, Random r) {
+            long length = 1000 + (long) (r.nextDouble() * (duration - 1000));
+            long from = (long) (r.nextDouble() * (duration - length));
+            long to = from + length;
+            String flame = "/api/recordings/" + a + "/flame?kind=cpu&format=binary&from=" + from + "&to=" + to;
+            return switch (view) {
+                case "range" -> new Query(flame, ConverterPeer.range(from, to));
+                case "threads" -> {
+                    StringBuilder ids = new StringBuilder();
+                    for (int i = 0, n = 1 + r.nextInt(8); i < n; i++) {
+                        ids.append(i == 0 ? "" : ",").append(threads.get(r.nextInt(threads.size())));
+                    }
+                    // the converter has no thread filter: its graph of the range stands in
+                    yield new Query(flame + "&threads=" + ids, ConverterPeer.range(from, to));
+                }
+                case "search" -> {
+                    String s = SEARCHES[r.nextInt(SEARCHES.length)];
+                    yield new Query(flame + "&search=" + q(s), ConverterPeer.range(from, to, "--include", ".*(" + s + ").*"));
+                }
+                case "inverted" -> new Query(flame + "&invert=true", ConverterPeer.range(from, to, "--reverse"));
+                case "sandwich" -> new Query("/api/recordings/" + a + "/sandwich?kind=cpu&format=binary&from=" + from + "&to=" + to
+                        + "&method=" + q(methods.get(r.nextInt(methods.size()))), null);
+                case "diff" -> new Query("/api/diff?kind=cpu&format=binary&base=" + a + "&target=" + b + "&baseFrom=" + from
+                        + "&baseTo=" + to + "&targetFrom=" + from + "&targetTo=" + to, ConverterPeer.range(from, to));
+                default -> throw new IllegalArgumentException(view);
+            };
+        }
     }
 }

@@ -3,6 +3,7 @@ package org.jfrworkbench.cli;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 
+import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -32,7 +33,7 @@ final class CliErrors {
         } catch (IOException e) {
             err.println("error: cannot read input: " + e.getMessage());
             return BAD_INPUT;
-        } catch (IllegalArgumentException | org.jfrworkbench.analysis.BadQueryException e) {
+        } catch (IllegalArgumentException | BadQueryException e) {
             err.println("error: " + e.getMessage());
             return BAD_ARGUMENTS;
         } finally {

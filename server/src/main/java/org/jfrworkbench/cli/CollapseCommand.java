@@ -2,10 +2,11 @@ package org.jfrworkbench.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.jfrworkbench.analysis.Collapse;
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
@@ -16,7 +17,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code workbench collapse FILE --kind K}: collapsed stacks ({@code root;...;leaf weight}) of one kind. */
+/**
+ * {@code workbench collapse FILE --kind K}: collapsed stacks ({@code root;...;leaf weight}) of one kind, the same
+ * selection and text as {@code GET /api/recordings/{id}/collapsed}.
+ */
 @Command(name = "collapse", mixinStandardHelpOptions = true,
         description = "Print collapsed stacks (root;...;leaf weight), one line per distinct stack.")
 public final class CollapseCommand implements Callable<Integer> {
@@ -30,10 +34,10 @@ public final class CollapseCommand implements Callable<Integer> {
             description = "cpu, wall, alloc, live, lock, nativemem or leak (native memory never freed)")
     String kind;
 
-    @Option(names = "--from", paramLabel = "MS", description = "start of the window, ms since the recording start")
+    @Option(names = "--from", paramLabel = "MS", description = "start of the window (included), ms since the recording start")
     Long from;
 
-    @Option(names = "--to", paramLabel = "MS", description = "end of the window (exclusive), ms since the recording start")
+    @Option(names = "--to", paramLabel = "MS", description = "end of the window (excluded), ms since the recording start")
     Long to;
 
     @Option(names = "--states", split = ",", paramLabel = "STATE",
@@ -43,6 +47,10 @@ public final class CollapseCommand implements Callable<Integer> {
     @Option(names = "--source", paramLabel = "SOURCE",
             description = "the sampler whose samples to print (see summary's sources); default: the kind's default source")
     String source;
+
+    @Option(names = "--weight", paramLabel = "WEIGHT",
+            description = "samples: count samples instead of weighing them in the kind's unit (bytes, ns)")
+    String weight;
 
     @Option(names = "--lines", description = "append :line to frames")
     boolean lines;
@@ -54,14 +62,19 @@ public final class CollapseCommand implements Callable<Integer> {
     public Integer call() {
         return CliErrors.guard(spec, () -> {
             Kind k = Kind.parse(kind);
-            Profile profile = new Importer().read(file, k);
-            Map<String, Long> stacks = Collapse.of(profile, k, from, to, new FrameNaming(signatures, lines), states, source);
-            PrintWriter out = spec.commandLine().getOut();
-            StringBuilder line = new StringBuilder();
-            for (Map.Entry<String, Long> e : stacks.entrySet()) {
-                line.setLength(0);
-                out.append(line.append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
+            if (from != null && from < 0 || to != null && to < 0) {
+                throw new IllegalArgumentException("--from and --to are milliseconds since the recording start, not negative");
             }
+            if (weight != null && !weight.equals("samples") && !weight.equals(k.unit())) {
+                throw new IllegalArgumentException("--weight must be samples or " + k.unit() + " for kind " + k.id());
+            }
+            Selection selection = Selection.millis(k, from, to, null, "samples".equals(weight) && !k.unit().equals("samples"))
+                    .with(states, source);
+            Profile profile = new Importer().read(file, k);
+            selection.check(profile);
+            PrintWriter out = spec.commandLine().getOut();
+            Collapse.write(new ProfileData(file.getFileName().toString(), profile), selection,
+                    new FrameNaming(signatures, lines), out);
             out.flush();
         });
     }

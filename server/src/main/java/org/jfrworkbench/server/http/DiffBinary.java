@@ -20,8 +20,10 @@ import org.jfrworkbench.analysis.DiffResult;
  * <pre>
  * "JFWD" | u32 version | u32 header length H | u32 0 | header JSON (UTF-8, space-padded to 8 bytes)
  * base[n] | target[n] (both u32, or both f64 when a weight passes 2^32) | i32 count[n]
- * | name[n] (u16, or i32 past 65 536 names) | u8 type[n]                  (all little-endian; widths in the header)
+ * | name[n] (u16, or i32 past 65 536 names) | u8 type[n] | i8 significance[n]
+ *                                                                       (all little-endian; widths in the header)
  * </pre>
+ * The significance column came last so that readers of the first layout, which stop after the types, still work.
  * The self columns of the JSON form are left out: a node's self weight is its total minus its children's, which
  * the page derives in the pass that lays the tree out anyway. 15 bytes per node against about 34 of JSON.
  */
@@ -48,12 +50,19 @@ final class DiffBinary {
         header.put("nodes", n);
         header.put("types", types);
         header.put("names", diff.names());
+        header.put("targetKind", diff.targetKind());
+        header.put("mode", diff.mode());
+        header.put("baseSeconds", diff.baseSeconds());
+        header.put("targetSeconds", diff.targetSeconds());
         header.put("changes", diff.changes());
-        header.put("columns", Map.of("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
+        header.put("test", diff.test());
+        header.put("warnings", diff.warnings());
+        header.put("columns", Map.of("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32",
+                "significance", "i8"));
         byte[] head = json.writeValueAsBytes(header);
         int padded = (head.length + 7) & ~7;
         // widest first, so every column starts aligned to its element size
-        ByteBuffer out = ByteBuffer.allocate(16 + padded + 2 * n * (weight32 ? 4 : 8) + n * 4 + n * (name16 ? 2 : 4) + n)
+        ByteBuffer out = ByteBuffer.allocate(16 + padded + 2 * n * (weight32 ? 4 : 8) + n * 4 + n * (name16 ? 2 : 4) + 2 * n)
                 .order(ByteOrder.LITTLE_ENDIAN);
         out.put("JFWD".getBytes(StandardCharsets.US_ASCII)).putInt(VERSION).putInt(padded).putInt(0);
         out.put(head);
@@ -66,6 +75,9 @@ final class DiffBinary {
         out.position(out.position() + n * 4);
         FlameGraphBinary.putNames(out, nodes.name(), name16);
         out.put(typeColumn);
+        for (int v : nodes.significance()) {
+            out.put((byte) v);
+        }
         return out.array();
     }
 }

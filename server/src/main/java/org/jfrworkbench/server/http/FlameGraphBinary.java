@@ -73,8 +73,8 @@ final class FlameGraphBinary {
         header.put("names", graph.names());
         if (graph.search() != null) {
             FlameGraph.Search s = graph.search();
-            header.put("search", Map.of("pattern", s.pattern(), "matched", s.matched(), "share", s.share(),
-                    "nodes", hits.length));
+            header.put("search", Map.of("pattern", s.pattern(), "matchCase", s.matchCase(), "literal", s.literal(),
+                    "matched", s.matched(), "share", s.share(), "nodes", hits.length));
         }
         boolean total32 = fits32(nodes.total());
         boolean name16 = graph.names().size() <= 1 << 16;

@@ -6,9 +6,12 @@ import java.util.Set;
 
 import io.javalin.http.Context;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.DiffMode;
+import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.SampleFilter;
+import org.jfrworkbench.analysis.SearchPattern;
+import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 
@@ -29,39 +32,28 @@ final class QueryParams {
         throw new BadQueryException("format must be json or binary, got '" + f + "'");
     }
 
-    static FlameGraphQuery flameQuery(Context ctx, ProfileData data) {
-        long start = data.profile().startNanos();
-        Long from = longParam(ctx, "from");
-        Long to = longParam(ctx, "to");
+    /**
+     * The samples a query counts: {@code kind}, {@code from}/{@code to} (ms since the recording's start, [from, to)),
+     * {@code threads}, {@code states}, {@code source} and {@code weight}; prefix names the parameters of one side of a
+     * diff ("base", "target"; "" for the plain ones, which are also each side's default). States and source are
+     * checked against the recording (400 naming what it has).
+     */
+    static Selection selection(Context ctx, ProfileData data, String prefix) {
+        Kind kind = kind(param(ctx, prefix, "kind"), name(prefix, "kind"));
+        Long from = longParam(param(ctx, prefix, "from"), name(prefix, "from"));
+        Long to = longParam(param(ctx, prefix, "to"), name(prefix, "to"));
         if (from != null && to != null && from > to) {
-            throw new BadQueryException("from (" + from + ") is after to (" + to + ")");
+            throw new BadQueryException(name(prefix, "from") + " (" + from + ") is after " + name(prefix, "to") + " (" + to + ")");
         }
-        BitSet threads = null;
-        String t = ctx.queryParam("threads");
-        if (t != null && !t.isBlank()) {
-            threads = new BitSet();
-            for (String part : t.split(",")) {
-                try {
-                    int id = Integer.parseInt(part.trim());
-                    if (id < 0 || id >= data.profile().threads().size()) {
-                        throw new BadQueryException("thread id " + id + " does not exist in this recording");
-                    }
-                    threads.set(id);
-                } catch (NumberFormatException e) {
-                    throw new BadQueryException("threads must be a comma-separated list of thread ids, got '" + t + "'");
-                }
-            }
-        }
-        Kind kind = kind(ctx);
-        SampleFilter filter = new SampleFilter(from == null ? Long.MIN_VALUE : start + from * 1_000_000,
-                to == null ? Long.MAX_VALUE : start + to * 1_000_000 + 999_999, threads, states(ctx), source(ctx));
-        SampleFilter.check(data.profile(), kind, filter.states(), filter.source());
-        return new FlameGraphQuery(kind, filter, ctx.queryParam("search"), boolParam(ctx, "invert"), naming(ctx), 1.0);
+        BitSet threads = threads(param(ctx, prefix, "threads"), name(prefix, "threads"), data);
+        Selection s = Selection.millis(kind, from, to, threads, countSamples(ctx, kind))
+                .with(states(param(ctx, prefix, "states")), param(ctx, prefix, "source"));
+        s.check(data.profile());
+        return s;
     }
 
     /** {@code states=STATE_RUNNABLE,STATE_SLEEPING}: thread states as recorded; absent = every state. */
-    static Set<String> states(Context ctx) {
-        String v = ctx.queryParam("states");
+    static Set<String> states(String v) {
         if (v == null || v.isBlank()) {
             return null;
         }
@@ -74,26 +66,89 @@ final class QueryParams {
         return out;
     }
 
-    /** {@code source=jdk}: which sampler's samples; absent = the kind's default source. */
-    static String source(Context ctx) {
-        String v = ctx.queryParam("source");
-        return v == null || v.isBlank() ? null : v.trim();
+    static Selection selection(Context ctx, ProfileData data) {
+        return selection(ctx, data, "");
     }
 
-    /** The states and source of a diff, checked against both recordings. */
-    static SampleFilter diffFilter(Context ctx, Kind kind, ProfileData base, ProfileData target) {
-        SampleFilter filter = SampleFilter.ALL.with(states(ctx), source(ctx));
-        SampleFilter.check(base.profile(), kind, filter.states(), filter.source());
-        SampleFilter.check(target.profile(), kind, filter.states(), filter.source());
-        return filter;
+    /** A side's own parameter (baseFrom) when given, else the shared one (from). */
+    private static String param(Context ctx, String prefix, String name) {
+        if (!prefix.isEmpty()) {
+            String own = ctx.queryParam(name(prefix, name));
+            if (own != null && !own.isBlank()) {
+                return own;
+            }
+        }
+        return ctx.queryParam(name);
+    }
+
+    private static String name(String prefix, String name) {
+        return prefix.isEmpty() ? name : prefix + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    private static BitSet threads(String t, String name, ProfileData data) {
+        if (t == null || t.isBlank()) {
+            return null;
+        }
+        BitSet threads = new BitSet();
+        for (String part : t.split(",")) {
+            try {
+                int id = Integer.parseInt(part.trim());
+                if (id < 0 || id >= data.profile().threads().size()) {
+                    throw new BadQueryException(name + ": thread id " + id + " does not exist in recording " + data.id());
+                }
+                threads.set(id);
+            } catch (NumberFormatException e) {
+                throw new BadQueryException(name + " must be a comma-separated list of thread ids, got '" + t + "'");
+            }
+        }
+        return threads;
+    }
+
+    /** {@code weight=samples} counts samples; absent (or the kind's own unit) weighs them in the kind's unit. */
+    static boolean countSamples(Context ctx, Kind kind) {
+        String w = ctx.queryParam("weight");
+        if (w == null || w.isBlank() || w.equals(kind.unit())) {
+            return false;
+        }
+        if (w.equals("samples")) {
+            return true;
+        }
+        throw new BadQueryException("weight must be samples or " + kind.unit() + " for kind " + kind.id() + ", got '" + w + "'");
+    }
+
+    static FlameGraphQuery flameQuery(Context ctx, ProfileData data) {
+        return new FlameGraphQuery(selection(ctx, data), search(ctx), boolParam(ctx, "invert"), naming(ctx), 1.0,
+                maxNodes(ctx));
+    }
+
+    /** {@code maxNodes}: the most nodes an answer holds, the lightest left out into "[other]" frames. */
+    static int maxNodes(Context ctx) {
+        return intParam(ctx, "maxNodes", FlameGraphQuery.DEFAULT_MAX_NODES, 2, 1 << 24);
+    }
+
+    /** {@code search} (a regular expression, or plain text with {@code literal=true}), {@code matchCase}; null when absent. */
+    static SearchPattern search(Context ctx) {
+        String s = ctx.queryParam("search");
+        if (s == null || s.isEmpty()) {
+            return null;
+        }
+        return SearchPattern.of(s, boolParam(ctx, "matchCase"), boolParam(ctx, "literal"));
+    }
+
+    static DiffQuery diffQuery(Context ctx, ProfileData base, ProfileData target) {
+        return new DiffQuery(selection(ctx, base, "base"), selection(ctx, target, "target"), naming(ctx),
+                DiffMode.parse(ctx.queryParam("mode")), maxNodes(ctx));
     }
 
     static Kind kind(Context ctx) {
-        String k = ctx.queryParam("kind");
+        return kind(ctx.queryParam("kind"), "kind");
+    }
+
+    private static Kind kind(String k, String name) {
         try {
             return k == null || k.isBlank() ? Kind.CPU : Kind.parse(k);
         } catch (IllegalArgumentException e) {
-            throw new BadQueryException(e.getMessage());
+            throw new BadQueryException(name.equals("kind") ? e.getMessage() : name + ": " + e.getMessage());
         }
     }
 
@@ -112,8 +167,7 @@ final class QueryParams {
         throw new BadQueryException(name + " must be true or false, got '" + v + "'");
     }
 
-    static Long longParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+    static Long longParam(String v, String name) {
         if (v == null || v.isBlank()) {
             return null;
         }

@@ -1,12 +1,15 @@
 package org.jfrworkbench.server.http;
 
 import static org.jfrworkbench.server.http.QueryParams.binaryFormat;
+import static org.jfrworkbench.server.http.QueryParams.diffQuery;
 import static org.jfrworkbench.server.http.QueryParams.flameQuery;
 import static org.jfrworkbench.server.http.QueryParams.intParam;
 import static org.jfrworkbench.server.http.QueryParams.kind;
 import static org.jfrworkbench.server.http.QueryParams.naming;
 import static org.jfrworkbench.server.http.QueryParams.required;
+import static org.jfrworkbench.server.http.QueryParams.selection;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
@@ -21,6 +24,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.Collapse;
+import org.jfrworkbench.analysis.DiffCollapse;
 import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
@@ -28,6 +33,9 @@ import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.LiveHeapQuery;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.analysis.RecordingOverview;
+import org.jfrworkbench.analysis.Sandwich;
+import org.jfrworkbench.analysis.SandwichQuery;
+import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.index.RecordingIndex;
@@ -37,6 +45,7 @@ import org.jfrworkbench.server.store.UploadTooLargeException;
 /** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
 final class RecordingApi {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     /**
      * Encoded flame graphs: a tenth of the heap, at most 64 MB (about ten binary 160 000-node views), so with the
      * profile cache's quarter the caches never take more than about a third of a small server's heap.
@@ -160,13 +169,16 @@ final class RecordingApi {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
         if (entry == null) {
+            long cpu = THREADS.getCurrentThreadCpuTime();
             long started = System.nanoTime();
             Object result = build.run();
             long built = System.nanoTime();
             entry = encode.encode(result);
+            long encoded = System.nanoTime();
+            // the request thread's CPU time besides the wall times: what the work costs whatever else runs
+            timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f, cpu;dur=%.1f",
+                    (built - started) / 1e6, (encoded - built) / 1e6, (THREADS.getCurrentThreadCpuTime() - cpu) / 1e6);
             flames.put(key, entry);
-            timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f",
-                    (built - started) / 1e6, (System.nanoTime() - built) / 1e6);
         }
         // the cache keeps the gzip form too, so Javalin must not compress it again
         ctx.disableCompression();
@@ -189,12 +201,25 @@ final class RecordingApi {
 
     void collapsed(Context ctx) throws IOException {
         ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
-        FlameGraphQuery query = flameQuery(ctx, data);
-        data.samples(query.kind()); // fail with 400 before the response starts
+        Selection selection = selection(ctx, data);
+        data.samples(selection.kind()); // fail with 400 before the response starts
         ctx.contentType("text/plain; charset=utf-8");
-        try (Writer w = new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8)) {
-            query.writeCollapsed(data, w);
+        try (Writer w = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+            Collapse.write(data, selection, naming(ctx), w);
         }
+    }
+
+    void sandwich(Context ctx) throws IOException {
+        String id = store.info(ctx.pathParam("id")).id();
+        boolean binary = binaryFormat(ctx);
+        ProfileData data = store.load(id);
+        SandwichQuery query = new SandwichQuery(selection(ctx, data), required(ctx, "method"), naming(ctx),
+                QueryParams.maxNodes(ctx));
+        data.samples(query.selection().kind());
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
+        send(ctx, key, () -> query.run(data), result -> binary
+                ? new FlameResponseCache.Entry(SandwichBinary.encode((Sandwich) result, JSON), FlameGraphBinary.CONTENT_TYPE)
+                : new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
 
     void original(Context ctx) throws IOException {
@@ -214,8 +239,10 @@ final class RecordingApi {
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index), binary ? "binary" : "json");
-        send(ctx, key, () -> LiveHeapQuery.at(data, index), result -> {
+        boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
+                binary ? "binary" : "json");
+        send(ctx, key, () -> LiveHeapQuery.at(data, index, countSamples), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
                 return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
@@ -232,25 +259,40 @@ final class RecordingApi {
         });
     }
 
-    /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC). */
-    private record LiveView(Integer gc) {
+    /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC), the weight. */
+    private record LiveView(Integer gc, boolean countSamples) {
     }
 
     void diff(Context ctx) throws IOException {
         String base = store.info(required(ctx, "base")).id();
         String target = store.info(required(ctx, "target")).id();
         boolean binary = binaryFormat(ctx);
-        Kind kind = kind(ctx);
         ProfileData a = store.load(base);
         ProfileData b = store.load(target);
+        DiffQuery query = diffQuery(ctx, a, b);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
-        a.samples(kind);
-        b.samples(kind);
-        DiffQuery query = new DiffQuery(kind, naming(ctx), QueryParams.diffFilter(ctx, kind, a, b));
+        a.samples(query.base().kind());
+        b.samples(query.target().kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
         send(ctx, key, () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
+    }
+
+    /** Both sides' collapsed stacks in one text: {@code stack BASE TARGET} per line. */
+    void diffCollapsed(Context ctx) throws IOException {
+        ProfileData a = store.load(store.info(required(ctx, "base")).id());
+        ProfileData b = store.load(store.info(required(ctx, "target")).id());
+        DiffQuery bounded = diffQuery(ctx, a, b);
+        // every stack of both sides: the export is not a view, so nothing goes into "[other]"
+        DiffQuery query = new DiffQuery(bounded.base(), bounded.target(), bounded.naming(), bounded.mode(), Integer.MAX_VALUE);
+        a.samples(query.base().kind());
+        b.samples(query.target().kind());
+        DiffResult diff = query.run(a, b);
+        ctx.contentType("text/plain; charset=utf-8");
+        try (Writer w = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+            DiffCollapse.write(diff, w);
+        }
     }
 
     void search(Context ctx) throws IOException {

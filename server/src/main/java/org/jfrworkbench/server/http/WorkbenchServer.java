@@ -8,6 +8,7 @@ import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.UnknownMethodException;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
 import org.jfrworkbench.server.store.RecordingStore;
@@ -61,12 +62,15 @@ public final class WorkbenchServer {
         app.get("/api/recordings/{id}/original", api::original);
         app.get("/api/recordings/{id}/heap", api::heap);
         app.get("/api/recordings/{id}/live", api::live);
+        app.get("/api/recordings/{id}/sandwich", api::sandwich);
         app.get("/api/diff", api::diff);
+        app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
 
         app.exception(InvalidRecordingException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
         app.exception(BadQueryException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
         app.exception(RecordingNotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+        app.exception(UnknownMethodException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
         app.exception(UploadTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(UnauthorizedException.class, (e, ctx) -> {
             ctx.header("WWW-Authenticate", "Bearer");

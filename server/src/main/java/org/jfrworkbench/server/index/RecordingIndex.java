@@ -48,7 +48,7 @@ import org.apache.lucene.util.BytesRef;
 import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.analysis.MethodStats;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.SampleFilter;
+import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 
@@ -117,12 +117,12 @@ public final class RecordingIndex implements Closeable {
         for (String kind : info.kinds().keySet()) {
             d.add(new StringField("kind", kind, Field.Store.NO));
             d.add(new SortedSetDocValuesField("facet_kind", new BytesRef(kind)));
-            MethodStats stats = MethodStats.compute(data, Kind.parse(kind), SampleFilter.ALL);
-            for (int i = 0; i < stats.names().length; i++) {
+            MethodStats stats = MethodStats.compute(data, Selection.of(Kind.parse(kind)));
+            for (int i = 0; i < stats.size(); i++) {
                 if (stats.totalSamples()[i] == 0) {
                     continue;
                 }
-                String m = stats.names()[i];
+                String m = stats.name(i);
                 allMethods.add(m);
                 Document md = new Document();
                 md.add(new StringField(DOC, "method", Field.Store.NO));

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.jfrworkbench.analysis.CallTreeCodec;
+import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.model.Dictionary;
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
@@ -30,29 +32,47 @@ import org.jfrworkbench.model.ThreadTable;
  * A compact binary form of a {@link Profile}, so queries never re-parse the original recording.
  * Tables are written in id order and re-added in the same order, which reproduces the same dense ids.
  * Every count read back is checked against the bytes left, so a damaged file fails instead of allocating wildly.
+ * Version 3 adds the recording's default call tree ({@link CallTreeCodec}) after the warnings; a version 2 file
+ * still reads, and its tree is built when it is loaded.
  */
 public final class ProfileCodec {
     private static final int MAGIC = 0x57425046; // "WBPF"
-    /** 2: samples carry a thread state and a source, and execution samples are classified by producer and mode. */
-    static final int VERSION = 2;
+    /**
+     * 2: samples carry a thread state and a source, and execution samples are classified by producer and mode;
+     * 3: the recording's default call tree follows the profile ({@link CallTreeCodec}).
+     */
+    static final int VERSION = 3;
+    /** The first version whose kinds are classified by today's rules: a file of an earlier one is re-imported. */
+    static final int FIRST_CURRENT = 2;
 
     /** A profile file written by an earlier version: its kinds may be classified by older rules, so re-import it. */
     public static final class OutdatedProfileException extends IOException {
         OutdatedProfileException(int version) {
-            super("profile file of version " + version + ", this version reads " + VERSION + ": re-import the original");
+            super("profile file of version " + version + ", this version reads " + FIRST_CURRENT + " to " + VERSION
+                    + ": re-import the original");
         }
+    }
+
+    /** A profile as read, with its stored call tree (null for a file of version 2, whose tree is built on load). */
+    public record Decoded(Profile profile, CallTreeCodec.Stored tree) {
     }
 
     private ProfileCodec() {
     }
 
-    public static void write(Profile p, Path file) throws IOException {
+    /** Writes the profile with its default call tree. */
+    public static void write(ProfileData data, Path file) throws IOException {
         try (OutputStream os = Files.newOutputStream(file)) {
-            write(p, os);
+            write(data.profile(), data, os);
         }
     }
 
     public static void write(Profile p, OutputStream os) throws IOException {
+        write(p, null, os);
+    }
+
+    /** data: the profile's tree to keep with it, or null for none. */
+    public static void write(Profile p, ProfileData data, OutputStream os) throws IOException {
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16));
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
@@ -148,37 +168,50 @@ public final class ProfileCodec {
         for (String w : p.warnings()) {
             out.writeUTF(clip(w));
         }
+        out.writeBoolean(data != null);
+        if (data != null) {
+            CallTreeCodec.write(data, out);
+        }
         out.writeInt(MAGIC);
         out.flush();
     }
 
-    /** Whether the file is a profile of this version (false for an earlier one, which is to be re-imported). */
+    /** Whether the file is a profile this version reads as it is (false for an earlier one, to be re-imported). */
     public static boolean isCurrent(Path file) throws IOException {
         try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
-            return in.readInt() == MAGIC && in.readInt() == VERSION;
+            if (in.readInt() != MAGIC) {
+                return false;
+            }
+            int version = in.readInt();
+            return version >= FIRST_CURRENT && version <= VERSION;
         } catch (EOFException e) {
             return false;
         }
     }
 
-    public static Profile read(Path file) throws IOException {
+    public static Decoded read(Path file) throws IOException {
         long size = Files.size(file);
         try (InputStream is = Files.newInputStream(file)) {
-            return read(is, size);
+            return decode(is, size);
         }
     }
 
-    /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
+    /** Reads the profile of a file written by {@link #write}, skipping its tree. */
     public static Profile read(InputStream is, long size) throws IOException {
+        return decode(is, size).profile();
+    }
+
+    /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
+    public static Decoded decode(InputStream is, long size) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(is, 1 << 16));
         if (in.readInt() != MAGIC) {
             throw new IOException("not a profile file");
         }
         int version = in.readInt();
-        if (version < VERSION) {
+        if (version < FIRST_CURRENT) {
             throw new OutdatedProfileException(version);
         }
-        if (version != VERSION) {
+        if (version > VERSION) {
             throw new IOException("profile file of version " + version + " is newer than this version reads (" + VERSION + ")");
         }
         Profile p = new Profile();
@@ -256,11 +289,12 @@ public final class ProfileCodec {
         for (int i = 0; i < n; i++) {
             p.warnings().add(in.readUTF());
         }
+        CallTreeCodec.Stored tree = version >= 3 && in.readBoolean() ? CallTreeCodec.read(in, size) : null;
         if (in.readInt() != MAGIC) {
             throw new IOException("profile file is damaged (no end marker)");
         }
         p.seal();
-        return p;
+        return new Decoded(p, tree);
     }
 
     private static int count(DataInputStream in, long size) throws IOException {

@@ -137,7 +137,7 @@ public final class RecordingStore implements Closeable {
                 old.uploadedMillis());
         Path profileTmp = tmp.resolve(old.id() + "-" + PROFILE);
         Path metaTmp = tmp.resolve(old.id() + "-" + META);
-        ProfileCodec.write(profile, profileTmp);
+        ProfileCodec.write(new ProfileData(old.id(), profile), profileTmp);
         JSON.writeValue(metaTmp.toFile(), info);
         fsync(profileTmp, false);
         fsync(metaTmp, false);
@@ -210,14 +210,15 @@ public final class RecordingStore implements Closeable {
             String display = name == null || name.isBlank() ? "recording-" + id : name;
             RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
-            ProfileCodec.write(profile, staged.dir().resolve(PROFILE));
+            // the call tree is built once, here, and kept in the profile file (see CallTreeCodec)
+            ProfileData data = new ProfileData(id, profile);
+            ProfileCodec.write(data, staged.dir().resolve(PROFILE));
             CrashPoint.reached("import");
             JSON.writeValue(staged.dir().resolve(META).toFile(), info);
             for (String f : List.of(ORIGINAL, PROFILE, META)) {
                 fsync(staged.dir().resolve(f), false);
             }
             fsync(staged.dir(), true);
-            ProfileData data = new ProfileData(id, profile);
             synchronized (commitLock) {
                 known = infos.get(id);
                 if (known != null) {
@@ -269,7 +270,8 @@ public final class RecordingStore implements Closeable {
         info(id);
         ProfileData data = cache.get(id);
         if (data == null) {
-            data = new ProfileData(id, ProfileCodec.read(recordings.resolve(id).resolve(PROFILE)));
+            ProfileCodec.Decoded decoded = ProfileCodec.read(recordings.resolve(id).resolve(PROFILE));
+            data = new ProfileData(id, decoded.profile(), decoded.tree());
             cache.put(id, data);
         }
         return data;

@@ -49,7 +49,8 @@ class DiffBinaryApiTest {
     }
 
     /** The decoded binary form: header plus columns. */
-    record Binary(JsonNode header, double[] base, double[] target, int[] count, int[] name, byte[] type) {
+    record Binary(JsonNode header, double[] base, double[] target, int[] count, int[] name, byte[] type,
+                  byte[] significance) {
         static Binary decode(byte[] bytes) throws Exception {
             ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
             assertEquals("JFWD", new String(bytes, 0, 4, StandardCharsets.US_ASCII));
@@ -72,8 +73,11 @@ class DiffBinaryApiTest {
             }
             byte[] type = new byte[n];
             buf.get(type);
-            assertEquals(bytes.length, buf.position(), "nothing after the type column");
-            return new Binary(header, base, target, count, name, type);
+            assertEquals("i8", header.get("columns").get("significance").asText());
+            byte[] significance = new byte[n];
+            buf.get(significance);
+            assertEquals(bytes.length, buf.position(), "nothing after the significance column");
+            return new Binary(header, base, target, count, name, type, significance);
         }
 
         private static double[] weights(ByteBuffer buf, int n, boolean narrow) {
@@ -110,7 +114,8 @@ class DiffBinaryApiTest {
         assertTrue(n > 50, "a real tree: " + n);
         assertEquals(n, header.get("nodes").asInt());
         assertEquals(json.get("names"), header.get("names"));
-        for (String field : new String[] {"kind", "unit", "baseTotal", "targetTotal", "baseSamples", "targetSamples"}) {
+        for (String field : new String[] {"kind", "targetKind", "unit", "mode", "baseTotal", "targetTotal", "baseSamples",
+            "targetSamples", "baseSeconds", "targetSeconds", "test", "warnings"}) {
             assertEquals(json.get(field), header.get(field), field);
         }
         assertEquals(json.get("changes"), header.get("changes"), "the same ranked changes");
@@ -123,6 +128,7 @@ class DiffBinaryApiTest {
             assertEquals(nodes.get("base").get(i).asLong(), (long) bin.base()[i], "base of node " + i);
             assertEquals(nodes.get("target").get(i).asLong(), (long) bin.target()[i], "target of node " + i);
             assertEquals(nodes.get("type").get(i).asText(), header.get("types").get(bin.type()[i]).asText(), "type of node " + i);
+            assertEquals(nodes.get("significance").get(i).asInt(), bin.significance()[i], "significance of node " + i);
             grows |= bin.base()[i] == 0 && bin.target()[i] > 0;
             shrinks |= bin.base()[i] > 0 && bin.target()[i] == 0;
         }

@@ -75,7 +75,7 @@ class LiveHeapIT {
                 }
             }
             assertTrue(histogramGc >= 0, "the recording holds the histogram's GC: " + gcs);
-            LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(data, histogramGc);
+            LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(data, histogramGc, false);
             Map<String, LiveHeapQuery.ClassShare> estimate = new HashMap<>();
             live.byClass().forEach(c -> estimate.put(c.className(), c));
             System.out.printf("live heap at GC %d (used after %d bytes, %d live samples):%n", histogramGc,

@@ -1,6 +1,8 @@
 package org.jfrworkbench.server.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jfrworkbench.analysis.CallTree;
+import org.jfrworkbench.analysis.CallTreeCodec;
+import org.jfrworkbench.analysis.FlameGraphQuery;
+import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
@@ -89,6 +96,63 @@ class ProfileCodecTest {
             assertEquals("x", store.info(id).labels().get("team"));
             assertEquals("a.jfr", store.info(id).name());
             assertEquals(store.info(id).kinds().get("cpu").samples(), store.load(id).profile().samples(Kind.CPU).size());
+        }
+    }
+
+    @Test
+    void theProfileFileKeepsTheCallTreeSoThatLoadingDoesNotBuildIt() throws Exception {
+        Profile p = new Importer().read(JfrFixture.recording("a"));
+        ProfileData built = new ProfileData("a", p);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProfileCodec.write(p, built, out);
+        ProfileCodec.Decoded decoded = ProfileCodec.decode(new ByteArrayInputStream(out.toByteArray()), out.size());
+        assertNotNull(decoded.tree());
+        assertEquals(built.tree().size(), decoded.tree().parent().length);
+        ProfileData loaded = new ProfileData("a", decoded.profile(), decoded.tree());
+        assertSameTree(built, loaded);
+        String cpu = new ObjectMapper().writeValueAsString(new FlameGraphQuery(Kind.CPU).run(built));
+        assertEquals(cpu, new ObjectMapper().writeValueAsString(new FlameGraphQuery(Kind.CPU).run(loaded)));
+    }
+
+    @Test
+    void aFileOfVersionTwoStillLoadsAndItsTreeIsBuilt() throws Exception {
+        Profile p = new Importer().read(JfrFixture.recording("a"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProfileCodec.write(p, out);
+        byte[] v3 = out.toByteArray();
+        // version 2 is version 3 without the has-a-tree flag before the end marker
+        byte[] v2 = new byte[v3.length - 1];
+        System.arraycopy(v3, 0, v2, 0, v3.length - 5);
+        System.arraycopy(v3, v3.length - 4, v2, v3.length - 5, 4);
+        v2[7] = 2;
+        ProfileCodec.Decoded decoded = ProfileCodec.decode(new ByteArrayInputStream(v2), v2.length);
+        assertNull(decoded.tree());
+        assertSameTree(new ProfileData("a", p), new ProfileData("a", decoded.profile(), decoded.tree()));
+    }
+
+    @Test
+    void aStoredTreeThatDoesNotFitItsProfileIsBuiltAnew() throws Exception {
+        Profile a = new Importer().read(JfrFixture.recording("a"));
+        Profile b = new Importer().read(JfrFixture.recording("b"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProfileCodec.write(a, new ProfileData("a", a), out);
+        CallTreeCodec.Stored other = ProfileCodec.decode(new ByteArrayInputStream(out.toByteArray()), out.size()).tree();
+        assertSameTree(new ProfileData("b", b), new ProfileData("b", b, other));
+    }
+
+    private static void assertSameTree(ProfileData expected, ProfileData actual) {
+        CallTree e = expected.tree();
+        CallTree t = actual.tree();
+        assertEquals(e.size(), t.size());
+        for (int i = 0; i < e.size(); i++) {
+            assertEquals(e.parent(i), t.parent(i));
+            assertEquals(e.end(i), t.end(i));
+            assertEquals(e.names().name(Math.max(0, e.name(i))), t.names().name(Math.max(0, t.name(i))));
+            assertEquals(e.typeName(i), t.typeName(i));
+            assertEquals(e.recursive(i), t.recursive(i));
+        }
+        for (int s = 0; s < e.stackSlots(); s++) {
+            assertEquals(e.stackNode(s), t.stackNode(s));
         }
     }
 

@@ -45,6 +45,7 @@ public final class JfrWriter {
     private final Map<String, Type> types = new LinkedHashMap<>();
     private final ByteArrayOutputStream events = new ByteArrayOutputStream();
     private final Map<String, List<byte[]>> pools = new LinkedHashMap<>();
+    private final java.util.Set<String> simpleTypes = new java.util.HashSet<>();
     private final long startNanos;
     private final long durationNanos;
     private final long startTicks;
@@ -70,6 +71,15 @@ public final class JfrWriter {
     /** Declares a type (superType "jdk.jfr.Event" for events); ids are given in declaration order from 100. */
     public JfrWriter type(String name, String superType, Field... fields) {
         types.put(name, new Type(100 + types.size(), name, superType, List.of(fields)));
+        return this;
+    }
+
+    /**
+     * Marks a declared type as the JDK marks its one-value types (jdk.types.FrameType, jdk.types.ThreadState):
+     * {@code simpleType="true"}, which async-profiler's reader needs to read them as enums.
+     */
+    public JfrWriter simpleType(String name) {
+        simpleTypes.add(name);
         return this;
     }
 
@@ -179,6 +189,9 @@ public final class JfrWriter {
             attrs.put("name", t.name);
             if (t.superType != null) {
                 attrs.put("superType", t.superType);
+            }
+            if (simpleTypes.contains(t.name)) {
+                attrs.put("simpleType", "true");
             }
             element(tree, strings, "class", attrs, t.fields.size());
             for (Field f : t.fields) {

@@ -1,0 +1,214 @@
+package org.jfrworkbench.analysis;
+
+import java.util.Arrays;
+
+/**
+ * Builds a flame graph of at most {@code maxNodes} nodes from a weighted {@link CallTree}, heaviest nodes first
+ * (to within a factor of two, {@link GroupHeap}): an answer node stands for a group of call-tree nodes with the
+ * same name path from the answer's root, and a group's children are its members' children (going down) or parents
+ * (going up), grouped by name. Groups are expanded best first, so cutting at the budget keeps the heaviest part of
+ * the graph; the weight of the children a node did not get goes to one child named {@link #OTHER} (as Pyroscope
+ * does), so every total still adds up. The cost is proportional to the answer, never to the whole tree: this is how
+ * inverted graphs (a node per caller path of each leaf) are built without an inverted tree, and the sandwich's
+ * callers and callees.
+ *
+ * <p>Going up, a member carries the weight of the samples it stands for (those ending at a leaf, for an inverted
+ * graph, or those through an occurrence of the method, for its callers) from level to level.
+ */
+final class BoundedTree {
+    /** The frame that stands for the lightest children left out of a bounded answer. */
+    static final String OTHER = "[other]";
+
+    private final TreeWeights w;
+    private final CallTree tree;
+    private final boolean up;
+    private final int maxNodes;
+    private final Emitted out;
+    /** Members of every group made so far: a call-tree node, and (going up) the weight and samples it carries. */
+    private int[] node = new int[256];
+    private long[] weight = new long[256];
+    private int[] samples = new int[256];
+    private int used;
+    private final GroupHeap pending = new GroupHeap();
+    private int[] candNode = new int[64];
+    private long[] candWeight = new long[64];
+    private int[] candSamples = new int[64];
+    private long[] keys = new long[64];
+
+    private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
+        this.w = w;
+        this.tree = w.tree();
+        this.up = up;
+        this.maxNodes = Math.max(2, maxNodes);
+        this.out = new Emitted(tree.names());
+    }
+
+    /** Inverted: each leaf's callers, leaves (frames with self weight) at the root, under "all". */
+    static Emitted inverted(TreeWeights w, int maxNodes) {
+        BoundedTree b = new BoundedTree(w, true, maxNodes);
+        CallTree tree = w.tree();
+        int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
+        int k = 0;
+        for (int i = 1, n = tree.size(); i < n; ) {
+            if (w.totalSamples(i) == 0) {
+                i = tree.end(i);
+                continue;
+            }
+            if (w.selfSamples(i) > 0) {
+                k = b.candidate(k, i, w.self(i), w.selfSamples(i));
+            }
+            i++;
+        }
+        b.pushGroups(root, k);
+        b.drain();
+        return b.out;
+    }
+
+    /** A method's callees: its occurrences' subtrees merged under it. */
+    static Emitted callees(TreeWeights w, int[] occurrences, int method, int maxNodes) {
+        return new BoundedTree(w, false, maxNodes).rooted(occurrences, method);
+    }
+
+    /** A method's callers: the paths from its occurrences up to the root, merged, the method at the root. */
+    static Emitted callers(TreeWeights w, int[] occurrences, int method, int maxNodes) {
+        return new BoundedTree(w, true, maxNodes).rooted(occurrences, method);
+    }
+
+    /** The method's occurrences as the root group, then the rest best first. */
+    private Emitted rooted(int[] occurrences, int method) {
+        grow(occurrences.length);
+        long total = 0;
+        long count = 0;
+        for (int m = 0; m < occurrences.length; m++) {
+            node[m] = occurrences[m];
+            weight[m] = w.total(occurrences[m]);
+            samples[m] = w.totalSamples(occurrences[m]);
+            total += weight[m];
+            count += samples[m];
+        }
+        used = occurrences.length;
+        String type = occurrences.length == 0 ? "" : tree.typeName(occurrences[0]);
+        int root = out.add(method, -1, total, 0, count, type);
+        out.setSelf(root, expandChildren(root, 0, occurrences.length));
+        drain();
+        return out;
+    }
+
+    private void drain() {
+        while (!pending.isEmpty()) {
+            // room for this node and for a "[other]" child of its own besides those already counted
+            if (out.size() + out.others() + 2 > maxNodes) {
+                break;
+            }
+            int g = pending.pop();
+            int from = pending.from(g);
+            int parent = pending.parent(g);
+            int first = node[from];
+            int emitted = out.add(tree.name(first), parent, pending.total(g), 0, pending.samples(g), tree.typeName(first));
+            out.childDone(parent);
+            out.setSelf(emitted, expandChildren(emitted, from, pending.length(g)));
+        }
+        // what is left out goes to its parent's "[other]"
+        while (!pending.isEmpty()) {
+            int g = pending.pop();
+            out.leftOut(pending.parent(g), pending.total(g), pending.samples(g));
+        }
+    }
+
+    /** Pushes the groups of the next level below an answer node; returns its self weight (the paths ending there). */
+    private long expandChildren(int emitted, int from, int length) {
+        int k = 0;
+        long self = 0;
+        for (int m = from; m < from + length; m++) {
+            int n = node[m];
+            if (up) {
+                int p = tree.parent(n);
+                if (p > 0) {
+                    k = candidate(k, p, weight[m], samples[m]);
+                } else {
+                    self += weight[m];
+                }
+            } else {
+                self += w.self(n);
+                for (int c = n + 1, end = tree.end(n); c < end; c = tree.end(c)) {
+                    if (w.totalSamples(c) > 0) {
+                        k = candidate(k, c, w.total(c), w.totalSamples(c));
+                    }
+                }
+            }
+        }
+        pushGroups(emitted, k);
+        return self;
+    }
+
+    /** Sorts the k candidates by name, stores them as members and pushes each run of one name as a group. */
+    private void pushGroups(int parent, int k) {
+        if (k > COUNTING_SORT_FROM && k > tree.names().size() / 4) {
+            countingSort(k);
+        } else {
+            Arrays.sort(keys, 0, k);
+        }
+        grow(used + k);
+        for (int a = 0; a < k; ) {
+            int name = (int) (keys[a] >>> 32);
+            long total = 0;
+            long count = 0;
+            int b = a;
+            for (; b < k && (int) (keys[b] >>> 32) == name; b++) {
+                int c = (int) keys[b];
+                node[used + b] = candNode[c];
+                weight[used + b] = candWeight[c];
+                samples[used + b] = candSamples[c];
+                total += candWeight[c];
+                count += candSamples[c];
+            }
+            pending.push(parent, used + a, b - a, total, count);
+            out.childPending(parent);
+            a = b;
+        }
+        used += k;
+    }
+
+    /** Above this many candidates (an inverted graph's leaves, say), a counting sort by name id beats a comparison sort. */
+    private static final int COUNTING_SORT_FROM = 4096;
+
+    /** Sorts keys[0, k) by name id (the high half) with a counting sort; within a name, candidates keep their order. */
+    private void countingSort(int k) {
+        int[] start = new int[tree.names().size() + 1];
+        for (int a = 0; a < k; a++) {
+            start[(int) (keys[a] >>> 32) + 1]++;
+        }
+        for (int i = 1; i < start.length; i++) {
+            start[i] += start[i - 1];
+        }
+        long[] sorted = new long[k];
+        for (int a = 0; a < k; a++) {
+            sorted[start[(int) (keys[a] >>> 32)]++] = keys[a];
+        }
+        System.arraycopy(sorted, 0, keys, 0, k);
+    }
+
+    private int candidate(int k, int n, long candidateWeight, int candidateSamples) {
+        if (k == keys.length) {
+            keys = Arrays.copyOf(keys, k * 2);
+            candNode = Arrays.copyOf(candNode, k * 2);
+            candWeight = Arrays.copyOf(candWeight, k * 2);
+            candSamples = Arrays.copyOf(candSamples, k * 2);
+        }
+        candNode[k] = n;
+        candWeight[k] = candidateWeight;
+        candSamples[k] = candidateSamples;
+        // name ids are sort ranks
+        keys[k] = (long) tree.name(n) << 32 | k;
+        return k + 1;
+    }
+
+    private void grow(int needed) {
+        if (needed > node.length) {
+            int cap = Math.max(needed, node.length + (node.length >> 1));
+            node = Arrays.copyOf(node, cap);
+            weight = Arrays.copyOf(weight, cap);
+            samples = Arrays.copyOf(samples, cap);
+        }
+    }
+}

@@ -1,0 +1,353 @@
+package org.jfrworkbench.analysis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Copies the nodes of a {@link CallTree} that selected samples pass through into the API's columns. The tree is
+ * already in pre-order with children by name, so this is one forward pass that skips every unselected subtree;
+ * a node's output parent is the innermost open output node. A bounded answer keeps the nodes at or above a weight
+ * ({@link #threshold}), which is linear too.
+ */
+final class FlameLayout {
+    private FlameLayout() {
+    }
+
+    /**
+     * matches: per name id whether the search finds it (null: no search). scale multiplies every weight. Nodes
+     * lighter than threshold are left out, each parent's into one "[other]" child after its other children.
+     */
+    static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, double scale,
+                         long threshold) {
+        CallTree tree = w.tree();
+        int n = tree.size();
+        int out = 0;
+        for (int i = 0; i < n; ) {
+            if (kept(w, i, threshold)) {
+                out++;
+                i++;
+            } else {
+                i = tree.end(i);
+            }
+        }
+        Columns c = new Columns(out + (threshold > Long.MIN_VALUE ? out : 0));
+        Names names = new Names(tree.names());
+        int other = -1;
+        int[] openTree = new int[64];
+        int[] openOut = new int[64];
+        long[] openLeft = new long[64];
+        long[] openLeftSamples = new long[64];
+        int depth = 0;
+        for (int i = 0; i < n; ) {
+            if (i > 0 && w.totalSamples(i) == 0) {
+                i = tree.end(i);
+                continue;
+            }
+            while (depth > 0 && tree.end(openTree[depth - 1]) <= i) {
+                depth--;
+                other = closeNode(c, names, other, openOut[depth], openLeft[depth], openLeftSamples[depth], scale);
+            }
+            if (!kept(w, i, threshold)) {
+                openLeft[depth - 1] += w.total(i);
+                openLeftSamples[depth - 1] += w.totalSamples(i);
+                i = tree.end(i);
+                continue;
+            }
+            int k = c.add(names.id(tree.name(i)), depth == 0 ? -1 : openOut[depth - 1], scaled(w.total(i), scale),
+                    scaled(w.self(i), scale), tree.typeName(i), w.totalSamples(i));
+            if (matches != null && i > 0 && matches[tree.name(i)]) {
+                c.hit(k);
+            }
+            if (depth == openTree.length) {
+                openTree = Arrays.copyOf(openTree, depth * 2);
+                openOut = Arrays.copyOf(openOut, depth * 2);
+                openLeft = Arrays.copyOf(openLeft, depth * 2);
+                openLeftSamples = Arrays.copyOf(openLeftSamples, depth * 2);
+            }
+            openTree[depth] = i;
+            openOut[depth] = k;
+            openLeft[depth] = 0;
+            openLeftSamples[depth++] = 0;
+            i++;
+        }
+        while (depth > 0) {
+            depth--;
+            other = closeNode(c, names, other, openOut[depth], openLeft[depth], openLeftSamples[depth], scale);
+        }
+        FlameGraph.Search found = null;
+        if (matches != null) {
+            long matched = matchedWeight(w, matches);
+            long all = w.totalWeight();
+            found = new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(), scaled(matched, scale),
+                    all == 0 ? 0 : (double) matched / all, c.hits());
+        }
+        return new FlameGraph(selection.kind().id(), selection.unit(), scaled(w.totalWeight(), scale), w.samples(),
+                names.list(), c.nodes(), found);
+    }
+
+    /** The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold. */
+    private static boolean kept(TreeWeights w, int node, long threshold) {
+        return node == 0 || (w.totalSamples(node) > 0 && w.total(node) >= threshold);
+    }
+
+    /** Closes an answer node: the weight of its left-out children becomes its last child, "[other]". */
+    private static int closeNode(Columns c, Names names, int other, int parent, long left, long leftSamples, double scale) {
+        if (leftSamples == 0) {
+            return other;
+        }
+        int id = other < 0 ? names.literal(BoundedTree.OTHER) : other;
+        long weight = scaled(left, scale);
+        c.add(id, parent, weight, weight, "", leftSamples);
+        return id;
+    }
+
+    /**
+     * The smallest weight a node needs so that the answer, with one "[other]" per node that loses children, has
+     * at most maxNodes nodes (Long.MIN_VALUE: all fit). Nodes only get lighter down the tree, so the nodes at or
+     * above a weight are a tree themselves.
+     */
+    static long threshold(TreeWeights w, int maxNodes) {
+        CallTree tree = w.tree();
+        int selected = selectedNodes(w);
+        if (selected <= maxNodes) {
+            return Long.MIN_VALUE;
+        }
+        long[] totals = new long[selected];
+        int k = 0;
+        for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
+            if (w.totalSamples(i) > 0) {
+                totals[k++] = w.total(i);
+            }
+        }
+        // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
+        // room left suggests (each pass over the tree costs as much as the answer's layout)
+        int keep = Math.max(1, maxNodes / 2);
+        long t = largest(totals, keep);
+        int size = answerSize(w, t);
+        while (size > maxNodes) {
+            // ties at t: the next weight up
+            long next = Long.MAX_VALUE;
+            for (long v : totals) {
+                if (v > t && v < next) {
+                    next = v;
+                }
+            }
+            t = next;
+            size = answerSize(w, t);
+        }
+        int room = maxNodes - size;
+        if (room > maxNodes / 16) {
+            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
+            long lower = largest(totals, more);
+            if (lower < t && answerSize(w, lower) <= maxNodes) {
+                t = lower;
+            }
+        }
+        return t;
+    }
+
+    /** The k-th largest value (k from 1), by quickselect: reorders a. */
+    private static long largest(long[] a, int k) {
+        int target = a.length - k;
+        int lo = 0;
+        int hi = a.length - 1;
+        while (lo < hi) {
+            long pivot = median(a[lo], a[(lo + hi) >>> 1], a[hi]);
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (a[i] < pivot) {
+                    i++;
+                }
+                while (a[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    long x = a[i];
+                    a[i++] = a[j];
+                    a[j--] = x;
+                }
+            }
+            if (target <= j) {
+                hi = j;
+            } else if (target >= i) {
+                lo = i;
+            } else {
+                break;
+            }
+        }
+        return a[target];
+    }
+
+    private static long median(long a, long b, long c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+
+    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
+    private static int answerSize(TreeWeights w, long t) {
+        CallTree tree = w.tree();
+        boolean[] losesChildren = new boolean[tree.size()];
+        int size = 0;
+        for (int i = 0, n = tree.size(); i < n; ) {
+            if (kept(w, i, t)) {
+                size++;
+                i++;
+            } else {
+                if (w.totalSamples(i) > 0 && !losesChildren[tree.parent(i)]) {
+                    losesChildren[tree.parent(i)] = true;
+                    size++;
+                }
+                i = tree.end(i);
+            }
+        }
+        return size;
+    }
+
+    /** Nodes selected samples pass through (the size of an unbounded answer). */
+    static int selectedNodes(TreeWeights w) {
+        CallTree tree = w.tree();
+        int out = 0;
+        for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
+            if (w.totalSamples(i) > 0) {
+                out++;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The weight of the selected samples with a frame the search matches (whatever the view's shape): the totals of
+     * the outermost matching nodes, in one pre-order pass that skips each matched subtree.
+     */
+    static long matchedWeight(TreeWeights w, boolean[] matches) {
+        CallTree tree = w.tree();
+        long matched = 0;
+        for (int i = 1, n = tree.size(); i < n; ) {
+            if (w.totalSamples(i) > 0 && matches[tree.name(i)]) {
+                matched += w.total(i);
+                i = tree.end(i);
+            } else {
+                i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i);
+            }
+        }
+        return matched;
+    }
+
+    static long scaled(long weight, double scale) {
+        return scale == 1.0 ? weight : Math.round(weight * scale);
+    }
+
+    /** Growing node columns of an answer built in pre-order. */
+    static final class Columns {
+        private int[] name;
+        private int[] parent;
+        private long[] total;
+        private long[] self;
+        private String[] type;
+        private long[] samples;
+        private int size;
+        private int[] hits = new int[16];
+        private int hitCount;
+
+        Columns(int capacity) {
+            int c = Math.max(1, capacity);
+            name = new int[c];
+            parent = new int[c];
+            total = new long[c];
+            self = new long[c];
+            type = new String[c];
+            samples = new long[c];
+        }
+
+        int add(int nameId, int parentIndex, long totalWeight, long selfWeight, String typeName, long sampleCount) {
+            if (size == name.length) {
+                int cap = size * 2;
+                name = Arrays.copyOf(name, cap);
+                parent = Arrays.copyOf(parent, cap);
+                total = Arrays.copyOf(total, cap);
+                self = Arrays.copyOf(self, cap);
+                type = Arrays.copyOf(type, cap);
+                samples = Arrays.copyOf(samples, cap);
+            }
+            name[size] = nameId;
+            parent[size] = parentIndex;
+            total[size] = totalWeight;
+            self[size] = selfWeight;
+            type[size] = typeName;
+            samples[size] = sampleCount;
+            return size++;
+        }
+
+        void hit(int node) {
+            if (hitCount == hits.length) {
+                hits = Arrays.copyOf(hits, hitCount * 2);
+            }
+            hits[hitCount++] = node;
+        }
+
+        int[] hits() {
+            return Arrays.copyOf(hits, hitCount);
+        }
+
+        FlameGraph.Nodes nodes() {
+            int n = size;
+            int[] count = new int[n];
+            for (int i = n - 1; i >= 0; i--) {
+                count[i]++;
+                if (parent[i] >= 0) {
+                    count[parent[i]] += count[i];
+                }
+            }
+            return new FlameGraph.Nodes(Arrays.copyOf(name, n), Arrays.copyOf(parent, n), Arrays.copyOf(total, n),
+                    Arrays.copyOf(self, n), Arrays.copyOf(type, n), count, Arrays.copyOf(samples, n));
+        }
+    }
+
+    /** The output's name dictionary: the names the answer uses, in order of first use, the root's "all" first. */
+    static final class Names {
+        private final FrameNames dict;
+        private final int[] remap;
+        private final List<String> list = new ArrayList<>();
+
+        Names(FrameNames dict) {
+            this(dict, true);
+        }
+
+        /** withAll: whether the list starts with the root's "all" (a tree rooted at a method has no such node). */
+        Names(FrameNames dict, boolean withAll) {
+            this.dict = dict;
+            this.remap = new int[dict.size()];
+            Arrays.fill(remap, -1);
+            if (withAll) {
+                list.add("all");
+            }
+        }
+
+        /** The output id of a name that is not in the dictionary ("[other]"). */
+        int literal(String name) {
+            int at = list.indexOf(name);
+            if (at < 0) {
+                at = list.size();
+                list.add(name);
+            }
+            return at;
+        }
+
+        /** The output id of a dictionary name; -1 (the root) is "all". */
+        int id(int name) {
+            if (name < 0) {
+                return 0;
+            }
+            if (remap[name] < 0) {
+                remap[name] = list.size();
+                list.add(dict.name(name));
+            }
+            return remap[name];
+        }
+
+        List<String> list() {
+            return list;
+        }
+    }
+}

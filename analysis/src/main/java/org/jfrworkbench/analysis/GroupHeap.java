@@ -1,0 +1,97 @@
+package org.jfrworkbench.analysis;
+
+import java.util.Arrays;
+
+/**
+ * The groups waiting to become answer nodes in a {@link BoundedTree}, heaviest first to within a factor of two: a
+ * bucket per power of two of the total weight, first in first out within a bucket (so an answer is the same every
+ * time). Constant time per group where a binary heap's log n cache misses made it the largest cost of an inverted
+ * graph. A group is its parent's answer index, its range of members, its total weight and samples.
+ */
+final class GroupHeap {
+    private static final int BUCKETS = 65;
+    private int[] parent = new int[256];
+    private int[] from = new int[256];
+    private int[] length = new int[256];
+    private long[] total = new long[256];
+    private long[] samples = new long[256];
+    /** Per group, the next group of its bucket (-1: none); per bucket its first and last group. */
+    private int[] next = new int[256];
+    private final int[] head = new int[BUCKETS];
+    private final int[] tail = new int[BUCKETS];
+    private int groups;
+    private int size;
+    private int top = -1;
+
+    GroupHeap() {
+        Arrays.fill(head, -1);
+        Arrays.fill(tail, -1);
+    }
+
+    void push(int parentIndex, int memberFrom, int memberLength, long totalWeight, long sampleCount) {
+        if (groups == parent.length) {
+            int cap = groups * 2;
+            parent = Arrays.copyOf(parent, cap);
+            from = Arrays.copyOf(from, cap);
+            length = Arrays.copyOf(length, cap);
+            total = Arrays.copyOf(total, cap);
+            samples = Arrays.copyOf(samples, cap);
+            next = Arrays.copyOf(next, cap);
+        }
+        int g = groups++;
+        parent[g] = parentIndex;
+        from[g] = memberFrom;
+        length[g] = memberLength;
+        total[g] = totalWeight;
+        samples[g] = sampleCount;
+        next[g] = -1;
+        // weightless groups (a zero-weight kind) still order by their sample counts
+        int b = 64 - Long.numberOfLeadingZeros(Math.max(0, totalWeight > 0 ? totalWeight : sampleCount));
+        if (tail[b] < 0) {
+            head[b] = g;
+        } else {
+            next[tail[b]] = g;
+        }
+        tail[b] = g;
+        top = Math.max(top, b);
+        size++;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Removes and returns a heaviest group (to within a factor of two), the first made among its bucket. */
+    int pop() {
+        while (head[top] < 0) {
+            top--;
+        }
+        int g = head[top];
+        head[top] = next[g];
+        if (head[top] < 0) {
+            tail[top] = -1;
+        }
+        size--;
+        return g;
+    }
+
+    int parent(int g) {
+        return parent[g];
+    }
+
+    int from(int g) {
+        return from[g];
+    }
+
+    int length(int g) {
+        return length[g];
+    }
+
+    long total(int g) {
+        return total[g];
+    }
+
+    long samples(int g) {
+        return samples[g];
+    }
+}

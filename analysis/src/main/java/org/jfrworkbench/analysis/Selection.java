@@ -1,0 +1,187 @@
+package org.jfrworkbench.analysis;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+import org.jfrworkbench.model.Dictionary;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+
+/**
+ * Which samples a query counts, with one meaning for the CLI and the HTTP API: one kind; a time range
+ * {@code [from, to)} in nanoseconds since the recording's start, half-open (open ends are Long.MIN_VALUE /
+ * Long.MAX_VALUE); optionally a set of thread ids; a set of thread states as recorded (names such as
+ * STATE_RUNNABLE; null = every state); one source (a sampler's name; null = the kind's default source,
+ * {@link SampleTable#defaultSource()}: two sources are never summed); and whether each sample weighs its value in
+ * the kind's unit or counts as one sample.
+ */
+public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads, Set<String> states, String source,
+                        boolean countSamples) {
+
+    public Selection {
+        if (kind == null) {
+            throw new IllegalArgumentException("kind is required");
+        }
+        if (fromNanos > toNanos) {
+            throw new BadQueryException("from (" + fromNanos / 1_000_000 + " ms) is after to (" + toNanos / 1_000_000 + " ms)");
+        }
+        states = states == null || states.isEmpty() ? null : Set.copyOf(states);
+        source = source == null || source.isBlank() ? null : source;
+    }
+
+    /** Every state, the default source. */
+    public Selection(Kind kind, long fromNanos, long toNanos, BitSet threads, boolean countSamples) {
+        this(kind, fromNanos, toNanos, threads, null, null, countSamples);
+    }
+
+    /** Every sample of a kind's default source, weighed in the kind's unit. */
+    public static Selection of(Kind kind) {
+        return new Selection(kind, Long.MIN_VALUE, Long.MAX_VALUE, null, false);
+    }
+
+    /** A range in whole milliseconds since the recording's start, [from, to); null leaves that end open. */
+    public static Selection millis(Kind kind, Long fromMillis, Long toMillis, BitSet threads, boolean countSamples) {
+        if (fromMillis != null && toMillis != null && fromMillis > toMillis) {
+            throw new BadQueryException("from (" + fromMillis + ") is after to (" + toMillis + ")");
+        }
+        return new Selection(kind, fromMillis == null ? Long.MIN_VALUE : fromMillis * 1_000_000,
+                toMillis == null ? Long.MAX_VALUE : toMillis * 1_000_000, threads, countSamples);
+    }
+
+    /** This selection limited to thread states (null or empty = every state) and one source (null = the default). */
+    public Selection with(Set<String> stateNames, String sourceName) {
+        return new Selection(kind, fromNanos, toNanos, threads, stateNames, sourceName, countSamples);
+    }
+
+    public Selection withKind(Kind k) {
+        return new Selection(k, fromNanos, toNanos, threads, states, source, countSamples);
+    }
+
+    /** The unit of the weights this selection adds up. */
+    public String unit() {
+        return countSamples ? "samples" : kind.unit();
+    }
+
+    /**
+     * Checks the states and source against what the recording has of the kind: a BadQueryException (HTTP 400, CLI
+     * exit 2) names the states or sources present when one asked for is not.
+     */
+    public void check(Profile p) {
+        SampleTable t = p.kinds().get(kind);
+        if (t == null) {
+            return; // the query names the kinds present when it asks for the samples
+        }
+        KindBreakdown b = KindBreakdown.of(kind, t);
+        if (source != null && !b.sources().containsKey(source)) {
+            throw new BadQueryException("unknown source '" + source + "': this recording's " + kind.id()
+                    + " samples come from " + b.sources().keySet() + " (default " + b.source() + ")");
+        }
+        if (states != null) {
+            KindBreakdown.SourceTotals shown = b.sources().get(source == null ? b.source() : source);
+            Set<String> present = shown == null ? Set.of() : shown.states().keySet();
+            List<String> unknown = states.stream().filter(s -> !present.contains(s)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                throw new BadQueryException("unknown state" + (unknown.size() > 1 ? "s " : " ") + unknown + ": this recording's "
+                        + kind.id() + " samples have " + (present.isEmpty() ? "no thread states" : "the states " + present));
+            }
+        }
+    }
+
+    /**
+     * The time the selection spans within the recording, in seconds (the recording's duration when open, at least
+     * a millisecond): what "per second" means in an absolute diff.
+     */
+    public double seconds(Profile p) {
+        long duration = Math.max(0, p.endNanos() - p.startNanos());
+        long from = Math.max(0, fromNanos);
+        long to = Math.min(duration, toNanos);
+        return Math.max(1_000_000, to - from) / 1e9;
+    }
+
+    /** Whether a sample of t (by index) is selected, for loops over t outside the call tree. */
+    public IntPredicate on(SampleTable t, long recordingStartNanos) {
+        Filter f = new Filter(this, t, recordingStartNanos);
+        return i -> f.accepts(t, i);
+    }
+
+    /**
+     * One pass over the kind's samples: each selected sample's weight goes to its stack's slot, then each slot's
+     * to its node in tree.
+     */
+    public TreeWeights weigh(ProfileData data, CallTree tree) {
+        SampleTable t = data.samples(kind);
+        Filter f = new Filter(this, t, data.profile().startNanos());
+        long[] slotWeight = new long[tree.sampleSlots()];
+        int[] slotSamples = new int[slotWeight.length];
+        boolean classes = StackClasses.hasClassFrames(kind);
+        int stackSlots = tree.stackSlots();
+        for (int i = 0, size = t.size(); i < size; i++) {
+            if (f.tests && !f.accepts(t, i)) {
+                continue;
+            }
+            int slot = StackClasses.slot(t.stack(i), stackSlots);
+            if (classes) {
+                slot = tree.allocationSlot(slot, t.objectClass(i));
+            }
+            slotWeight[slot] += countSamples ? 1 : t.weight(i);
+            slotSamples[slot]++;
+        }
+        int n = tree.size();
+        long[] self = new long[n];
+        int[] selfSamples = new int[n];
+        for (int s = 0; s < slotWeight.length; s++) {
+            if (slotSamples[s] != 0) {
+                int node = tree.slotNode(s);
+                self[node] += slotWeight[s];
+                selfSamples[node] += slotSamples[s];
+            }
+        }
+        return new TreeWeights(tree, self, selfSamples);
+    }
+
+    /** The selection resolved against one table: epoch bounds, the source's id, the accepted state ids. */
+    private static final class Filter {
+        final long lo;
+        final long hi;
+        final BitSet threads;
+        final int source;
+        final boolean[] states;
+        /** False when every sample is selected (no range, threads or states; one source throughout): no test. */
+        final boolean tests;
+
+        Filter(Selection s, SampleTable t, long start) {
+            lo = s.fromNanos == Long.MIN_VALUE ? Long.MIN_VALUE : start + s.fromNanos;
+            hi = s.toNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + s.toNanos;
+            threads = s.threads;
+            source = s.source == null ? t.defaultSource() : t.sourceNames().find(s.source);
+            boolean[] accepted = null;
+            if (s.states != null) {
+                Dictionary names = t.stateNames();
+                accepted = new boolean[Dictionary.MAX];
+                for (String name : s.states) {
+                    int id = names.find(name);
+                    if (id >= 0) {
+                        accepted[id] = true;
+                    }
+                }
+            }
+            states = accepted;
+            boolean oneSource = t.uniformStateAndSource() && t.size() > 0 && t.source(0) == source;
+            tests = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE || threads != null || states != null || !oneSource;
+        }
+
+        boolean accepts(SampleTable t, int i) {
+            if (lo != Long.MIN_VALUE || hi != Long.MAX_VALUE) {
+                long time = t.time(i);
+                if (time < lo || time >= hi) {
+                    return false;
+                }
+            }
+            return (threads == null || threads.get(t.thread(i))) && t.source(i) == source
+                    && (states == null || states[t.state(i)]);
+        }
+    }
+}

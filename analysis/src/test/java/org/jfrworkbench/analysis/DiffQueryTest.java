@@ -1,0 +1,195 @@
+package org.jfrworkbench.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.Kind;
+import org.junit.jupiter.api.Test;
+
+class DiffQueryTest {
+    /** A service: a handler calling a chain down to parse, plus three other handlers; extra parse work in the target. */
+    static HandMade service(long seed, int extraParse, long millis) {
+        HandMade h = new HandMade(millis);
+        Random r = new Random(seed);
+        String[] handlers = {"m.Web.get;m.Cart.load", "m.Web.get;m.Price.compute", "m.Web.post;m.Order.place"};
+        for (int i = 0; i < 3000; i++) {
+            String stack = "m.Main.run;" + handlers[r.nextInt(handlers.length)] + ";m.Util.w" + r.nextInt(4);
+            h.sample(Kind.CPU, i * millis / 3000, "main", 1, stack);
+        }
+        for (int i = 0; i < 300 + extraParse; i++) {
+            h.sample(Kind.CPU, i * millis / (300 + extraParse), "main", 1, "m.Main.run;m.Api.call;m.Codec.decode;m.Json.parse");
+        }
+        return h;
+    }
+
+    static DiffResult diff(ProfileData a, ProfileData b, DiffMode mode) {
+        return new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT, mode, 1 << 20).run(a, b);
+    }
+
+    @Test
+    void aRecordingDiffedWithItselfListsNoChangeAndColoursNothing() {
+        ProfileData d = service(1, 0, 10_000).data();
+        for (DiffMode mode : DiffMode.values()) {
+            DiffResult r = diff(d, d, mode);
+            assertEquals(List.of(), r.changes(), mode.id());
+            for (int s : r.nodes().significance()) {
+                assertEquals(0, s);
+            }
+            assertEquals(r.nodes().base()[0], r.nodes().target()[0]);
+            assertEquals(List.of(), r.warnings());
+        }
+    }
+
+    @Test
+    void theGrownChainIsOneSignificantRowRankedFirstWithItsTestNamed() {
+        DiffResult r = diff(service(1, 0, 10_000).data(), service(2, 900, 10_000).data(), DiffMode.RELATIVE);
+        DiffResult.Change top = r.changes().get(0);
+        assertEquals("m.Json.parse", top.method(), r.changes().toString());
+        assertTrue(top.significant() && top.selfSignificant() && top.delta() > 0, top.toString());
+        assertEquals(List.of("m.Api.call", "m.Codec.decode"), top.sameSamples(), "the chain above it is not repeated");
+        for (DiffResult.Change c : r.changes()) {
+            assertFalse(c.method().equals("m.Api.call") || c.method().equals("m.Codec.decode"), c.method());
+        }
+        assertTrue(r.test().name().contains("two-proportion z-test"), r.test().name());
+        assertEquals("Bonferroni", r.test().correction());
+        assertTrue(r.test().tests() >= 2 * r.changes().size());
+        // per second, the other methods did the same work: sampling noise, not a change
+        DiffResult absolute = diff(service(1, 0, 10_000).data(), service(2, 900, 10_000).data(), DiffMode.ABSOLUTE);
+        assertEquals("m.Json.parse", absolute.changes().get(0).method());
+        for (DiffResult.Change c : absolute.changes()) {
+            if (c.method().startsWith("m.Util") || c.method().startsWith("m.Web")) {
+                assertFalse(c.significant() || c.selfSignificant(), c.toString());
+            }
+        }
+        int parse = -1;
+        for (int i = 0; i < r.names().size(); i++) {
+            if (r.names().get(i).equals("m.Json.parse")) {
+                parse = i;
+            }
+        }
+        for (int i = 0; i < r.nodes().name().length; i++) {
+            if (r.nodes().name()[i] == parse) {
+                assertEquals(1, r.nodes().significance()[i], "the grown node is coloured");
+            }
+        }
+    }
+
+    @Test
+    void absoluteModeComparesWeightPerSecond() {
+        // the same work in half the time: shares are equal, the rate per second doubles everywhere
+        DiffResult relative = diff(service(1, 0, 10_000).data(), service(1, 0, 5_000).data(), DiffMode.RELATIVE);
+        assertTrue(relative.changes().isEmpty(), relative.changes().toString());
+        DiffResult absolute = diff(service(1, 0, 10_000).data(), service(1, 0, 5_000).data(), DiffMode.ABSOLUTE);
+        DiffResult.Change main = absolute.changes().stream().filter(c -> c.method().equals("m.Main.run")).findFirst().orElseThrow();
+        assertTrue(main.significant());
+        assertEquals(2 * main.basePerSecond(), main.targetPerSecond(), 1e-6 * main.targetPerSecond());
+        assertTrue(absolute.test().name().contains("Poisson"));
+        assertEquals("absolute", absolute.mode());
+    }
+
+    @Test
+    void sidesThatDoNotCompareAreWarnedAbout() {
+        ProfileData a = service(1, 0, 10_000).sample(Kind.WALL, 1, "main", 1, "m.Main.run").data();
+        DiffResult kinds = new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.WALL), FrameNaming.DEFAULT,
+                DiffMode.RELATIVE, 1000).run(a, a);
+        assertTrue(kinds.warnings().stream().anyMatch(w -> w.startsWith("different kinds")), kinds.warnings().toString());
+        assertTrue(kinds.warnings().stream().anyMatch(w -> w.contains("too few")), kinds.warnings().toString());
+        DiffResult ranges = new DiffQuery(Selection.millis(Kind.CPU, 0L, 1000L, null, false), Selection.of(Kind.CPU),
+                FrameNaming.DEFAULT, DiffMode.RELATIVE, 1000).run(a, a);
+        assertTrue(ranges.warnings().stream().anyMatch(w -> w.startsWith("different durations")), ranges.warnings().toString());
+    }
+
+    @Test
+    void perSideFiltersSelectEachSide() {
+        ProfileData d = service(1, 0, 10_000).data();
+        DiffResult r = new DiffQuery(Selection.millis(Kind.CPU, 0L, 5000L, null, false),
+                Selection.millis(Kind.CPU, 5000L, 10_000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE, 1000).run(d, d);
+        assertEquals(1650, r.baseSamples());
+        assertEquals(1650, r.targetSamples());
+        assertEquals(5.0, r.baseSeconds(), 1e-9);
+    }
+
+    @Test
+    void theCollapsedDiffWritesBothSidesPerStack() throws Exception {
+        HandMade a = new HandMade().sample(Kind.CPU, 1, "main", 2, "m.Main.run;m.A.a").sample(Kind.CPU, 2, "main", 1, "m.Main.run");
+        HandMade b = new HandMade().sample(Kind.CPU, 1, "main", 3, "m.Main.run;m.B.b").sample(Kind.CPU, 2, "main", 1, "m.Main.run;m.A.a");
+        StringWriter w = new StringWriter();
+        DiffCollapse.write(diff(a.data(), b.data(), DiffMode.RELATIVE), w);
+        assertEquals("m.Main.run 1 0\nm.Main.run;m.A.a 2 1\nm.Main.run;m.B.b 0 3\n", w.toString());
+    }
+
+    @Test
+    void aBoundedMergedTreeKeepsBothSidesTotalsInOther() {
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        Random r = new Random(9);
+        for (int i = 0; i < 500; i++) {
+            a.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(40) + ";m.B.b" + r.nextInt(40));
+            b.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(40) + ";m.C.c" + r.nextInt(40));
+        }
+        DiffResult r20 = new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT, DiffMode.RELATIVE,
+                40).run(a.data(), b.data());
+        DiffResult.Nodes n = r20.nodes();
+        assertTrue(n.name().length <= 40, "size " + n.name().length);
+        assertTrue(r20.names().contains("[other]"));
+        long[] baseChildren = new long[n.name().length];
+        long[] targetChildren = new long[n.name().length];
+        for (int i = n.name().length - 1; i > 0; i--) {
+            baseChildren[n.parent()[i]] += n.base()[i];
+            targetChildren[n.parent()[i]] += n.target()[i];
+        }
+        for (int i = 0; i < n.name().length; i++) {
+            assertEquals(n.base()[i], n.baseSelf()[i] + baseChildren[i], "base of node " + i);
+            assertEquals(n.target()[i], n.targetSelf()[i] + targetChildren[i], "target of node " + i);
+        }
+        assertEquals(500, n.base()[0]);
+        assertEquals(500, n.target()[0]);
+    }
+
+    @Test
+    void generatedNamesOfTwoRunsAreOneFrameEvenWhenOneRunHasTwoOfThem() {
+        HandMade a = new HandMade()
+                .sample(Kind.CPU, 1, "main", 10, "m.Main.run;m.App$$Lambda$75.0x0000000800c22a28.run;m.Work.w")
+                .sample(Kind.CPU, 2, "main", 10, "m.Main.run;m.App$$Lambda$76.0x0000000800c22b00.run;m.Work.w");
+        HandMade b = new HandMade()
+                .sample(Kind.CPU, 1, "main", 20, "m.Main.run;m.App$$Lambda$81.0x0000000800c9f000.run;m.Work.w");
+        DiffResult r = diff(a.data(), b.data(), DiffMode.RELATIVE);
+        assertEquals(List.of("all", "m.Main.run", "m.App$$Lambda.run", "m.Work.w"), r.names());
+        assertEquals(4, r.nodes().name().length, "one path: the two lambdas of the base are one frame");
+        assertEquals(20, r.nodes().base()[2]);
+        assertEquals(20, r.nodes().target()[2]);
+        assertEquals(List.of(), r.changes());
+        MethodStats stats = MethodStats.compute(a.data(), Selection.of(Kind.CPU));
+        assertEquals(20, stats.total()[stats.find("m.App$$Lambda.run")]);
+    }
+
+    @Test
+    void theMergedTreeHoldsBothSidesStacks() {
+        HandMade a = service(1, 0, 10_000);
+        HandMade b = service(3, 500, 10_000);
+        DiffResult r = diff(a.data(), b.data(), DiffMode.RELATIVE);
+        Map<String, Long> base = new TreeMap<>();
+        Map<String, Long> target = new TreeMap<>();
+        String[] path = new String[r.nodes().name().length];
+        for (int i = 1; i < path.length; i++) {
+            int p = r.nodes().parent()[i];
+            path[i] = (p == 0 ? "" : path[p] + ";") + r.names().get(r.nodes().name()[i]);
+            if (r.nodes().baseSelf()[i] != 0) {
+                base.put(path[i], r.nodes().baseSelf()[i]);
+            }
+            if (r.nodes().targetSelf()[i] != 0) {
+                target.put(path[i], r.nodes().targetSelf()[i]);
+            }
+        }
+        assertEquals(a.collapsed(Kind.CPU, 0, 100_000, false), base);
+        assertEquals(b.collapsed(Kind.CPU, 0, 100_000, false), target);
+    }
+}

@@ -1,0 +1,181 @@
+package org.jfrworkbench.analysis;
+
+import static org.jfrworkbench.analysis.HandMade.name;
+import static org.jfrworkbench.analysis.HandMade.path;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import org.jfrworkbench.model.FrameNaming;
+import org.jfrworkbench.model.Kind;
+import org.junit.jupiter.api.Test;
+
+class FlameGraphQueryTest {
+    static FlameGraph flame(ProfileData d, Kind kind, SearchPattern search, boolean inverted, int maxNodes) {
+        return new FlameGraphQuery(Selection.of(kind), search, inverted, FrameNaming.DEFAULT, 1.0, maxNodes).run(d);
+    }
+
+    /** total = self + the children's totals, everywhere; counts are subtree sizes; parents come first. */
+    static void assertConsistent(FlameGraph g) {
+        FlameGraph.Nodes n = g.nodes();
+        long[] children = new long[g.size()];
+        for (int i = g.size() - 1; i > 0; i--) {
+            assertTrue(n.parent()[i] < i);
+            assertTrue(i < n.parent()[i] + n.count()[n.parent()[i]]);
+            children[n.parent()[i]] += n.total()[i];
+        }
+        for (int i = 0; i < g.size(); i++) {
+            assertEquals(n.total()[i], n.self()[i] + children[i], "node " + i + " " + name(g, i));
+        }
+        assertEquals(g.total(), n.total()[0]);
+    }
+
+    /** The stacks a graph shows: each node's self weight under its path (the leaf first when inverted). */
+    static Map<String, Long> stacks(FlameGraph g) {
+        Map<String, Long> out = new TreeMap<>();
+        for (int i = 1; i < g.size(); i++) {
+            if (g.nodes().self()[i] != 0) {
+                out.merge(path(g, i), g.nodes().self()[i], Long::sum);
+            }
+        }
+        return out;
+    }
+
+    static Map<String, Long> reversed(Map<String, Long> stacks) {
+        Map<String, Long> out = new TreeMap<>();
+        stacks.forEach((k, v) -> {
+            String[] f = k.split(";");
+            StringBuilder sb = new StringBuilder();
+            for (int i = f.length - 1; i >= 0; i--) {
+                sb.append(f[i]).append(i > 0 ? ";" : "");
+            }
+            out.merge(sb.toString(), v, Long::sum);
+        });
+        return out;
+    }
+
+    final HandMade h = new HandMade()
+            .sample(Kind.CPU, 1, "main", 1, "m.Main.run;m.Cart.load;java.util.HashMap.resize")
+            .sample(Kind.CPU, 2, "main", 1, "m.Main.run;m.Cart.load;java.util.HashMap.resize")
+            .sample(Kind.CPU, 3, "main", 1, "m.Main.run;m.Price.compute")
+            .sample(Kind.CPU, 4, "main", 1, "m.Main.run;m.Price.compute;java.util.HashMap.resize")
+            .sample(Kind.ALLOC, 5, "main", 300, "m.Main.run;m.Cart.load", "byte[]")
+            .sample(Kind.ALLOC, 6, "main", 100, "m.Main.run;m.Cart.load", "m.Item");
+    final ProfileData data = h.data();
+
+    @Test
+    void theGraphHoldsTheSamplesStacks() {
+        FlameGraph g = flame(data, Kind.CPU, null, false, 100);
+        assertConsistent(g);
+        assertEquals(h.collapsed(Kind.CPU, 0, 100, false), stacks(g));
+        assertEquals("all", name(g, 0));
+        assertEquals(4, g.samples());
+    }
+
+    @Test
+    void invertedPutsTheLeavesAtTheRoot() {
+        FlameGraph g = flame(data, Kind.CPU, null, true, 100);
+        assertConsistent(g);
+        assertEquals(reversed(h.collapsed(Kind.CPU, 0, 100, false)), stacks(g));
+        assertEquals("java.util.HashMap.resize", name(g, 1));
+        assertEquals(3, g.nodes().total()[1]);
+        assertEquals("m.Cart.load", name(g, 2), "callers by name below the leaf");
+    }
+
+    @Test
+    void allocationGraphsEndInTheClassWeighedInBytesOrSamples() {
+        FlameGraph g = flame(data, Kind.ALLOC, null, false, 100);
+        assertConsistent(g);
+        assertEquals(Map.of("m.Main.run;m.Cart.load;byte[]", 300L, "m.Main.run;m.Cart.load;m.Item", 100L), stacks(g));
+        FlameGraph counted = new FlameGraphQuery(new Selection(Kind.ALLOC, Long.MIN_VALUE, Long.MAX_VALUE, null, true),
+                null, false, FrameNaming.DEFAULT, 1.0, 100).run(data);
+        assertEquals(Map.of("m.Main.run;m.Cart.load;byte[]", 1L, "m.Main.run;m.Cart.load;m.Item", 1L), stacks(counted));
+        assertEquals("samples", counted.unit());
+        FlameGraph inverted = flame(data, Kind.ALLOC, null, true, 100);
+        assertEquals("byte[]", name(inverted, 1), "inverted, the allocated classes come first");
+    }
+
+    @Test
+    void searchIsCaseInsensitiveUnlessAskedAndReportsTheMatchedShare() {
+        FlameGraph g = flame(data, Kind.CPU, SearchPattern.of("hashmap\\.RESIZE", false, false), false, 100);
+        assertEquals(3, g.search().matched());
+        assertEquals(0.75, g.search().share(), 1e-9);
+        assertEquals(2, g.search().nodes().length);
+        for (int node : g.search().nodes()) {
+            assertEquals("java.util.HashMap.resize", name(g, node));
+        }
+        assertEquals(0, flame(data, Kind.CPU, SearchPattern.of("hashmap", true, false), false, 100).search().matched());
+        assertEquals(4, flame(data, Kind.CPU, SearchPattern.of("Main", true, false), false, 100).search().matched(),
+                "a sample counts once however many frames match");
+    }
+
+    @Test
+    void literalSearchTakesThePatternAsPlainText() {
+        assertEquals(0, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, true), false, 100).search().matched());
+        assertEquals(3, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, false), false, 100).search().matched());
+        assertEquals(3, flame(data, Kind.CPU, SearchPattern.of("HASHMAP.", false, true), false, 100).search().matched());
+        assertEquals(0, flame(data, Kind.CPU, SearchPattern.of("(", false, true), false, 100).search().matched(),
+                "not a regular expression, so not malformed");
+    }
+
+    @Test
+    void aMalformedPatternIsABadQueryWithTheReason() {
+        BadQueryException e = assertThrows(BadQueryException.class, () -> SearchPattern.of("(unclosed", false, false));
+        assertTrue(e.getMessage().startsWith("search is not a valid regular expression: "), e.getMessage());
+        assertThrows(BadQueryException.class, () -> SearchPattern.of("x".repeat(1001), false, false));
+    }
+
+    @Test
+    void aBoundedGraphKeepsTheHeaviestNodesAndPutsTheRestIntoOther() {
+        HandMade many = new HandMade();
+        Random r = new Random(5);
+        for (int i = 0; i < 400; i++) {
+            int a = (int) Math.abs(r.nextGaussian() * 6);
+            int b = (int) Math.abs(r.nextGaussian() * 10);
+            many.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + a + ";m.B.b" + b + ";m.C.c" + r.nextInt(30));
+        }
+        ProfileData d = many.data();
+        for (boolean inverted : new boolean[] {false, true}) {
+            FlameGraph all = flame(d, Kind.CPU, null, inverted, 1 << 20);
+            for (int max : new int[] {2, 10, 50, 200}) {
+                FlameGraph cut = flame(d, Kind.CPU, null, inverted, max);
+                assertTrue(cut.size() <= max, inverted + " " + max + ": " + cut.size());
+                assertConsistent(cut);
+                assertEquals(all.total(), cut.total());
+                assertEquals(all.samples(), cut.samples());
+                long kept = 0;
+                for (int i = 0; i < cut.size(); i++) {
+                    if (!name(cut, i).equals(BoundedTree.OTHER)) {
+                        kept++;
+                    }
+                }
+                assertTrue(kept >= Math.min(all.size(), max / 4), inverted + " " + max + " kept " + kept);
+            }
+        }
+    }
+
+    @Test
+    void anEmptySelectionIsARootOfWeightZero() {
+        for (boolean inverted : new boolean[] {false, true}) {
+            FlameGraph g = new FlameGraphQuery(Selection.millis(Kind.CPU, 50L, 50L, null, false), null, inverted,
+                    FrameNaming.DEFAULT, 1.0, 100).run(data);
+            assertEquals(1, g.size());
+            assertEquals("all", name(g, 0));
+            assertEquals(0, g.total());
+        }
+    }
+
+    @Test
+    void theSameQueryGivesTheSameAnswer() {
+        FlameGraph a = flame(data, Kind.CPU, null, true, 3);
+        FlameGraph b = flame(data, Kind.CPU, null, true, 3);
+        assertEquals(a.names(), b.names());
+        assertArrayEquals(a.nodes().total(), b.nodes().total());
+        assertArrayEquals(a.nodes().name(), b.nodes().name());
+    }
+}
