@@ -22,7 +22,7 @@ import org.jfrworkbench.analysis.SampleFilter;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
 
 /**
  * Server speed on a 1 M-sample recording (run on demand, not a test:
@@ -47,15 +47,15 @@ public final class ServerBenchmark {
         long tp = System.nanoTime();
         int parsed = new Importer().read(a).samples(Kind.CPU).size();
         System.out.printf("importer alone (collapsed text -> model, %d samples): %.0f ms%n", parsed, (System.nanoTime() - tp) / 1e6);
-        try (RecordingStore store = new RecordingStore(work.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+        try (RecordingLibrary library = RecordingLibrary.open(work.resolve("data"), new Importer(), Long.MAX_VALUE)) {
             long t0 = System.nanoTime();
-            String idA = store.importFile(a, "a", Map.of(), Kind.CPU).info().id();
+            String idA = library.importFile(a, "a", Map.of(), Kind.CPU).info().id();
             double importMs = (System.nanoTime() - t0) / 1e6;
-            String idB = store.importFile(b, "b", Map.of(), Kind.CPU).info().id();
+            String idB = library.importFile(b, "b", Map.of(), Kind.CPU).info().id();
             System.out.printf("import (parse + profile file + fsync + index + commit): %.0f ms%n", importMs);
 
-            ProfileData pa = store.load(idA);
-            ProfileData pb = store.load(idB);
+            ProfileData pa = library.load(idA);
+            ProfileData pb = library.load(idB);
             FlameGraphQuery flame = new FlameGraphQuery(Kind.CPU);
             double[] flameMs = time(60, 200, () -> JSON.writeValueAsBytes(flame.run(pa)).length);
             int bytes = JSON.writeValueAsBytes(flame.run(pa)).length;
@@ -85,18 +85,18 @@ public final class ServerBenchmark {
             for (int i = 0; i < recordings; i++) {
                 generate(small, 5_000, 100 + i, 0.0);
                 long t1 = System.nanoTime();
-                store.importFile(small, "r" + i, Map.of("batch", String.valueOf(i % 10)), Kind.CPU);
+                library.importFile(small, "r" + i, Map.of("batch", String.valueOf(i % 10)), Kind.CPU);
                 importNanos += System.nanoTime() - t1;
             }
             System.out.printf("imported %d more recordings of 5k samples: %.0f ms each%n", recordings,
                     importNanos / 1e6 / recordings);
             String[] queries = {"HashMap.resize", "resize", "com.bench.pkg3.Service12.handle", "Leaf7", "Service*"};
-            double[] searchMs = time(50, 300, () -> store.index().searchMethods(
-                    queries[(int) (System.nanoTime() % queries.length)], "cpu", 50, store::findInfo).total());
-            long hits = store.index().searchMethods("HashMap.resize", "cpu", 50, store::findInfo).total();
-            double[] listMs = time(50, 300, () -> store.index().list("batch:3", 0, 50).total());
+            double[] searchMs = time(50, 300, () -> library.searchMethods(
+                    queries[(int) (System.nanoTime() % queries.length)], "cpu", 50).total());
+            long hits = library.searchMethods("HashMap.resize", "cpu", 50).total();
+            double[] listMs = time(50, 300, () -> library.list("batch:3", 0, 50).total());
             System.out.printf("method search over %d recordings (%d hits for HashMap.resize): p50 %.2f ms, p99 %.2f ms%n",
-                    store.size(), hits, searchMs[0], searchMs[1]);
+                    library.size(), hits, searchMs[0], searchMs[1]);
             System.out.printf("recording list with facets (q=batch:3): p50 %.2f ms, p99 %.2f ms%n", listMs[0], listMs[1]);
         }
     }

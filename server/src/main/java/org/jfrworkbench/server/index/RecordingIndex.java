@@ -2,6 +2,7 @@ package org.jfrworkbench.server.index;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.lucene.analysis.Analyzer;
@@ -44,6 +46,7 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
 import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.analysis.MethodStats;
@@ -51,6 +54,8 @@ import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.analysis.SampleFilter;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Lucene index: one document per recording (name, labels, JVM, kinds, times, all its method names) and one
@@ -63,13 +68,14 @@ public final class RecordingIndex implements Closeable {
     static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "label", "labeltext", "jvm", "java",
             "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration", "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(RecordingIndex.class);
 
     private final FSDirectory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final Analyzer analyzer;
 
-    public RecordingIndex(Path dir) throws IOException {
+    private RecordingIndex(Path dir) throws IOException {
         Map<String, Analyzer> perField = new HashMap<>();
         perField.put("name", new StandardAnalyzer());
         perField.put("labeltext", new StandardAnalyzer());
@@ -77,15 +83,66 @@ public final class RecordingIndex implements Closeable {
         perField.put("method", JavaNameAnalyzer.names());
         perField.put("methodpart", JavaNameAnalyzer.parts());
         analyzer = new PerFieldAnalyzerWrapper(new KeywordAnalyzer(), perField);
-        directory = FSDirectory.open(dir);
+        directory = FSDirectory.open(Files.createDirectories(dir));
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                 .setCommitOnClose(false);
-        writer = new IndexWriter(directory, config);
-        searchers = new SearcherManager(writer, null);
+        IndexWriter w = null;
+        try {
+            w = new IndexWriter(directory, config);
+            searchers = new SearcherManager(w, null);
+        } catch (IOException | RuntimeException e) {
+            if (w != null) {
+                w.rollback();
+            }
+            directory.close();
+            throw e;
+        }
+        writer = w;
+    }
+
+    /**
+     * Opens the index in dir; one that cannot be read (damaged, or written by an incompatible Lucene) is replaced by
+     * an empty one, which the caller fills again from the recordings ({@link #recordingIds()} tells what is missing).
+     */
+    public static RecordingIndex open(Path dir) throws IOException {
+        try {
+            RecordingIndex index = new RecordingIndex(dir);
+            try {
+                index.recordingIds(); // reads every recording document: a damaged segment shows here, not at a query
+                return index;
+            } catch (IOException | RuntimeException e) {
+                index.close();
+                throw e;
+            }
+        } catch (LockObtainFailedException e) {
+            throw e; // another process has it open: never take it from under it
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("the index in {} cannot be read ({}); it is rebuilt from the recordings", dir, e.toString());
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+            return new RecordingIndex(dir);
+        }
+    }
+
+    /** A recording's documents, built apart from {@link #add} so that the work can run before the recording is stored. */
+    public record Entry(String id, List<Document> documents) {
     }
 
     /** Adds (or replaces) a recording and its method documents; visible to searches, durable after commit. */
     public void add(RecordingInfo info, ProfileData data) throws IOException {
+        add(entry(info, data));
+    }
+
+    /** Adds (or replaces) a recording's documents; visible to searches and durable after {@link #commit}. */
+    public void add(Entry entry) throws IOException {
+        writer.updateDocuments(new Term(REC, entry.id()), entry.documents());
+    }
+
+    /** The documents of a recording: one for the recording, one per kind and method with its weights. */
+    public Entry entry(RecordingInfo info, ProfileData data) throws IOException {
         List<Document> docs = new ArrayList<>();
         Document d = new Document();
         d.add(new StringField(DOC, "recording", Field.Store.NO));
@@ -146,7 +203,7 @@ public final class RecordingIndex implements Closeable {
             d.add(new TextField("methodpart", m, Field.Store.NO));
         }
         docs.add(0, d);
-        writer.updateDocuments(new Term(REC, info.id()), docs);
+        return new Entry(info.id(), docs);
     }
 
     public void delete(String id) throws IOException {

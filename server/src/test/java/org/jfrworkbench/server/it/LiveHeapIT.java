@@ -17,7 +17,7 @@ import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.workload.RetainingWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,9 +64,9 @@ class LiveHeapIT {
             child.destroyForcibly();
         }
 
-        try (RecordingStore store = new RecordingStore(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
-            String id = store.importFile(jfr, "live.jfr", Map.of(), Kind.CPU).info().id();
-            ProfileData data = store.load(id);
+        try (RecordingLibrary library = RecordingLibrary.open(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+            String id = library.importFile(jfr, "live.jfr", Map.of(), Kind.CPU).info().id();
+            ProfileData data = library.load(id);
             List<GcEvent> gcs = data.profile().heap().gcs();
             int histogramGc = -1;
             for (int i = 0; i < gcs.size(); i++) {
