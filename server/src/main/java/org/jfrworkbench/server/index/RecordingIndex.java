@@ -216,6 +216,14 @@ public final class RecordingIndex implements Closeable {
         searchers.maybeRefreshBlocking();
     }
 
+    /**
+     * Makes every change so far visible to new searches without making it durable: cheap (no fsync), for an index
+     * that can be rebuilt from what it indexes.
+     */
+    public void refresh() throws IOException {
+        searchers.maybeRefreshBlocking();
+    }
+
     /** Ids of all recordings in the index (for reconciling with the files on start). */
     public Set<String> recordingIds() throws IOException {
         searchers.maybeRefreshBlocking();

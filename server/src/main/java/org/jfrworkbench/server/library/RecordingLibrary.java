@@ -6,9 +6,13 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
@@ -22,18 +26,15 @@ import org.jfrworkbench.server.index.SearchResult;
 import org.jfrworkbench.server.store.BlobStore;
 import org.jfrworkbench.server.store.LocalDiskBlobStore;
 import org.jfrworkbench.server.store.RecordingStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The recordings' lifecycle in one place. An upload is staged (hashed as it arrives), imported, its pieces stored
- * with the metadata last ({@link RecordingStore}), then indexed and the index committed; only then is it
- * acknowledged. The store is the truth and the index is derived from it: on open the two are reconciled, so a
- * crash at any moment leaves each recording whole or absent, and a lost or damaged index is rebuilt. Deletes go the
- * other way round; loaded profiles are cached.
+ * with the metadata last ({@link RecordingStore}), then indexed and made visible to searches; only then is it
+ * acknowledged. The store is the truth and the index is derived from it: the index is committed shortly after, and
+ * on open the two are reconciled ({@link Reconciliation}), so a crash at any moment leaves each recording whole or
+ * absent, and a lost or damaged index is rebuilt. Deletes go the same way, store first. Loaded profiles are cached.
  */
 public final class RecordingLibrary implements Closeable {
-    private static final Logger LOG = LoggerFactory.getLogger(RecordingLibrary.class);
     static final int ID_LENGTH = 16;
 
     private final Staging staging;
@@ -46,6 +47,9 @@ public final class RecordingLibrary implements Closeable {
     private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
     /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
     private final Object[] locks = new Object[64];
+    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
+    private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
+    private final IndexCommitter committer;
 
     /** The result of an import: the recording, whether it is new (201) or was stored before (200), and the steps' times. */
     public record Imported(RecordingInfo info, boolean created, UploadTimings timings) {
@@ -72,49 +76,8 @@ public final class RecordingLibrary implements Closeable {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
-        reconcile();
-    }
-
-    /**
-     * Makes the index agree with the store: incomplete recordings (a crash before their metadata) are removed,
-     * recordings missing from the index (a crash before its commit, or a new index) are indexed from their stored
-     * profile, and index entries of recordings that are gone are dropped.
-     */
-    private void reconcile() throws IOException {
-        RecordingStore.Inventory inventory = store.inventory();
-        for (String id : inventory.incomplete()) {
-            LOG.warn("removing the pieces of recording {}, which was never completed", id);
-            store.delete(id);
-        }
-        Set<String> indexed = index.recordingIds();
-        int added = 0;
-        int dropped = 0;
-        for (String id : inventory.committed()) {
-            RecordingInfo info;
-            try {
-                info = store.readInfo(id);
-            } catch (IOException | RuntimeException e) {
-                LOG.error("recording {} is left out: its metadata cannot be read ({})", id, e.toString());
-                continue;
-            }
-            infos.put(id, info);
-            if (!indexed.remove(id)) {
-                try {
-                    index.add(info, new ProfileData(id, store.readProfile(id)));
-                    added++;
-                } catch (IOException | RuntimeException e) {
-                    LOG.error("recording {} is not searchable: its profile cannot be read ({})", id, e.toString());
-                }
-            }
-        }
-        for (String orphan : indexed) {
-            index.delete(orphan);
-            dropped++;
-        }
-        if (added + dropped > 0) {
-            LOG.info("index reconciled with the stored recordings: {} added, {} dropped", added, dropped);
-            index.commit();
-        }
+        Reconciliation.run(store, index, infos);
+        this.committer = new IndexCommitter(index);
     }
 
     /** Streams an upload into the scratch area, hashing on the way; throws when it exceeds the upload limit. */
@@ -150,24 +113,91 @@ public final class RecordingLibrary implements Closeable {
                 if (known != null) {
                     return new Imported(known, false, timings);
                 }
-                store.putOriginal(id, staged.file());
-                timings.step("original");
-                store.putProfile(id, profile);
-                timings.step("profile");
-                CrashPoint.reached("import");
-                store.commit(info);
-                timings.step("meta");
-                index.add(info, data);
-                timings.step("index");
-                CrashPoint.reached("commit");
-                index.commit();
-                timings.step("commit");
+                store(staged, info, data, timings);
                 infos.put(id, info);
                 cache.put(id, data);
                 return new Imported(info, true, timings);
             }
         } finally {
             staging.discard(staged);
+        }
+    }
+
+    /**
+     * Stores a recording's pieces, commits it with its metadata and indexes it, or leaves none of it behind. The
+     * pieces are encoded and written on another thread while this one builds the index documents; the index is made
+     * visible at once and committed shortly after (see {@link IndexCommitter}): a crash before that loses nothing that
+     * reconciling cannot index again.
+     */
+    private void store(StagedUpload staged, RecordingInfo info, ProfileData data, UploadTimings timings) throws IOException {
+        String id = info.id();
+        List<Future<?>> pieces = List.of(
+                writers.submit(() -> {
+                    store.putOriginal(id, staged.file());
+                    return null;
+                }),
+                writers.submit(() -> {
+                    store.putProfile(id, data.profile());
+                    return null;
+                }));
+        boolean committed = false;
+        try {
+            RecordingIndex.Entry entry = index.entry(info, data);
+            timings.step("prepare");
+            for (Future<?> piece : pieces) {
+                await(piece);
+            }
+            timings.step("store");
+            CrashPoint.reached("import");
+            store.commit(info);
+            committed = true;
+            timings.step("commit");
+            index.add(entry);
+            CrashPoint.reached("commit");
+            index.refresh();
+            committer.changed();
+            timings.step("index");
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                for (Future<?> piece : pieces) {
+                    awaitQuietly(piece);
+                }
+                store.delete(id);
+                if (committed) {
+                    index.delete(id);
+                    index.refresh();
+                }
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    private static void await(Future<?> f) throws IOException {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while the recording was stored");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    private static void awaitQuietly(Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // reported by the caller's own failure
         }
     }
 
@@ -222,7 +252,10 @@ public final class RecordingLibrary implements Closeable {
         }
     }
 
-    /** Removes a recording: from the store first (its metadata before the rest), then from the index. */
+    /**
+     * Removes a recording: from the store first (its metadata before the rest), then from the index, whose commit
+     * follows shortly (a crash before it leaves an index entry that reconciling drops).
+     */
     public void delete(String id) throws IOException {
         synchronized (lockFor(id)) {
             info(id);
@@ -230,7 +263,8 @@ public final class RecordingLibrary implements Closeable {
             infos.remove(id);
             cache.remove(id);
             index.delete(id);
-            index.commit();
+            index.refresh();
+            committer.changed();
         }
     }
 
@@ -253,13 +287,24 @@ public final class RecordingLibrary implements Closeable {
         return staging.dir();
     }
 
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     private Object lockFor(String id) {
         return locks[Math.floorMod(id.hashCode(), locks.length)];
     }
 
+    /** Commits the index and closes it and the store; writes still running are let finish first. */
     @Override
     public void close() throws IOException {
+        writers.shutdown();
         try {
+            committer.close();
             index.close();
         } finally {
             blobs.close();
