@@ -76,7 +76,7 @@ public final class RecordingLibrary implements Closeable {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
-        Reconciliation.run(store, index, infos);
+        Reconciliation.run(store, index, importer, staging, infos);
         this.committer = new IndexCommitter(index);
     }
 

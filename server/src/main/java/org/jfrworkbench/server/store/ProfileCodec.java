@@ -154,7 +154,15 @@ public final class ProfileCodec {
 
     /** Whether the file is a profile of this version (false for an earlier one, which is to be re-imported). */
     public static boolean isCurrent(Path file) throws IOException {
-        try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return isCurrent(in);
+        }
+    }
+
+    /** Whether the stream starts with a profile of this version; reads its first 8 bytes. */
+    public static boolean isCurrent(InputStream stream) throws IOException {
+        DataInputStream in = new DataInputStream(stream);
+        try {
             return in.readInt() == MAGIC && in.readInt() == VERSION;
         } catch (EOFException e) {
             return false;

@@ -80,6 +80,22 @@ public final class RecordingStore {
         }
     }
 
+    /** Whether the stored profile is of the codec's current version (an earlier one is to be imported again). */
+    public boolean profileIsCurrent(String id) throws IOException {
+        try (BlobStore.Blob blob = blobs.open(key(id, PROFILE))) {
+            return ProfileCodec.isCurrent(blob.content());
+        }
+    }
+
+    /**
+     * Replaces a committed recording's metadata and profile with those of a new import of its original. The
+     * metadata goes first: a crash between the two leaves the old profile, which the next start imports again.
+     */
+    public void replace(RecordingInfo info, Profile profile) throws IOException {
+        commit(info);
+        putProfile(info.id(), profile);
+    }
+
     /** The uploaded bytes; the caller closes the stream. */
     public InputStream openOriginal(String id) throws IOException {
         return blobs.open(key(id, ORIGINAL)).content();

@@ -16,6 +16,9 @@ import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
+import org.jfrworkbench.server.store.ProfileCodec;
+import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +53,27 @@ class RecordingLibraryTest {
         try (RecordingLibrary library = open()) {
             assertEquals("after-fix", library.info(id).labels().get("version"), "the info is stored with its labels");
             assertEquals("before", library.load(id).profile().labels().get("version"), "and the stored profile without");
+        }
+    }
+
+    @Test
+    void aProfileOfAnEarlierVersionIsImportedAgainOnStart() throws Exception {
+        String id;
+        try (RecordingLibrary library = open()) {
+            id = library.importFile(JfrFixture.recording("a"), "a.jfr", Map.of("team", "x"), Kind.CPU).info().id();
+        }
+        Path profile = data.resolve("recordings").resolve(id).resolve(RecordingStore.PROFILE);
+        byte[] bytes = Files.readAllBytes(profile);
+        bytes[7] = 1; // the version of the first format, whose samples had no state or source
+        Files.write(profile, bytes);
+        assertThrows(ProfileCodec.OutdatedProfileException.class, () -> ProfileCodec.read(profile));
+        try (RecordingLibrary library = open()) {
+            assertTrue(ProfileCodec.isCurrent(profile), "imported again from the original");
+            assertEquals("jdk", library.info(id).kinds().get("cpu").source());
+            assertEquals("x", library.info(id).labels().get("team"));
+            assertEquals("a.jfr", library.info(id).name());
+            assertEquals(library.info(id).kinds().get("cpu").samples(), library.load(id).profile().samples(Kind.CPU).size());
+            assertEquals(1, library.list("team:x", 0, 10).total());
         }
     }
 
