@@ -27,11 +27,13 @@ import org.jfrworkbench.testkit.Recordings;
  * rounds, then 10 timed. Peer, timed in the same rounds: async-profiler's converter turning the same file into its
  * HTML flame graph ({@code JfrToFlame}), what one runs to see a recording without a server.
  * Input: the file given, or (made on first run) 30 s of {@code VariedWorkload} under async-profiler in one chunk.
- * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more).
+ * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
+ * {@code -Dbench.url=http://host:port} times a server that runs elsewhere instead (another version, say);
+ * {@code -Dbench.rounds=N} sets the timed rounds.
  */
 public final class UploadBench {
     private static final int WARMUP = 3;
-    private static final int ROUNDS = 10;
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 10);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private UploadBench() {
@@ -43,9 +45,10 @@ public final class UploadBench {
         HttpClient http = HttpClient.newHttpClient();
         Map<String, List<Double>> times = new LinkedHashMap<>();
         JsonNode info = null;
-        try (RunningServer server = RunningServer.start(RecordingLibrary.open(work.resolve("data"), new Importer(), 4L << 30),
-                null, "127.0.0.1", 0)) {
-            String base = server.baseUrl();
+        String url = System.getProperty("bench.url");
+        try (RunningServer server = url != null ? null : RunningServer.start(RecordingLibrary.open(work.resolve("data"),
+                new Importer(), 4L << 30), null, "127.0.0.1", 0)) {
+            String base = url != null ? url : server.baseUrl();
             for (int round = 0; round < WARMUP + ROUNDS; round++) {
                 long started = System.nanoTime();
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings?name=bench"))
