@@ -14,19 +14,23 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import one.convert.Arguments;
+import one.convert.FlameGraph;
 import one.convert.JfrToFlame;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Recordings;
+import org.jfrworkbench.testkit.SyntheticProfile;
 
 /**
  * Upload latency: POSTs one recording to the real server in process (a data directory of its own on the real disk)
  * and times its answer (201) and its first view (the default flame graph, the request the page makes first), with
  * the server's own steps from the answer's Server-Timing header. Each round deletes the recording again; 3 warm-up
  * rounds, then 10 timed. Peer, timed in the same rounds: async-profiler's converter turning the same file into its
- * HTML flame graph ({@code JfrToFlame}), what one runs to see a recording without a server.
- * Input: the file given, or (made on first run) 30 s of {@code VariedWorkload} under async-profiler in one chunk.
+ * HTML flame graph, what one runs to see a recording without a server.
+ * Input: the file given, or (made on first run) 30 s of {@code VariedWorkload} under async-profiler in one chunk;
+ * {@code synthetic:N} uploads a collapsed-stack profile of N distinct stacks over tens of thousands of methods
+ * ({@code SyntheticProfile}), which weighs on the method index.
  * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
  * {@code -Dbench.url=http://host:port} times a server that runs elsewhere instead (another version, say);
  * {@code -Dbench.rounds=N} sets the timed rounds.
@@ -40,8 +44,14 @@ public final class UploadBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path input = args.length > 0 ? Path.of(args[0]) : Recordings.variedOneChunk(30_000);
         Path work = Files.createTempDirectory("upload-bench");
+        Path input;
+        if (args.length > 0 && args[0].startsWith("synthetic:")) {
+            int stacks = Integer.parseInt(args[0].substring("synthetic:".length()));
+            input = Files.writeString(work.resolve("synthetic-" + stacks + ".txt"), SyntheticProfile.collapsed(stacks, 7));
+        } else {
+            input = args.length > 0 ? Path.of(args[0]) : Recordings.variedOneChunk(30_000);
+        }
         HttpClient http = HttpClient.newHttpClient();
         Map<String, List<Double>> times = new LinkedHashMap<>();
         JsonNode info = null;
@@ -69,7 +79,7 @@ public final class UploadBench {
                 http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings/" + id)).DELETE().build(),
                         HttpResponse.BodyHandlers.discarding());
                 long peerStarted = System.nanoTime();
-                JfrToFlame.convert(input.toString(), work.resolve("peer.html").toString(), new Arguments("--title", "bench"));
+                peer(input, work.resolve("peer.html"));
                 long peerDone = System.nanoTime();
                 if (round < WARMUP) {
                     continue;
@@ -82,7 +92,7 @@ public final class UploadBench {
                         add(times, "  " + parts[0], (long) (Double.parseDouble(parts[1]) * 1e6));
                     }
                 }
-                add(times, "peer: JfrToFlame to HTML", peerDone - peerStarted);
+                add(times, "peer: converter to HTML", peerDone - peerStarted);
             }
         }
         System.out.printf("input: %s, %.1f MB, %s%n", input.getFileName(), Files.size(input) / 1048576.0, info.get("kinds"));
@@ -92,7 +102,22 @@ public final class UploadBench {
             System.out.printf("%-26s %9.1f %9.1f %9.1f%n", name, median(sorted), sorted.get(0), sorted.get(sorted.size() - 1));
         });
         System.out.printf("first view vs peer: %.2fx faster (median of per-round ratios)%n", medianRatio(
-                times.get("peer: JfrToFlame to HTML"), times.get("first view")));
+                times.get("peer: converter to HTML"), times.get("first view")));
+    }
+
+    /** async-profiler's converter: JFR (JfrToFlame) or collapsed stacks (FlameGraph) to its HTML flame graph. */
+    private static void peer(Path input, Path html) throws Exception {
+        if (!input.getFileName().toString().endsWith(".txt")) {
+            JfrToFlame.convert(input.toString(), html.toString(), new Arguments("--title", "bench"));
+            return;
+        }
+        FlameGraph graph = new FlameGraph(new Arguments("--title", "bench"));
+        try (java.io.Reader in = Files.newBufferedReader(input)) {
+            graph.parseCollapsed(in);
+        }
+        try (java.io.PrintStream out = new java.io.PrintStream(Files.newOutputStream(html), false, "UTF-8")) {
+            graph.dump(out);
+        }
     }
 
     private static void add(Map<String, List<Double>> times, String name, long nanos) {

@@ -76,7 +76,12 @@ public final class RecordingLibrary implements Closeable {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
-        Reconciliation.run(store, index, importer, staging, infos);
+        try {
+            Reconciliation.run(store, index, importer, staging, infos);
+        } catch (IOException | RuntimeException e) {
+            index.close();
+            throw e;
+        }
         this.committer = new IndexCommitter(index);
     }
 
@@ -238,6 +243,9 @@ public final class RecordingLibrary implements Closeable {
                 throw new RecordingNotFoundException(id); // deleted meanwhile
             }
             cache.put(id, data);
+            if (!infos.containsKey(id)) {
+                cache.remove(id); // deleted while it was read: keep no copy
+            }
         }
         return data;
     }
