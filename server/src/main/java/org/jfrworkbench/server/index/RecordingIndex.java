@@ -131,12 +131,12 @@ public final class RecordingIndex implements Closeable {
     public record Entry(String id, List<Document> documents) {
     }
 
-    /** Adds (or replaces) a recording and its method documents; visible to searches, durable after commit. */
+    /** Adds (or replaces) a recording and its method documents; see {@link #add(Entry)}. */
     public void add(RecordingInfo info, ProfileData data) throws IOException {
         add(entry(info, data));
     }
 
-    /** Adds (or replaces) a recording's documents; visible to searches and durable after {@link #commit}. */
+    /** Adds (or replaces) a recording's documents: visible to searches after {@link #refresh}, durable after {@link #commit}. */
     public void add(Entry entry) throws IOException {
         writer.updateDocuments(new Term(REC, entry.id()), entry.documents());
     }
