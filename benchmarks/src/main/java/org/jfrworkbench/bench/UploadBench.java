@@ -16,10 +16,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
 import one.convert.JfrToFlame;
+import org.jfrworkbench.bench.inputs.BenchInputs;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.server.library.RecordingLibrary;
-import org.jfrworkbench.testkit.Recordings;
 import org.jfrworkbench.testkit.SyntheticProfile;
 
 /**
@@ -28,7 +28,8 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * the server's own steps from the answer's Server-Timing header. Each round deletes the recording again; 3 warm-up
  * rounds, then 10 timed. Peer, timed in the same rounds: async-profiler's converter turning the same file into its
  * HTML flame graph, what one runs to see a recording without a server.
- * Input: the file given, or (made on first run) 30 s of {@code VariedWorkload} under async-profiler in one chunk;
+ * Input: the file given, or the benchmark input {@code ap-cpualloc-38mb} (async-profiler cpu and alloc, one chunk,
+ * about 38 MB: what issue-sized uploads look like; see {@link BenchInputs}), or the input named by {@code input:NAME};
  * {@code synthetic:N} uploads a collapsed-stack profile of N distinct stacks over tens of thousands of methods
  * ({@code SyntheticProfile}), which weighs on the method index.
  * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
@@ -50,7 +51,8 @@ public final class UploadBench {
             int stacks = Integer.parseInt(args[0].substring("synthetic:".length()));
             input = Files.writeString(work.resolve("synthetic-" + stacks + ".txt"), SyntheticProfile.collapsed(stacks, 7));
         } else {
-            input = args.length > 0 ? Path.of(args[0]) : Recordings.variedOneChunk(30_000);
+            input = args.length == 0 ? BenchInputs.get("ap-cpualloc-38mb")
+                    : args[0].startsWith("input:") ? BenchInputs.get(args[0].substring("input:".length())) : Path.of(args[0]);
         }
         HttpClient http = HttpClient.newHttpClient();
         Map<String, List<Double>> times = new LinkedHashMap<>();

@@ -248,23 +248,6 @@ public final class Recordings {
         return publish(part, out);
     }
 
-    /**
-     * One long chunk of async-profiler (cpu every 100 us, allocations every 64 kB) over {@code VariedWorkload} for
-     * the given time: a service-like recording with well over 100 k distinct stacks in one chunk, as an agent-less
-     * user uploads it. For the upload benchmark.
-     */
-    public static synchronized Path variedOneChunk(long millis) throws Exception {
-        Path out = DIR.resolve("ap25-varied-onechunk-" + millis / 1000 + "s.jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = require(jdkHome("25"));
-        Path part = partial(out);
-        runMain(home, compiled("VariedWorkload", "17"), "VariedWorkload", part, millis, "--enable-native-access=ALL-UNNAMED",
-                "-agentpath:" + nativeLibrary() + "=start,event=cpu,interval=100us,alloc=64k,file=" + part);
-        return publish(part, out);
-    }
-
     /** Recordings are written under a temporary name and renamed when complete, so a cache hit is whole. */
     private static Path partial(Path out) throws IOException {
         Files.createDirectories(DIR);
