@@ -34,11 +34,12 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * ({@code SyntheticProfile}), which weighs on the method index.
  * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
  * {@code -Dbench.url=http://host:port} times a server that runs elsewhere instead (another version, say);
- * {@code -Dbench.rounds=N} sets the timed rounds.
+ * {@code -Dbench.rounds=N} sets the timed rounds; {@code -Dbench.peer=false} leaves the peer out.
  */
 public final class UploadBench {
     private static final int WARMUP = 3;
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 10);
+    private static final boolean PEER = Boolean.parseBoolean(System.getProperty("bench.peer", "true"));
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private UploadBench() {
@@ -81,7 +82,9 @@ public final class UploadBench {
                 http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings/" + id)).DELETE().build(),
                         HttpResponse.BodyHandlers.discarding());
                 long peerStarted = System.nanoTime();
-                peer(input, work.resolve("peer.html"));
+                if (PEER) {
+                    peer(input, work.resolve("peer.html"));
+                }
                 long peerDone = System.nanoTime();
                 if (round < WARMUP) {
                     continue;
@@ -94,7 +97,9 @@ public final class UploadBench {
                         add(times, "  " + parts[0], (long) (Double.parseDouble(parts[1]) * 1e6));
                     }
                 }
-                add(times, "peer: converter to HTML", peerDone - peerStarted);
+                if (PEER) {
+                    add(times, "peer: converter to HTML", peerDone - peerStarted);
+                }
             }
         }
         System.out.printf("input: %s, %.1f MB, %s%n", input.getFileName(), Files.size(input) / 1048576.0, info.get("kinds"));
@@ -103,8 +108,10 @@ public final class UploadBench {
             List<Double> sorted = values.stream().sorted().toList();
             System.out.printf("%-26s %9.1f %9.1f %9.1f%n", name, median(sorted), sorted.get(0), sorted.get(sorted.size() - 1));
         });
-        System.out.printf("first view vs peer: %.2fx faster (median of per-round ratios)%n", medianRatio(
-                times.get("peer: converter to HTML"), times.get("first view")));
+        if (PEER) {
+            System.out.printf("first view vs peer: %.2fx faster (median of per-round ratios)%n", medianRatio(
+                    times.get("peer: converter to HTML"), times.get("first view")));
+        }
     }
 
     /** async-profiler's converter: JFR (JfrToFlame) or collapsed stacks (FlameGraph) to its HTML flame graph. */
