@@ -19,17 +19,10 @@ import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.DoubleDocValuesField;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.SortedSetDocValuesField;
-import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -45,13 +38,12 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.util.BytesRef;
 import org.jfrworkbench.analysis.BadQueryException;
-import org.jfrworkbench.analysis.MethodStats;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.SampleFilter;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.slf4j.Logger;
@@ -65,8 +57,6 @@ import org.slf4j.LoggerFactory;
 public final class RecordingIndex implements Closeable {
     static final String DOC = "doc";
     static final String REC = "rec";
-    static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "label", "labeltext", "jvm", "java",
-            "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration", "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger(RecordingIndex.class);
 
@@ -127,83 +117,46 @@ public final class RecordingIndex implements Closeable {
         }
     }
 
-    /** A recording's documents, built apart from {@link #add} so that the work can run before the recording is stored. */
-    public record Entry(String id, List<Document> documents) {
+    /**
+     * A recording's documents indexed on their own, in memory: the analysis and the postings, most of the cost of
+     * indexing a recording with tens of thousands of methods, are done, so {@link #add(Entry)} only copies a segment.
+     * This lets the work run while the recording is being stored, before it may become visible.
+     */
+    public static final class Entry {
+        private final String id;
+        private final Directory segment;
+
+        private Entry(String id, Directory segment) {
+            this.id = id;
+            this.segment = segment;
+        }
     }
 
-    /** Adds (or replaces) a recording and its method documents; see {@link #add(Entry)}. */
-    public void add(RecordingInfo info, ProfileData data) throws IOException {
-        add(entry(info, data));
-    }
-
-    /** Adds (or replaces) a recording's documents: visible to searches after {@link #refresh}, durable after {@link #commit}. */
-    public void add(Entry entry) throws IOException {
-        writer.updateDocuments(new Term(REC, entry.id()), entry.documents());
-    }
-
-    /** The documents of a recording: one for the recording, one per kind and method with its weights. */
+    /** Indexes a recording's documents apart from this index (see {@link Entry}); nothing here changes. */
     public Entry entry(RecordingInfo info, ProfileData data) throws IOException {
-        List<Document> docs = new ArrayList<>();
-        Document d = new Document();
-        d.add(new StringField(DOC, "recording", Field.Store.NO));
-        d.add(new StringField(REC, info.id(), Field.Store.NO));
-        d.add(new StringField("id", info.id(), Field.Store.YES));
-        d.add(new StoredField("meta", JSON.writeValueAsString(info)));
-        d.add(new TextField("name", info.name(), Field.Store.NO));
-        for (Map.Entry<String, String> l : info.labels().entrySet()) {
-            String kv = l.getKey() + "=" + l.getValue();
-            d.add(new StringField("label", kv, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_label", new BytesRef(kv)));
-            d.add(new TextField("labeltext", l.getKey() + " " + l.getValue(), Field.Store.NO));
-            if (!RESERVED.contains(l.getKey())) {
-                d.add(new StringField(l.getKey(), l.getValue(), Field.Store.NO));
-            }
+        Directory segment = new ByteBuffersDirectory();
+        // one segment: a buffer large enough for every document, no merging, no compound file to build
+        IndexWriterConfig config = new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false)
+                .setMergePolicy(NoMergePolicy.INSTANCE);
+        try (IndexWriter w = new IndexWriter(segment, config)) {
+            w.addDocuments(RecordingDocuments.of(info, data));
+            w.commit();
         }
-        d.add(new TextField("jvm", String.join(" ", info.jvm().getOrDefault("jvmName", ""),
-                info.jvm().getOrDefault("jvmVersion", ""), info.jvm().getOrDefault("javaVersion", "")), Field.Store.NO));
-        String major = info.javaMajor();
-        if (!major.isEmpty()) {
-            d.add(new StringField("java", major, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_jvm", new BytesRef(major)));
-        }
-        d.add(new NumericDocValuesField("uploaded", info.uploadedMillis()));
-        d.add(new LongPoint("uploaded", info.uploadedMillis()));
-        d.add(new LongPoint("start", info.startMillis()));
-        d.add(new LongPoint("duration", info.durationMillis()));
-        Set<String> allMethods = new LinkedHashSet<>();
-        for (String kind : info.kinds().keySet()) {
-            d.add(new StringField("kind", kind, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_kind", new BytesRef(kind)));
-            MethodStats stats = MethodStats.compute(data, Kind.parse(kind), SampleFilter.ALL);
-            for (int i = 0; i < stats.names().length; i++) {
-                if (stats.totalSamples()[i] == 0) {
-                    continue;
-                }
-                String m = stats.names()[i];
-                allMethods.add(m);
-                Document md = new Document();
-                md.add(new StringField(DOC, "method", Field.Store.NO));
-                md.add(new StringField(REC, info.id(), Field.Store.YES));
-                md.add(new StringField("mkind", kind, Field.Store.YES));
-                md.add(new StoredField("m", m));
-                md.add(new TextField("method", m, Field.Store.NO));
-                md.add(new TextField("methodpart", m, Field.Store.NO));
-                double total = stats.totalWeight() == 0 ? 0 : (double) stats.total()[i] / stats.totalWeight();
-                md.add(new StoredField("self", stats.self()[i]));
-                md.add(new StoredField("total", stats.total()[i]));
-                md.add(new StoredField("selfSamples", stats.selfSamples()[i]));
-                md.add(new StoredField("totalSamples", stats.totalSamples()[i]));
-                md.add(new StoredField("kindTotal", stats.totalWeight()));
-                md.add(new DoubleDocValuesField("totalShare", total));
-                docs.add(md);
-            }
-        }
-        for (String m : allMethods) {
-            d.add(new TextField("method", m, Field.Store.NO));
-            d.add(new TextField("methodpart", m, Field.Store.NO));
-        }
-        docs.add(0, d);
-        return new Entry(info.id(), docs);
+        return new Entry(info.id(), segment);
+    }
+
+    /**
+     * Adds (or replaces) a recording prepared by {@link #entry}: visible to searches after {@link #refresh}, durable
+     * after {@link #commit}.
+     */
+    public void add(Entry entry) throws IOException {
+        writer.deleteDocuments(new Term(REC, entry.id));
+        writer.addIndexes(entry.segment);
+    }
+
+    /** Adds (or replaces) a recording and its method documents, as {@link #add(Entry)} does. */
+    public void add(RecordingInfo info, ProfileData data) throws IOException {
+        writer.updateDocuments(new Term(REC, info.id()), RecordingDocuments.of(info, data));
     }
 
     public void delete(String id) throws IOException {
