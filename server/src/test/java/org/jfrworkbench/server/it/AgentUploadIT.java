@@ -5,30 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.jfrworkbench.testkit.agent.AgentChunks;
+import org.jfrworkbench.testkit.process.ChildJvm;
+import org.jfrworkbench.testkit.process.ServerProcess;
 import org.jfrworkbench.testkit.workload.UploadingWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent ({@code agent.jar} system property) uploading to the real server: chunks written while no server
- * listens wait in the agent's spool; once {@code workbench serve} comes up on that port each chunk is stored once.
+ * listens wait in the agent's spool, which stays within its bound by dropping the oldest; once {@code workbench serve}
+ * comes up on that port each chunk is stored once and leaves the spool.
  */
 class AgentUploadIT {
     @TempDir
@@ -36,21 +36,13 @@ class AgentUploadIT {
 
     @Test
     void chunksSpooledWhileTheServerIsAwayArriveExactlyOnce() throws Exception {
-        Path agentJar = Path.of(System.getProperty("agent.jar", "../agent/target/workbench-agent.jar")).toAbsolutePath();
-        assertTrue(Files.isRegularFile(agentJar), "agent jar missing: " + agentJar);
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        int port = freePort();
         Path spool = tmp.resolve("spool");
         Path appLog = tmp.resolve("app.log");
-        Process app = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + agentJar + "=dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port
-                        + ",token=s3cret,label.service=upload-test",
+        Process app = ChildJvm.current().launch(List.of(
+                ChildJvm.agent("dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port + ",token=s3cret,label.service=upload-test"),
                 "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
-                UploadingWorkload.class.getName(), "12")
-                .redirectErrorStream(true).redirectOutput(appLog.toFile()).start();
+                UploadingWorkload.class.getName(), "12"), appLog);
         // nobody listens yet: wait until a closed chunk waits in the spool (the engine's start takes seconds on a busy machine)
         long spooledWhileAway = 0;
         for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); spooledWhileAway == 0 && System.nanoTime() < deadline; ) {
@@ -59,15 +51,14 @@ class AgentUploadIT {
         }
         Thread.sleep(1000);
 
-        Process server = startServer(java, port, tmp.resolve("data"));
-        try {
+        try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--token", "s3cret", "--no-samples")) {
             assertTrue(app.waitFor(60, TimeUnit.SECONDS), "workload finished");
             String log = Files.readString(appLog);
             assertEquals(0, app.exitValue(), log);
             assertTrue(spooledWhileAway >= 1, "chunks waited on disk while the server was away: " + log);
 
             HttpResponse<String> list = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/api/recordings?q=" + "label:service%3Dupload-test&limit=100")).build(),
+                    URI.create(server.base + "/api/recordings?q=" + "label:service%3Dupload-test&limit=100")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, list.statusCode(), list.body());
             JsonNode recordings = new ObjectMapper().readTree(list.body()).get("recordings");
@@ -87,8 +78,29 @@ class AgentUploadIT {
             assertEquals(0, spooledChunks(spool), "delivered chunks leave the spool");
         } finally {
             app.destroyForcibly();
-            server.destroyForcibly();
-            server.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void spoolStaysWithinItsBoundWhileNobodyListens() throws Exception {
+        ChildJvm jvm = ChildJvm.jdk("25");
+        Path dir = tmp.resolve("spool");
+        long bound = 150 * 1024; // a few chunks: exceeded even when a busy machine slows the workload down
+        String out = jvm.run("dir=" + dir + ",interval=1s,spool-max=150k,upload=http://127.0.0.1:" + freePort(),
+                List.of(), tmp.resolve("app.log"), "org.jfrworkbench.samples.CheckoutService", "after", "7");
+        List<Path> left = AgentChunks.chunks(dir);
+        long size = 0;
+        for (Path p : left) {
+            size += Files.size(p);
+        }
+        long newest = Files.size(left.get(left.size() - 1));
+        assertTrue(size <= bound + newest, "spool holds " + size + " bytes in " + left.size() + " chunks");
+        assertTrue(out.contains("dropped") && out.contains("oldest chunk"), out);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
         }
     }
 
@@ -99,32 +111,5 @@ class AgentUploadIT {
         try (Stream<Path> s = Files.list(spool)) {
             return s.filter(p -> p.toString().endsWith(".jfr")).count();
         }
-    }
-
-    private static Process startServer(String java, int port, Path data) throws Exception {
-        String jar = System.getProperty("workbench.jar", "target/workbench.jar");
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve", "--port",
-                String.valueOf(port), "--data", data.toString(), "--token", "s3cret", "--no-samples")
-                .redirectErrorStream(true).start();
-        CompletableFuture<Boolean> up = new CompletableFuture<>();
-        StringBuffer log = new StringBuffer();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    log.append(line).append('\n');
-                    if (line.contains(" on http://")) {
-                        up.complete(true);
-                    }
-                }
-            } catch (java.io.IOException e) {
-                // killed
-            }
-            up.completeExceptionally(new IllegalStateException("server exited:\n" + log));
-        });
-        reader.setDaemon(true);
-        reader.start();
-        up.get(60, TimeUnit.SECONDS);
-        return p;
     }
 }
