@@ -34,7 +34,8 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * ({@code SyntheticProfile}), which weighs on the method index.
  * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
  * {@code -Dbench.url=http://host:port} times a server that runs elsewhere instead (another version, say);
- * {@code -Dbench.rounds=N} sets the timed rounds; {@code -Dbench.peer=false} leaves the peer out.
+ * {@code -Dbench.pid=PID} names its process for the CPU figures; {@code -Dbench.rounds=N} sets the timed rounds;
+ * {@code -Dbench.peer=false} leaves the peer out.
  */
 public final class UploadBench {
     private static final int WARMUP = 3;
@@ -63,10 +64,12 @@ public final class UploadBench {
                 new Importer(), 4L << 30), null, "127.0.0.1", 0)) {
             String base = url != null ? url : server.baseUrl();
             for (int round = 0; round < WARMUP + ROUNDS; round++) {
+                long cpuStarted = serverCpuNanos();
                 long started = System.nanoTime();
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings?name=bench"))
                         .POST(HttpRequest.BodyPublishers.ofFile(input)).build(), HttpResponse.BodyHandlers.ofString());
                 long answered = System.nanoTime();
+                long cpuAnswered = serverCpuNanos();
                 if (answer.statusCode() != 201) {
                     throw new IllegalStateException("upload answered " + answer.statusCode() + ": " + answer.body());
                 }
@@ -76,6 +79,7 @@ public final class UploadBench {
                 HttpResponse<byte[]> view = http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings/" + id
                         + "/flame?kind=" + kind + "&format=binary")).build(), HttpResponse.BodyHandlers.ofByteArray());
                 long viewed = System.nanoTime();
+                long cpuViewed = serverCpuNanos();
                 if (view.statusCode() != 200) {
                     throw new IllegalStateException("first view answered " + view.statusCode());
                 }
@@ -91,6 +95,8 @@ public final class UploadBench {
                 }
                 add(times, "answer (201)", answered - started);
                 add(times, "first view", viewed - started);
+                add(times, "server CPU to answer", cpuAnswered - cpuStarted);
+                add(times, "server CPU to first view", cpuViewed - cpuStarted);
                 for (String step : answer.headers().firstValue("Server-Timing").orElse("").split(",\\s*")) {
                     String[] parts = step.split(";dur=");
                     if (parts.length == 2) {
@@ -127,6 +133,22 @@ public final class UploadBench {
         try (java.io.PrintStream out = new java.io.PrintStream(Files.newOutputStream(html), false, "UTF-8")) {
             graph.dump(out);
         }
+    }
+
+    /**
+     * CPU time the server's process has used: this JVM's (the client's part is small beside the import), or, with
+     * {@code -Dbench.pid}, that process's from /proc (in clock ticks of 10 ms). On a loaded machine the wall times
+     * above grow with the load; this does not.
+     */
+    private static long serverCpuNanos() throws java.io.IOException {
+        String pid = System.getProperty("bench.pid");
+        if (pid == null) {
+            return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean()).getProcessCpuTime();
+        }
+        String stat = Files.readString(Path.of("/proc", pid, "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // utime + stime
     }
 
     private static void add(Map<String, List<Double>> times, String name, long nanos) {
