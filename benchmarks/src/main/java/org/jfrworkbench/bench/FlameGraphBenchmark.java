@@ -17,6 +17,9 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.SyntheticProfile;
 
@@ -50,7 +53,8 @@ public final class FlameGraphBenchmark {
             peer.dump(out);
         }
 
-        try (BenchServer server = BenchServer.start(temp.resolve("data")); Browser browser = new Browser()) {
+        try (RunningServer server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20),
+                null, "127.0.0.1", 0); Browser browser = new Browser()) {
             String id = upload(server.baseUrl(), input);
             int nodes = nodeCount(server.baseUrl(), id);
             // a long-running server has its tree build compiled: warm it with views nobody opens afterwards

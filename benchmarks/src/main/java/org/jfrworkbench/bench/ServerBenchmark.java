@@ -15,7 +15,10 @@ import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.server.store.ProfileCodec;
 
 /**
@@ -65,12 +68,13 @@ public final class ServerBenchmark {
     private static void run(Path base, Path target) throws Exception {
         System.out.printf(Locale.ROOT, "%n== %s (%.1f MB), load average %s%n", base.getFileName(), Files.size(base) / 1e6, load());
         Path data = Files.createTempDirectory("workbench-bench");
-        try (BenchServer server = BenchServer.start(data)) {
+        try (RunningServer server = RunningServer.start(
+                RecordingLibrary.open(data, new Importer(), 512L << 20), null, "127.0.0.1", 0)) {
             long t0 = System.nanoTime();
-            String a = server.store().importFile(base, "base", Map.of(), Kind.CPU).info().id();
+            String a = server.library().importFile(base, "base", Map.of(), Kind.CPU).info().id();
             double importMs = (System.nanoTime() - t0) / 1e6;
-            String b = server.store().importFile(target, "target", Map.of(), Kind.CPU).info().id();
-            ProfileData pa = server.store().load(a);
+            String b = server.library().importFile(target, "target", Map.of(), Kind.CPU).info().id();
+            ProfileData pa = server.library().load(a);
             System.out.printf(Locale.ROOT, "import (parse, call tree, profile file, fsync, index): %.0f ms; %d distinct stacks, "
                     + "%d call tree nodes (%.1f MB of tree columns)%n", importMs, pa.profile().stacks().size(), pa.tree().size(),
                     (13.0 * pa.tree().size() + 4.0 * pa.profile().stacks().size()) / 1e6);

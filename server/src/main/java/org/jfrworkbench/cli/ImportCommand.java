@@ -9,7 +9,7 @@ import org.jfrworkbench.importer.ImportLimits;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.http.Labels;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,10 +44,10 @@ public final class ImportCommand implements Callable<Integer> {
             return 2;
         }
         int failed = 0;
-        try (RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT), Long.MAX_VALUE)) {
+        try (RecordingLibrary library = RecordingLibrary.open(data, new Importer(ImportLimits.DEFAULT), Long.MAX_VALUE)) {
             for (Path f : files) {
                 try {
-                    RecordingStore.Imported r = store.importFile(f, name, parsedLabels, collapsedKind);
+                    RecordingLibrary.Imported r = library.importFile(f, name, parsedLabels, collapsedKind);
                     System.out.println(r.info().id() + (r.created() ? " imported " : " already stored ") + f);
                 } catch (java.io.IOException | RuntimeException e) {
                     System.err.println("workbench import: " + f + ": " + e.getMessage());

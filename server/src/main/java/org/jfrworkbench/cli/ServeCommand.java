@@ -5,12 +5,11 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-import io.javalin.Javalin;
 import org.jfrworkbench.importer.ImportLimits;
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.server.http.WorkbenchServer;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.server.library.SampleLoader;
-import org.jfrworkbench.server.store.RecordingStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,29 +46,27 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private int serve() throws Exception {
-        RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT), maxUpload);
-        if (store.size() == 0 && !noSamples) {
-            int n = SampleLoader.load(store);
+        RecordingLibrary library = RecordingLibrary.open(data, new Importer(ImportLimits.DEFAULT), maxUpload);
+        if (library.size() == 0 && !noSamples) {
+            int n = SampleLoader.load(library);
             System.err.println("workbench: loaded " + n + " sample recording(s)");
         }
         if (token == null && !InetAddress.getByName(host).isLoopbackAddress()) {
             System.err.println("workbench: WARNING: listening on " + host
                     + " without --token: anyone who can reach it can upload and delete recordings");
         }
-        Javalin app = WorkbenchServer.create(store, token);
+        RunningServer server = RunningServer.start(library, token, host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.stop();
             try {
-                store.close();
-            } catch (Exception e) {
+                server.close();
+            } catch (RuntimeException e) {
                 // exiting anyway; everything acknowledged is committed already
             }
             stopped.countDown();
         }));
-        app.start(host, port);
-        System.err.println("workbench: serving " + store.size() + " recording(s) from " + data.toAbsolutePath()
-                + " on http://" + host + ":" + app.port() + "/");
+        System.err.println("workbench: serving " + library.size() + " recording(s) from " + data.toAbsolutePath()
+                + " on http://" + host + ":" + server.port() + "/");
         stopped.await();
         return 0;
     }

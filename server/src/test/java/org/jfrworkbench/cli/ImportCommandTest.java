@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -25,9 +25,9 @@ class ImportCommandTest {
         assertEquals(0, code);
         assertEquals(0, new CommandLine(new Workbench()).execute("import", stacks.toString(), "--data", data.toString()),
                 "the same bytes again are already stored");
-        try (RecordingStore store = new RecordingStore(data, new Importer(), Long.MAX_VALUE)) {
-            assertEquals(1, store.size());
-            var page = store.index().list("service:shop", 0, 10);
+        try (RecordingLibrary library = RecordingLibrary.open(data, new Importer(), Long.MAX_VALUE)) {
+            assertEquals(1, library.size());
+            var page = library.list("service:shop", 0, 10);
             assertEquals(1, page.total());
             assertEquals("app.collapsed", page.recordings().get(0).name());
             assertEquals(10, page.recordings().get(0).kinds().get("cpu").weight());
@@ -43,9 +43,9 @@ class ImportCommandTest {
                 "--data", data.toString()));
         assertNotEquals(0, new CommandLine(new Workbench()).execute("import", garbage.toString(), "--data", data.toString(),
                 "--labels", "oops"));
-        try (RecordingStore store = new RecordingStore(data, new Importer(), Long.MAX_VALUE)) {
-            assertEquals(0, store.size());
-            assertEquals(0, store.index().list(null, 0, 10).total());
+        try (RecordingLibrary library = RecordingLibrary.open(data, new Importer(), Long.MAX_VALUE)) {
+            assertEquals(0, library.size());
+            assertEquals(0, library.list(null, 0, 10).total());
         }
     }
 }

@@ -13,7 +13,10 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -29,14 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
 class UiIT {
     @TempDir
     static Path temp;
-    static UiServer server;
+    static RunningServer server;
     static Browser browser;
     static Path mapHeavy;
     static Path sortHeavy;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
+        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null,
+                "127.0.0.1", 0);
         browser = new Browser();
         mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
         sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500);

@@ -15,6 +15,9 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -72,12 +75,13 @@ class UiNavigationIT {
 
     @TempDir
     static Path temp;
-    static UiServer server;
+    static RunningServer server;
     static Browser browser;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
+        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null,
+                "127.0.0.1", 0);
         browser = new Browser();
         upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500));
         upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false));

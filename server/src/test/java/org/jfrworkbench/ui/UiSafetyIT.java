@@ -12,6 +12,9 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -29,12 +32,13 @@ class UiSafetyIT {
 
     @TempDir
     static Path temp;
-    static UiServer server;
+    static RunningServer server;
     static Browser browser;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
+        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null,
+                "127.0.0.1", 0);
         browser = new Browser();
     }
 

@@ -10,10 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 
 import javax.tools.ToolProvider;
+
+import org.jfrworkbench.testkit.process.ChildJvm;
 
 /**
  * Real recordings for the tests, made once from the workload in child JVMs (JDK 17 and 25 from the system properties
@@ -115,7 +116,7 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default",
                 "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,jfrsync=default,file=" + part);
         return publish(part, out);
     }
@@ -184,8 +185,7 @@ public final class Recordings {
             return null;
         }
         Path part = partial(out);
-        run(home, part, millis, "--enable-native-access=ALL-UNNAMED",
-                "-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part);
+        run(home, part, millis, "-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part);
         return publish(part, out);
     }
 
@@ -246,7 +246,7 @@ public final class Recordings {
         }
         Path part = partial(out);
         runMain(home, compiled("VariedWorkload", "17"), "VariedWorkload", part, List.of("300000", part.toString(),
-                Long.toString(minBytes)), "--enable-native-access=ALL-UNNAMED", "-agentpath:" + nativeLibrary()
+                Long.toString(minBytes)), "-agentpath:" + nativeLibrary()
                 + "=start,event=cpu,interval=1ms,alloc=16k,live,lock=0,wall=1ms,chunktime=5s,file=" + part);
         return publish(part, out);
     }
@@ -395,22 +395,16 @@ public final class Recordings {
     private static void runMain(Path home, Path classes, String main, Path out, List<String> args, String... jvmOptions)
             throws Exception {
         long millis = Long.parseLong(args.get(0));
-        Files.createDirectories(DIR);
         List<String> cmd = new ArrayList<>();
-        cmd.add(home.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.addAll(List.of(jvmOptions));
         cmd.addAll(List.of("-cp", classes.toString(), main));
         cmd.addAll(args);
         Path log = DIR.resolve(out.getFileName() + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         // only a stuck workload takes this long: a loaded machine may take a minute to start a JVM and profiler
-        if (!p.waitFor(millis + 300_000, TimeUnit.MILLISECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("workload did not finish: " + cmd);
-        }
-        if (p.exitValue() != 0 || !Files.exists(out) || Files.size(out) == 0) {
-            throw new IOException("recording failed (exit " + p.exitValue() + "), see " + log + ": " + cmd);
+        ChildJvm.finish(ChildJvm.at(home).launch(cmd, log), log, millis / 1000 + ChildJvm.STUCK_SECONDS);
+        if (!Files.exists(out) || Files.size(out) == 0) {
+            throw new IOException("the workload wrote no recording, see " + log + ": " + cmd);
         }
     }
 }

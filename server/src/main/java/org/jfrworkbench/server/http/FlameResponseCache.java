@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
-import org.jfrworkbench.server.store.ByteBudgetCache;
+import org.jfrworkbench.server.library.ByteBudgetCache;
 
 /**
  * Encoded flame graph and diff responses, least recently used first out within a byte budget. Recordings never change

@@ -15,7 +15,6 @@ import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,8 +38,9 @@ import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.index.RecordingIndex;
-import org.jfrworkbench.server.store.RecordingStore;
-import org.jfrworkbench.server.store.UploadTooLargeException;
+import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.server.library.StagedUpload;
+import org.jfrworkbench.server.library.UploadTooLargeException;
 
 /** The handlers of the JSON API; each parses its parameters, runs one query and answers its result. */
 final class RecordingApi {
@@ -51,12 +51,12 @@ final class RecordingApi {
      * profile cache's quarter the caches never take more than about a third of a small server's heap.
      */
     private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
-    private final RecordingStore store;
+    private final RecordingLibrary library;
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
 
-    RecordingApi(RecordingStore store) {
-        this.store = store;
+    RecordingApi(RecordingLibrary library) {
+        this.library = library;
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
@@ -64,10 +64,10 @@ final class RecordingApi {
         if (flames.get(key) != null) {
             return;
         }
-        FlameResponseCache.Entry entry = encode(((FlameGraphQuery) key.query()).run(store.load(key.id())), true);
+        FlameResponseCache.Entry entry = encode(((FlameGraphQuery) key.query()).run(library.load(key.id())), true);
         entry.gzip();
         flames.put(key, entry);
-        if (store.findInfo(key.id()) == null) {
+        if (library.findInfo(key.id()) == null) {
             flames.removeRecording(key.id()); // deleted while the view was built
         }
     }
@@ -80,14 +80,14 @@ final class RecordingApi {
     void list(Context ctx) throws IOException {
         int limit = intParam(ctx, "limit", 50, 0, 10_000);
         int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE - 10_000);
-        RecordingIndex.RecordingPage page = store.index().list(ctx.queryParam("q"), offset, limit);
+        RecordingIndex.RecordingPage page = library.list(ctx.queryParam("q"), offset, limit);
         ctx.json(page);
     }
 
     void upload(Context ctx) throws IOException {
         long length = ctx.req().getContentLengthLong();
-        if (length > store.maxUpload() + (1 << 20)) {
-            throw new UploadTooLargeException(store.maxUpload());
+        if (length > library.maxUpload() + (1 << 20)) {
+            throw new UploadTooLargeException(library.maxUpload());
         }
         String contentType = ctx.contentType();
         boolean multipart = contentType != null && contentType.toLowerCase().startsWith("multipart/form-data");
@@ -116,39 +116,40 @@ final class RecordingApi {
         } catch (IllegalArgumentException e) {
             throw new BadQueryException(e.getMessage());
         }
-        RecordingStore.Staged staged;
+        StagedUpload staged;
         try (InputStream in = multipart ? file.content() : ctx.req().getInputStream()) {
-            staged = store.stage(in);
+            staged = library.stage(in);
         } catch (java.io.EOFException e) {
             // Jetty's EofException: the client sent less than its Content-Length promised, or hung up
             throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
         }
-        RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
+        RecordingLibrary.Imported result = library.add(staged, name, parsedLabels, collapsedKind);
         if (result.created()) {
             warmer.warm(result.info());
         }
+        ctx.header("Server-Timing", result.timings().serverTiming());
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
     void get(Context ctx) throws IOException {
-        RecordingInfo info = store.info(ctx.pathParam("id"));
-        ProfileData data = store.load(info.id());
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        ProfileData data = library.load(info.id());
         Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
         out.putAll(RecordingOverview.of(data));
         ctx.json(out);
     }
 
     void delete(Context ctx) throws IOException {
-        String id = store.info(ctx.pathParam("id")).id();
-        store.delete(id);
+        String id = library.info(ctx.pathParam("id")).id();
+        library.delete(id);
         flames.removeRecording(id);
         ctx.status(204);
     }
 
     void flame(Context ctx) throws IOException {
-        String id = store.info(ctx.pathParam("id")).id();
+        String id = library.info(ctx.pathParam("id")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData data = store.load(id);
+        ProfileData data = library.load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
         warmer.awaitPrepared(key);
@@ -200,7 +201,7 @@ final class RecordingApi {
     }
 
     void collapsed(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
         Selection selection = selection(ctx, data);
         data.samples(selection.kind()); // fail with 400 before the response starts
         ctx.contentType("text/plain; charset=utf-8");
@@ -210,9 +211,9 @@ final class RecordingApi {
     }
 
     void sandwich(Context ctx) throws IOException {
-        String id = store.info(ctx.pathParam("id")).id();
+        String id = library.info(ctx.pathParam("id")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData data = store.load(id);
+        ProfileData data = library.load(id);
         SandwichQuery query = new SandwichQuery(selection(ctx, data), required(ctx, "method"), naming(ctx),
                 QueryParams.maxNodes(ctx));
         data.samples(query.selection().kind());
@@ -223,19 +224,19 @@ final class RecordingApi {
     }
 
     void original(Context ctx) throws IOException {
-        RecordingInfo info = store.info(ctx.pathParam("id"));
+        RecordingInfo info = library.info(ctx.pathParam("id"));
         ctx.contentType("application/octet-stream");
         ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
-        ctx.result(Files.newInputStream(store.original(info.id())));
+        ctx.result(library.original(info.id()));
     }
 
     void heap(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
         ctx.json(LiveHeapQuery.timeline(data.profile()));
     }
 
     void live(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
@@ -264,11 +265,11 @@ final class RecordingApi {
     }
 
     void diff(Context ctx) throws IOException {
-        String base = store.info(required(ctx, "base")).id();
-        String target = store.info(required(ctx, "target")).id();
+        String base = library.info(required(ctx, "base")).id();
+        String target = library.info(required(ctx, "target")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData a = store.load(base);
-        ProfileData b = store.load(target);
+        ProfileData a = library.load(base);
+        ProfileData b = library.load(target);
         DiffQuery query = diffQuery(ctx, a, b);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
         a.samples(query.base().kind());
@@ -281,8 +282,8 @@ final class RecordingApi {
 
     /** Both sides' collapsed stacks in one text: {@code stack BASE TARGET} per line. */
     void diffCollapsed(Context ctx) throws IOException {
-        ProfileData a = store.load(store.info(required(ctx, "base")).id());
-        ProfileData b = store.load(store.info(required(ctx, "target")).id());
+        ProfileData a = library.load(library.info(required(ctx, "base")).id());
+        ProfileData b = library.load(library.info(required(ctx, "target")).id());
         DiffQuery bounded = diffQuery(ctx, a, b);
         // every stack of both sides: the export is not a view, so nothing goes into "[other]"
         DiffQuery query = new DiffQuery(bounded.base(), bounded.target(), bounded.naming(), bounded.mode(), Integer.MAX_VALUE);
@@ -301,7 +302,7 @@ final class RecordingApi {
         if (kind != null && !kind.isBlank()) {
             kind(ctx);
         }
-        ctx.json(store.index().searchMethods(ctx.queryParam("q"), kind, limit, store::findInfo));
+        ctx.json(library.searchMethods(ctx.queryParam("q"), kind, limit));
     }
 
     private static String firstNonBlank(String... values) {

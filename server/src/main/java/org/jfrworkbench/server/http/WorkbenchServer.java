@@ -11,8 +11,8 @@ import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.analysis.UnknownMethodException;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
-import org.jfrworkbench.server.store.RecordingStore;
-import org.jfrworkbench.server.store.UploadTooLargeException;
+import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.server.library.UploadTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +24,9 @@ public final class WorkbenchServer {
     }
 
     /** Creates (does not start) the app; token may be null for an open server. */
-    public static Javalin create(RecordingStore store, String token) {
-        RecordingApi api = new RecordingApi(store);
-        long maxUpload = store.maxUpload();
+    public static Javalin create(RecordingLibrary library, String token) {
+        RecordingApi api = new RecordingApi(library);
+        long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             // flame graphs are megabytes of JSON: the default gzip level 6 costs more time than it saves on a LAN
@@ -42,7 +42,7 @@ public final class WorkbenchServer {
             // Jetty reuses header values seen earlier on a connection and by default matches them ignoring case, so
             // "Bearer TOKEN" in capitals passed as the cached right token on a kept-alive connection (HostileRequestsIT)
             config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
-            config.jetty.multipartConfig.cacheDirectory(store.tmpDir().toString());
+            config.jetty.multipartConfig.cacheDirectory(library.scratchDir().toString());
             config.jetty.multipartConfig.maxFileSize(maxUpload, io.javalin.config.SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, io.javalin.config.SizeUnit.MB);
             config.jetty.multipartConfig.maxTotalRequestSize(maxUpload + (1 << 20), io.javalin.config.SizeUnit.BYTES);

@@ -2,6 +2,7 @@ package org.jfrworkbench.server.index;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.lucene.analysis.Analyzer;
@@ -17,17 +19,10 @@ import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.DoubleDocValuesField;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.SortedSetDocValuesField;
-import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -43,14 +38,16 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.store.LockObtainFailedException;
 import org.jfrworkbench.analysis.BadQueryException;
-import org.jfrworkbench.analysis.MethodStats;
 import org.jfrworkbench.analysis.ProfileData;
-import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Lucene index: one document per recording (name, labels, JVM, kinds, times, all its method names) and one
@@ -60,16 +57,15 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
 public final class RecordingIndex implements Closeable {
     static final String DOC = "doc";
     static final String REC = "rec";
-    static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "label", "labeltext", "jvm", "java",
-            "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration", "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(RecordingIndex.class);
 
     private final FSDirectory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final Analyzer analyzer;
 
-    public RecordingIndex(Path dir) throws IOException {
+    private RecordingIndex(Path dir) throws IOException {
         Map<String, Analyzer> perField = new HashMap<>();
         perField.put("name", new StandardAnalyzer());
         perField.put("labeltext", new StandardAnalyzer());
@@ -77,76 +73,90 @@ public final class RecordingIndex implements Closeable {
         perField.put("method", JavaNameAnalyzer.names());
         perField.put("methodpart", JavaNameAnalyzer.parts());
         analyzer = new PerFieldAnalyzerWrapper(new KeywordAnalyzer(), perField);
-        directory = FSDirectory.open(dir);
+        directory = FSDirectory.open(Files.createDirectories(dir));
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                 .setCommitOnClose(false);
-        writer = new IndexWriter(directory, config);
-        searchers = new SearcherManager(writer, null);
+        IndexWriter w = null;
+        try {
+            w = new IndexWriter(directory, config);
+            searchers = new SearcherManager(w, null);
+        } catch (IOException | RuntimeException e) {
+            if (w != null) {
+                w.rollback();
+            }
+            directory.close();
+            throw e;
+        }
+        writer = w;
     }
 
-    /** Adds (or replaces) a recording and its method documents; visible to searches, durable after commit. */
-    public void add(RecordingInfo info, ProfileData data) throws IOException {
-        List<Document> docs = new ArrayList<>();
-        Document d = new Document();
-        d.add(new StringField(DOC, "recording", Field.Store.NO));
-        d.add(new StringField(REC, info.id(), Field.Store.NO));
-        d.add(new StringField("id", info.id(), Field.Store.YES));
-        d.add(new StoredField("meta", JSON.writeValueAsString(info)));
-        d.add(new TextField("name", info.name(), Field.Store.NO));
-        for (Map.Entry<String, String> l : info.labels().entrySet()) {
-            String kv = l.getKey() + "=" + l.getValue();
-            d.add(new StringField("label", kv, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_label", new BytesRef(kv)));
-            d.add(new TextField("labeltext", l.getKey() + " " + l.getValue(), Field.Store.NO));
-            if (!RESERVED.contains(l.getKey())) {
-                d.add(new StringField(l.getKey(), l.getValue(), Field.Store.NO));
+    /**
+     * Opens the index in dir; one that cannot be read (damaged, or written by an incompatible Lucene) is replaced by
+     * an empty one, which the caller fills again from the recordings ({@link #recordingIds()} tells what is missing).
+     */
+    public static RecordingIndex open(Path dir) throws IOException {
+        try {
+            RecordingIndex index = new RecordingIndex(dir);
+            try {
+                index.recordingIds(); // reads every recording document: a damaged segment shows here, not at a query
+                return index;
+            } catch (IOException | RuntimeException e) {
+                index.close();
+                throw e;
             }
-        }
-        d.add(new TextField("jvm", String.join(" ", info.jvm().getOrDefault("jvmName", ""),
-                info.jvm().getOrDefault("jvmVersion", ""), info.jvm().getOrDefault("javaVersion", "")), Field.Store.NO));
-        String major = info.javaMajor();
-        if (!major.isEmpty()) {
-            d.add(new StringField("java", major, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_jvm", new BytesRef(major)));
-        }
-        d.add(new NumericDocValuesField("uploaded", info.uploadedMillis()));
-        d.add(new LongPoint("uploaded", info.uploadedMillis()));
-        d.add(new LongPoint("start", info.startMillis()));
-        d.add(new LongPoint("duration", info.durationMillis()));
-        Set<String> allMethods = new LinkedHashSet<>();
-        for (String kind : info.kinds().keySet()) {
-            d.add(new StringField("kind", kind, Field.Store.NO));
-            d.add(new SortedSetDocValuesField("facet_kind", new BytesRef(kind)));
-            MethodStats stats = MethodStats.compute(data, Selection.of(Kind.parse(kind)));
-            for (int i = 0; i < stats.size(); i++) {
-                if (stats.totalSamples()[i] == 0) {
-                    continue;
+        } catch (LockObtainFailedException e) {
+            throw e; // another process has it open: never take it from under it
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("the index in {} cannot be read ({}); it is rebuilt from the recordings", dir, e.toString());
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
                 }
-                String m = stats.name(i);
-                allMethods.add(m);
-                Document md = new Document();
-                md.add(new StringField(DOC, "method", Field.Store.NO));
-                md.add(new StringField(REC, info.id(), Field.Store.YES));
-                md.add(new StringField("mkind", kind, Field.Store.YES));
-                md.add(new StoredField("m", m));
-                md.add(new TextField("method", m, Field.Store.NO));
-                md.add(new TextField("methodpart", m, Field.Store.NO));
-                double total = stats.totalWeight() == 0 ? 0 : (double) stats.total()[i] / stats.totalWeight();
-                md.add(new StoredField("self", stats.self()[i]));
-                md.add(new StoredField("total", stats.total()[i]));
-                md.add(new StoredField("selfSamples", stats.selfSamples()[i]));
-                md.add(new StoredField("totalSamples", stats.totalSamples()[i]));
-                md.add(new StoredField("kindTotal", stats.totalWeight()));
-                md.add(new DoubleDocValuesField("totalShare", total));
-                docs.add(md);
             }
+            return new RecordingIndex(dir);
         }
-        for (String m : allMethods) {
-            d.add(new TextField("method", m, Field.Store.NO));
-            d.add(new TextField("methodpart", m, Field.Store.NO));
+    }
+
+    /**
+     * A recording's documents indexed on their own, in memory: the analysis and the postings, most of the cost of
+     * indexing a recording with tens of thousands of methods, are done, so {@link #add(Entry)} only copies a segment.
+     * This lets the work run while the recording is being stored, before it may become visible.
+     */
+    public static final class Entry {
+        private final String id;
+        private final Directory segment;
+
+        private Entry(String id, Directory segment) {
+            this.id = id;
+            this.segment = segment;
         }
-        docs.add(0, d);
-        writer.updateDocuments(new Term(REC, info.id()), docs);
+    }
+
+    /** Indexes a recording's documents apart from this index (see {@link Entry}); nothing here changes. */
+    public Entry entry(RecordingInfo info, ProfileData data) throws IOException {
+        Directory segment = new ByteBuffersDirectory();
+        // one segment: a buffer large enough for every document, no merging, no compound file to build
+        IndexWriterConfig config = new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false)
+                .setMergePolicy(NoMergePolicy.INSTANCE);
+        try (IndexWriter w = new IndexWriter(segment, config)) {
+            w.addDocuments(RecordingDocuments.of(info, data));
+            w.commit();
+        }
+        return new Entry(info.id(), segment);
+    }
+
+    /**
+     * Adds (or replaces) a recording prepared by {@link #entry}: visible to searches after {@link #refresh}, durable
+     * after {@link #commit}.
+     */
+    public void add(Entry entry) throws IOException {
+        writer.deleteDocuments(new Term(REC, entry.id));
+        writer.addIndexes(entry.segment);
+    }
+
+    /** Adds (or replaces) a recording and its method documents, as {@link #add(Entry)} does. */
+    public void add(RecordingInfo info, ProfileData data) throws IOException {
+        writer.updateDocuments(new Term(REC, info.id()), RecordingDocuments.of(info, data));
     }
 
     public void delete(String id) throws IOException {
@@ -156,6 +166,14 @@ public final class RecordingIndex implements Closeable {
     /** Makes every change so far durable, then visible to new searches. */
     public void commit() throws IOException {
         writer.commit();
+        searchers.maybeRefreshBlocking();
+    }
+
+    /**
+     * Makes every change so far visible to new searches without making it durable: cheap (no fsync), for an index
+     * that can be rebuilt from what it indexes.
+     */
+    public void refresh() throws IOException {
         searchers.maybeRefreshBlocking();
     }
 

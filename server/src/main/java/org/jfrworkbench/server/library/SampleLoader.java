@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.store.RecordingStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +25,7 @@ public final class SampleLoader {
     }
 
     /** Imports every bundled sample; returns how many were imported. A broken sample is logged and skipped. */
-    public static int load(RecordingStore store) throws IOException {
+    public static int load(RecordingLibrary library) throws IOException {
         URL url = SampleLoader.class.getResource("/samples");
         if (url == null) {
             return 0;
@@ -39,14 +38,14 @@ public final class SampleLoader {
         }
         if ("jar".equals(uri.getScheme())) {
             try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
-                return loadFrom(store, fs.getPath("/samples"));
+                return loadFrom(library, fs.getPath("/samples"));
             }
         }
-        return loadFrom(store, Path.of(uri));
+        return loadFrom(library, Path.of(uri));
     }
 
     /** Imports the .jfr and .jfr.gz files of dir (a directory or a path inside the jar). */
-    static int loadFrom(RecordingStore store, Path dir) throws IOException {
+    static int loadFrom(RecordingLibrary library, Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.getFileName().toString().matches(".*\\.jfr(\\.gz)?")).sorted().toList();
@@ -55,7 +54,7 @@ public final class SampleLoader {
         for (Path f : files) {
             String name = f.getFileName().toString();
             try (InputStream in = Files.newInputStream(f)) {
-                store.commit(store.stage(in), name, Map.of("sample", "true"), Kind.CPU);
+                library.add(library.stage(in), name, Map.of("sample", "true"), Kind.CPU);
                 n++;
             } catch (IOException | RuntimeException e) {
                 LOG.warn("sample {} was not imported: {}", name, e.getMessage());

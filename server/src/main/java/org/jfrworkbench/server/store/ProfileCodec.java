@@ -178,7 +178,15 @@ public final class ProfileCodec {
 
     /** Whether the file is a profile this version reads as it is (false for an earlier one, to be re-imported). */
     public static boolean isCurrent(Path file) throws IOException {
-        try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return isCurrent(in);
+        }
+    }
+
+    /** Whether the stream starts with a profile this version reads as it is; reads its first 8 bytes. */
+    public static boolean isCurrent(InputStream stream) throws IOException {
+        DataInputStream in = new DataInputStream(stream);
+        try {
             if (in.readInt() != MAGIC) {
                 return false;
             }

@@ -10,23 +10,21 @@ import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.javalin.Javalin;
 import org.jfrworkbench.importer.ImportLimits;
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
 
 /** A real server on a random loopback port over a data dir, and a small HTTP client for it. */
 final class TestServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
-    final RecordingStore store;
-    final Javalin app;
+    final RunningServer server;
     final String base;
     final HttpClient http = HttpClient.newHttpClient();
 
     TestServer(Path data, long maxUpload, String token) throws IOException {
-        store = new RecordingStore(data, new Importer(new ImportLimits(1L << 30, 100)), maxUpload);
-        app = WorkbenchServer.create(store, token).start("127.0.0.1", 0);
-        base = "http://127.0.0.1:" + app.port();
+        server = RunningServer.start(RecordingLibrary.open(data, new Importer(new ImportLimits(1L << 30, 100)), maxUpload),
+                token, "127.0.0.1", 0);
+        base = server.baseUrl();
     }
 
     record Reply(int status, String body) {
@@ -85,8 +83,7 @@ final class TestServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        app.stop();
-        store.close();
+    public void close() {
+        server.close();
     }
 }

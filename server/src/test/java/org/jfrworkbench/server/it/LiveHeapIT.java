@@ -17,7 +17,8 @@ import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.store.RecordingStore;
+import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.testkit.process.ChildJvm;
 import org.jfrworkbench.testkit.workload.RetainingWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,14 +35,12 @@ class LiveHeapIT {
     @Test
     void liveHeapEstimateAtAGcMatchesTheClassHistogramOfThatGc() throws Exception {
         Path jfr = dir.resolve("live.jfr");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-Xmn32m", "-XX:+UseG1GC",
-                "-cp", System.getProperty("java.class.path"), RetainingWorkload.class.getName(), jfr.toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // output to a pipe: the workload says READY <pid> when its objects are in place (after any JVM warning)
+        Process child = ChildJvm.current().launch(List.of("-Xmx1g", "-Xmn32m", "-XX:+UseG1GC",
+                "-cp", System.getProperty("java.class.path"), RetainingWorkload.class.getName(), jfr.toString()), null);
         Map<String, Long> histogram = new HashMap<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String ready = out.readLine();
-            assertTrue(ready != null && ready.startsWith("READY "), "workload output: " + ready);
+            String ready = lineStarting(out, "READY ");
             String pid = ready.substring(6).trim();
             String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
             Process hist = new ProcessBuilder(jcmd, pid, "GC.class_histogram").redirectErrorStream(true).start();
@@ -57,16 +56,15 @@ class LiveHeapIT {
             assertEquals(0, hist.waitFor());
             child.getOutputStream().write('\n');
             child.getOutputStream().flush();
-            String done = out.readLine();
-            assertTrue(done != null && done.startsWith("DONE"), "workload output: " + done);
+            lineStarting(out, "DONE");
         } finally {
             child.waitFor(60, TimeUnit.SECONDS);
             child.destroyForcibly();
         }
 
-        try (RecordingStore store = new RecordingStore(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
-            String id = store.importFile(jfr, "live.jfr", Map.of(), Kind.CPU).info().id();
-            ProfileData data = store.load(id);
+        try (RecordingLibrary library = RecordingLibrary.open(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+            String id = library.importFile(jfr, "live.jfr", Map.of(), Kind.CPU).info().id();
+            ProfileData data = library.load(id);
             List<GcEvent> gcs = data.profile().heap().gcs();
             int histogramGc = -1;
             for (int i = 0; i < gcs.size(); i++) {
@@ -90,6 +88,18 @@ class LiveHeapIT {
                 assertTrue(Math.abs(error) <= 0.15, cls + ": estimate " + est.bytes() + " vs histogram " + truth);
             }
         }
+    }
+
+    /** The child's next output line that starts with prefix; the lines before it (the JVM's warnings) are skipped. */
+    private static String lineStarting(BufferedReader out, String prefix) throws java.io.IOException {
+        StringBuilder skipped = new StringBuilder();
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+            skipped.append(line).append('\n');
+        }
+        throw new AssertionError("the workload ended without '" + prefix + "': " + skipped);
     }
 
     /** "[B" -> "byte[]", "[Ljava.lang.Object;" -> "java.lang.Object[]", others unchanged. */

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.jfrworkbench.importer.Importer;
-import org.jfrworkbench.server.store.RecordingStore;
 import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,9 +20,9 @@ class SampleLoaderTest {
         Files.copy(JfrFixture.recording("a"), samples.resolve("demo.jfr"));
         Files.write(samples.resolve("broken.jfr"), new byte[] {'F', 'L', 'R', 0, 9, 9});
         Files.writeString(samples.resolve("notes.txt"), "not a sample");
-        try (RecordingStore store = new RecordingStore(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
-            assertEquals(1, SampleLoader.loadFrom(store, samples));
-            var page = store.index().list("sample:true", 0, 10);
+        try (RecordingLibrary library = RecordingLibrary.open(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+            assertEquals(1, SampleLoader.loadFrom(library, samples));
+            var page = library.list("sample:true", 0, 10);
             assertEquals(1, page.total());
             assertEquals("demo.jfr", page.recordings().get(0).name());
         }
@@ -31,9 +30,9 @@ class SampleLoaderTest {
 
     @Test
     void noBundledSamplesMeansNothingToLoad() throws Exception {
-        try (RecordingStore store = new RecordingStore(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
-            int loaded = SampleLoader.load(store);
-            assertEquals(loaded, store.size());
+        try (RecordingLibrary library = RecordingLibrary.open(dir.resolve("data"), new Importer(), Long.MAX_VALUE)) {
+            int loaded = SampleLoader.load(library);
+            assertEquals(loaded, library.size());
         }
     }
 }

@@ -19,7 +19,6 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
-import org.jfrworkbench.testkit.torture.JfrWriter;
 
 /**
  * Generates the bad-input cases: case i is a pure function of (seed, i), so a failing case is reproduced by its
@@ -77,22 +76,22 @@ final class BadInputs {
                 : index % 1000 == 11 ? "empty" : FAMILIES[r.nextInt(FAMILIES.length)];
         byte[] body = switch (family) {
             case "jfr-lie" -> {
-                JfrWriter.Lie[] lies = JfrWriter.Lie.values();
-                JfrWriter.Lie lie = lies[1 + r.nextInt(lies.length - 1)];
+                LyingRecording.Lie[] lies = LyingRecording.Lie.values();
+                LyingRecording.Lie lie = lies[1 + r.nextInt(lies.length - 1)];
                 while (lie.tolerated() && r.nextInt(10) != 0) {
                     lie = lies[1 + r.nextInt(lies.length - 1)]; // tolerated lies make valid recordings: fewer of them
                 }
                 family = "jfr-lie " + lie;
-                yield new JfrWriter(lie, r).write();
+                yield new LyingRecording(lie, r).write();
             }
             case "jfr-valid" -> {
-                JfrWriter w = new JfrWriter(JfrWriter.Lie.NONE, r);
+                LyingRecording w = new LyingRecording(LyingRecording.Lie.NONE, r);
                 expected = w.samples;
                 yield w.write();
             }
-            case "jfr-flip" -> flip(new JfrWriter(JfrWriter.Lie.NONE, r).write(), r, 1 + r.nextInt(8));
+            case "jfr-flip" -> flip(new LyingRecording(LyingRecording.Lie.NONE, r).write(), r, 1 + r.nextInt(8));
             case "jfr-truncate" -> {
-                byte[] jfr = new JfrWriter(JfrWriter.Lie.NONE, r).write();
+                byte[] jfr = new LyingRecording(LyingRecording.Lie.NONE, r).write();
                 yield Arrays.copyOf(jfr, r.nextInt(jfr.length));
             }
             case "sample-truncate" -> {
@@ -171,7 +170,7 @@ final class BadInputs {
         return switch (r.nextInt(5)) {
             case 0 -> gzip(junk);
             case 1 -> {
-                byte[] g = gzip(new JfrWriter(JfrWriter.Lie.NONE, r).write());
+                byte[] g = gzip(new LyingRecording(LyingRecording.Lie.NONE, r).write());
                 yield Arrays.copyOf(g, 10 + r.nextInt(g.length - 10));
             }
             case 2 -> flip(gzip(Collapsed.absurd(r.nextInt(Collapsed.VARIANTS), r)), r, 1 + r.nextInt(4));

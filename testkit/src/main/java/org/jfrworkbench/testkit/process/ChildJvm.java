@@ -11,7 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a demo workload in a fresh JVM of a given JDK, optionally with the agent; output goes to a log file. */
+/**
+ * The tests' one way to run a JVM as a child process: a JDK (the one named by a system property, this JVM's, or any
+ * home), its environment, and {@link #launch} with the arguments. {@link #start} and {@link #run} run a demo workload,
+ * optionally with the agent; {@link ServerProcess} runs {@code workbench.jar serve}; the test recordings' workloads run
+ * through {@link #launch} too.
+ */
 public record ChildJvm(String name, Path javaHome, Map<String, String> environment) {
 
     public static final Path AGENT_JAR = Path.of(System.getProperty("agent.jar", "../agent/target/workbench-agent.jar")).toAbsolutePath();
@@ -21,10 +26,25 @@ public record ChildJvm(String name, Path javaHome, Map<String, String> environme
     public static ChildJvm jdk(String version) {
         String home = System.getProperty("jdk" + version + ".home", "/usr/lib/jvm/" + (version.equals("17") ? "java-17-openjdk-amd64" : "temurin-25-jdk-amd64"));
         assumeTrue(Files.isExecutable(Path.of(home, "bin", "java")), "JDK " + version + " not found at " + home);
+        return new ChildJvm("jdk" + version, Path.of(home), Map.of());
+    }
+
+    /** The JDK this JVM runs on. */
+    public static ChildJvm current() {
+        return at(Path.of(System.getProperty("java.home")));
+    }
+
+    /** The JDK installed at javaHome. */
+    public static ChildJvm at(Path javaHome) {
+        return new ChildJvm(javaHome.getFileName().toString(), javaHome, Map.of());
+    }
+
+    /** The {@code -javaagent:} option that loads the agent's jar with options; fails when the jar was not built. */
+    public static String agent(String options) {
         if (!Files.isRegularFile(AGENT_JAR)) {
             throw new IllegalStateException("agent jar missing: " + AGENT_JAR + " (build the agent module first)");
         }
-        return new ChildJvm("jdk" + version, Path.of(home), Map.of());
+        return "-javaagent:" + AGENT_JAR + "=" + options;
     }
 
     /** The same JDK with one more environment variable for the child process. */
@@ -38,23 +58,33 @@ public record ChildJvm(String name, Path javaHome, Map<String, String> environme
         return javaHome.resolve("bin/java");
     }
 
-    /** Starts {@code mainClass} with the agent loaded with {@code agentOptions} (null: no agent). */
-    public Process start(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws IOException {
+    /**
+     * Starts {@code java --enable-native-access=ALL-UNNAMED args...}: its output and errors go to log, or, when log is
+     * null, to the process's input stream for the caller to read.
+     */
+    public Process launch(List<String> args, Path log) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java().toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(jvmArgs);
-        if (agentOptions != null) {
-            cmd.add("-javaagent:" + AGENT_JAR + "=" + agentOptions);
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (log != null) {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            pb.redirectOutput(log.toFile());
         }
-        cmd.add("-cp");
-        cmd.add(CLASSES);
-        cmd.add(mainClass);
-        cmd.addAll(List.of(args));
-        Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(environment);
         return pb.start();
+    }
+
+    /** Starts {@code mainClass} of the demo workloads with the agent loaded with {@code agentOptions} (null: no agent). */
+    public Process start(String agentOptions, List<String> jvmArgs, Path log, String mainClass, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(jvmArgs);
+        if (agentOptions != null) {
+            cmd.add(agent(agentOptions));
+        }
+        cmd.addAll(List.of("-cp", CLASSES, mainClass));
+        cmd.addAll(List.of(args));
+        return launch(cmd, log);
     }
 
     /** Runs to the end and returns the combined output; fails when the JVM exits non-zero or hangs. */
@@ -97,7 +127,12 @@ public record ChildJvm(String name, Path javaHome, Map<String, String> environme
     }
 
     public static String finish(Process p, Path log) throws Exception {
-        if (!p.waitFor(STUCK_SECONDS, TimeUnit.SECONDS)) {
+        return finish(p, log, STUCK_SECONDS);
+    }
+
+    /** As {@link #finish(Process, Path)}, for a child that may take up to seconds (a stuck-only deadline). */
+    public static String finish(Process p, Path log, long seconds) throws Exception {
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("child JVM did not finish: " + Files.readString(log));
         }

@@ -19,7 +19,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code java -jar workbench.jar serve} as a child process on a free port; also used by the torture suite. */
+/**
+ * {@code java -jar workbench.jar serve} as a child process ({@link ChildJvm} of this JVM's JDK), on a free port or a
+ * given one; its output is kept in {@link #log}. Used by the integration tests and the torture suite.
+ */
 public final class ServerProcess implements AutoCloseable {
     /** A deadline only a stuck server reaches: on a loaded machine a JVM's start alone can take tens of seconds. */
     public static final long STUCK_SECONDS = 300;
@@ -35,14 +38,22 @@ public final class ServerProcess implements AutoCloseable {
 
     /** jvmOptions replace the default -Xmx1g (e.g. a tighter heap, a GC log, a crash-point property). */
     public ServerProcess(Path data, List<String> jvmOptions, String... extra) throws Exception {
+        this(0, data, jvmOptions, extra);
+    }
+
+    /** A server on the given port (one that clients, e.g. an agent, already use), with the default -Xmx1g. */
+    public static ServerProcess onPort(int port, Path data, String... extra) throws Exception {
+        return new ServerProcess(port, data, List.of("-Xmx1g"), extra);
+    }
+
+    private ServerProcess(int listen, Path data, List<String> jvmOptions, String... extra) throws Exception {
         String jar = System.getProperty("workbench.jar", "target/workbench.jar");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        cmd.addAll(classDataArchive(java, jar));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-jar", jar, "serve", "--port", "0", "--data", data.toString()));
-        cmd.addAll(List.of(extra));
-        process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String java = ChildJvm.current().java().toString();
+        List<String> args = new ArrayList<>(classDataArchive(java, jar));
+        args.addAll(jvmOptions);
+        args.addAll(List.of("-jar", jar, "serve", "--port", Integer.toString(listen), "--data", data.toString()));
+        args.addAll(List.of(extra));
+        process = ChildJvm.current().launch(args, null);
         CompletableFuture<String> port = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.store;
+package org.jfrworkbench.server.library;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package org.jfrworkbench.server.store;
+package org.jfrworkbench.server.library;
 
 /** An upload is larger than the configured limit; nothing of it is kept. */
 public final class UploadTooLargeException extends RuntimeException {

@@ -1,0 +1,321 @@
+package org.jfrworkbench.server.library;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.server.catalog.RecordingInfo;
+import org.jfrworkbench.server.catalog.RecordingNotFoundException;
+import org.jfrworkbench.server.index.RecordingIndex;
+import org.jfrworkbench.server.index.SearchResult;
+import org.jfrworkbench.server.store.BlobStore;
+import org.jfrworkbench.server.store.LocalDiskBlobStore;
+import org.jfrworkbench.server.store.RecordingStore;
+
+/**
+ * The recordings' lifecycle in one place. An upload is staged (hashed as it arrives), imported, its pieces stored
+ * with the metadata last ({@link RecordingStore}), then indexed and made visible to searches; only then is it
+ * acknowledged. The store is the truth and the index is derived from it: the index is committed shortly after, and
+ * on open the two are reconciled ({@link Reconciliation}), so a crash at any moment leaves each recording whole or
+ * absent, and a lost or damaged index is rebuilt. Deletes go the same way, store first. Loaded profiles are cached.
+ */
+public final class RecordingLibrary implements Closeable {
+    static final int ID_LENGTH = 16;
+
+    private final Staging staging;
+    private final BlobStore blobs;
+    private final RecordingStore store;
+    private final RecordingIndex index;
+    private final Importer importer;
+    private final long maxUpload;
+    private final Map<String, RecordingInfo> infos = new ConcurrentHashMap<>();
+    private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
+    /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
+    private final Object[] locks = new Object[64];
+    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
+    private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
+    private final IndexCommitter committer;
+
+    /** The result of an import: the recording, whether it is new (201) or was stored before (200), and the steps' times. */
+    public record Imported(RecordingInfo info, boolean created, UploadTimings timings) {
+    }
+
+    /**
+     * A library over a data directory on the local disk: {@code recordings/} (the blobs), {@code index/} (Lucene) and
+     * {@code tmp/} (the scratch area, emptied here).
+     */
+    public static RecordingLibrary open(Path dataDir, Importer importer, long maxUpload) throws IOException {
+        Staging staging = new Staging(dataDir.resolve("tmp"));
+        BlobStore blobs = new LocalDiskBlobStore(dataDir.resolve("recordings"), staging.dir());
+        return new RecordingLibrary(staging, blobs, RecordingIndex.open(dataDir.resolve("index")), importer, maxUpload);
+    }
+
+    RecordingLibrary(Staging staging, BlobStore blobs, RecordingIndex index, Importer importer, long maxUpload)
+            throws IOException {
+        this.staging = staging;
+        this.blobs = blobs;
+        this.store = new RecordingStore(blobs);
+        this.index = index;
+        this.importer = importer;
+        this.maxUpload = maxUpload;
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new Object();
+        }
+        try {
+            Reconciliation.run(store, index, importer, staging, infos);
+        } catch (IOException | RuntimeException e) {
+            index.close();
+            throw e;
+        }
+        this.committer = new IndexCommitter(index);
+    }
+
+    /** Streams an upload into the scratch area, hashing on the way; throws when it exceeds the upload limit. */
+    public StagedUpload stage(InputStream in) throws IOException {
+        return staging.stage(in, maxUpload);
+    }
+
+    /**
+     * Imports staged bytes and stores, indexes and commits the recording (or finds it stored already: same bytes,
+     * same id). The staged file is gone afterwards, whatever happens. labels: the uploader's, which override the
+     * recording's own labels of the same name.
+     */
+    public Imported add(StagedUpload staged, String name, Map<String, String> labels, Kind collapsedKind) throws IOException {
+        UploadTimings timings = new UploadTimings();
+        timings.add("stage", staged.nanos());
+        try {
+            String id = staged.sha256().substring(0, ID_LENGTH);
+            RecordingInfo known = infos.get(id);
+            if (known != null) {
+                return new Imported(known, false, timings);
+            }
+            if (staged.size() == 0) {
+                throw new InvalidRecordingException(0, "empty upload");
+            }
+            Profile profile = importer.read(staged.file(), collapsedKind);
+            timings.step("import");
+            String display = name == null || name.isBlank() ? "recording-" + id : name;
+            RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
+                    System.currentTimeMillis());
+            ProfileData data = new ProfileData(id, profile);
+            synchronized (lockFor(id)) {
+                known = infos.get(id);
+                if (known != null) {
+                    return new Imported(known, false, timings);
+                }
+                store(staged, info, data, timings);
+                infos.put(id, info);
+                cache.put(id, data);
+                return new Imported(info, true, timings);
+            }
+        } finally {
+            staging.discard(staged);
+        }
+    }
+
+    /**
+     * Stores a recording's pieces, commits it with its metadata and indexes it, or leaves none of it behind. The
+     * pieces are encoded and written on another thread while this one builds the index documents; the index is made
+     * visible at once and committed shortly after (see {@link IndexCommitter}): a crash before that loses nothing that
+     * reconciling cannot index again.
+     */
+    private void store(StagedUpload staged, RecordingInfo info, ProfileData data, UploadTimings timings) throws IOException {
+        String id = info.id();
+        List<Future<?>> pieces = List.of(
+                writers.submit(() -> {
+                    store.putOriginal(id, staged.file());
+                    return null;
+                }),
+                writers.submit(() -> {
+                    store.putProfile(data);
+                    return null;
+                }));
+        boolean committed = false;
+        try {
+            RecordingIndex.Entry entry = index.entry(info, data);
+            timings.step("prepare");
+            for (Future<?> piece : pieces) {
+                await(piece);
+            }
+            timings.step("store");
+            CrashPoint.reached("import");
+            store.commit(info);
+            committed = true;
+            timings.step("commit");
+            index.add(entry);
+            CrashPoint.reached("commit");
+            index.refresh();
+            committer.changed();
+            timings.step("index");
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                for (Future<?> piece : pieces) {
+                    awaitQuietly(piece);
+                }
+                store.delete(id);
+                if (committed) {
+                    index.delete(id);
+                    index.refresh();
+                }
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    private static void await(Future<?> f) throws IOException {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while the recording was stored");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    private static void awaitQuietly(Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // reported by the caller's own failure
+        }
+    }
+
+    /** Imports a local file (CLI, bundled samples) exactly like an upload. */
+    public Imported importFile(Path file, String name, Map<String, String> labels, Kind collapsedKind) throws IOException {
+        StagedUpload staged;
+        try (InputStream in = Files.newInputStream(file)) {
+            staged = stage(in);
+        }
+        return add(staged, name == null ? file.getFileName().toString() : name, labels, collapsedKind);
+    }
+
+    public RecordingInfo info(String id) {
+        RecordingInfo info = id == null ? null : infos.get(id);
+        if (info == null) {
+            throw new RecordingNotFoundException(id);
+        }
+        return info;
+    }
+
+    /** The recording's info, or null (for the search results of recordings deleted meanwhile). */
+    public RecordingInfo findInfo(String id) {
+        return infos.get(id);
+    }
+
+    public int size() {
+        return infos.size();
+    }
+
+    /** The loaded profile, from the cache or decoded from the store. */
+    public ProfileData load(String id) throws IOException {
+        info(id);
+        ProfileData data = cache.get(id);
+        if (data == null) {
+            try {
+                data = store.readProfile(id);
+            } catch (NoSuchFileException e) {
+                throw new RecordingNotFoundException(id); // deleted meanwhile
+            }
+            cache.put(id, data);
+            if (!infos.containsKey(id)) {
+                cache.remove(id); // deleted while it was read: keep no copy
+            }
+        }
+        return data;
+    }
+
+    /** The original bytes as uploaded; the caller closes the stream. */
+    public InputStream original(String id) throws IOException {
+        info(id);
+        try {
+            return store.openOriginal(id);
+        } catch (NoSuchFileException e) {
+            throw new RecordingNotFoundException(id);
+        }
+    }
+
+    /**
+     * Removes a recording: from the store first (its metadata before the rest), then from the index, whose commit
+     * follows shortly (a crash before it leaves an index entry that reconciling drops).
+     */
+    public void delete(String id) throws IOException {
+        synchronized (lockFor(id)) {
+            info(id);
+            store.delete(id);
+            infos.remove(id);
+            cache.remove(id);
+            index.delete(id);
+            index.refresh();
+            committer.changed();
+        }
+    }
+
+    /** A page of recordings matching q (Lucene syntax; blank = all), newest upload first, with facet counts. */
+    public RecordingIndex.RecordingPage list(String q, int offset, int limit) throws IOException {
+        return index.list(q, offset, limit);
+    }
+
+    /** Methods matching q across recordings, largest total share first. */
+    public SearchResult searchMethods(String q, String kind, int limit) throws IOException {
+        return index.searchMethods(q, kind, limit, this::findInfo);
+    }
+
+    public long maxUpload() {
+        return maxUpload;
+    }
+
+    /** The scratch directory, emptied on start: where the HTTP server may spool request bodies. */
+    public Path scratchDir() {
+        return staging.dir();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private Object lockFor(String id) {
+        return locks[Math.floorMod(id.hashCode(), locks.length)];
+    }
+
+    /** Commits the index and closes it and the store; writes still running are let finish first. */
+    @Override
+    public void close() throws IOException {
+        writers.shutdown();
+        try {
+            committer.close();
+            index.close();
+        } finally {
+            blobs.close();
+        }
+    }
+}
