@@ -3,8 +3,8 @@ package org.jfrworkbench.analysis;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Locale;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+
+import com.google.re2j.Pattern;
 
 import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
@@ -98,12 +98,7 @@ public record FlameGraphQuery(Kind kind, SampleFilter filter, String search, boo
         if (search == null || search.isEmpty()) {
             return null;
         }
-        Pattern p;
-        try {
-            p = Pattern.compile(search);
-        } catch (PatternSyntaxException e) {
-            throw new BadQueryException("search is not a valid regular expression: " + e.getDescription());
-        }
+        Pattern p = SearchPattern.compile(search);
         boolean[] m = new boolean[names.length];
         for (int i = 0; i < names.length; i++) {
             m[i] = p.matcher(names[i]).find();
