@@ -44,7 +44,7 @@ public final class ImportCommand implements Callable<Integer> {
             return 2;
         }
         int failed = 0;
-        try (RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT), Long.MAX_VALUE)) {
+        try (RecordingStore store = new RecordingStore(data, new Importer(ImportLimits.DEFAULT.withTempDir(data.resolve("tmp"))), Long.MAX_VALUE)) {
             for (Path f : files) {
                 try {
                     RecordingStore.Imported r = store.importFile(f, name, parsedLabels, collapsedKind);

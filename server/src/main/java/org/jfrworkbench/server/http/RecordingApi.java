@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,21 +43,35 @@ final class RecordingApi {
      * profile cache's quarter the caches never take more than about a third of a small server's heap.
      */
     private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
+    /** Uploads being received at once; more are answered 503 before their body is read. */
+    static final int UPLOAD_SLOTS = 8;
+    /** Downloads of originals being sent at once (each holds a thread while a slow reader takes its bytes). */
+    static final int DOWNLOAD_SLOTS = 16;
+    /** Heap a call-tree node costs while a view is built and encoded (builder, layout, columns, JSON or binary). */
+    static final long BYTES_PER_NODE = 160;
     private final RecordingStore store;
+    private final WorkGate gate;
+    private final Semaphore uploads = new Semaphore(UPLOAD_SLOTS);
+    private final Semaphore downloads = new Semaphore(DOWNLOAD_SLOTS);
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
 
-    RecordingApi(RecordingStore store) {
+    RecordingApi(RecordingStore store, WorkGate gate) {
         this.store = store;
+        this.gate = gate;
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
-    private void prepare(FlameResponseCache.Key key) throws IOException {
+    private void prepare(FlameResponseCache.Key key) throws Exception {
         if (flames.get(key) != null) {
             return;
         }
-        FlameResponseCache.Entry entry = encode(((FlameGraphQuery) key.query()).run(store.load(key.id())), true);
-        entry.gzip();
+        ProfileData data = load(key.id());
+        FlameResponseCache.Entry entry = gate.run("a view", treeBytes(data), () -> {
+            FlameResponseCache.Entry e = encode(((FlameGraphQuery) key.query()).run(data), true);
+            e.gzip();
+            return e;
+        });
         flames.put(key, entry);
         if (store.findInfo(key.id()) == null) {
             flames.removeRecording(key.id()); // deleted while the view was built
@@ -75,11 +90,12 @@ final class RecordingApi {
         ctx.json(page);
     }
 
-    void upload(Context ctx) throws IOException {
-        long length = ctx.req().getContentLengthLong();
-        if (length > store.maxUpload() + (1 << 20)) {
-            throw new UploadTooLargeException(store.maxUpload());
-        }
+    /** An upload's body staged, with its parameters. */
+    private record Received(RecordingStore.Staged staged, String name, Map<String, String> labels, Kind kind) {
+    }
+
+    /** Reads the parameters, checks them, then stages the body (multipart parts are read by the first formParam). */
+    private Received receive(Context ctx) throws IOException {
         String contentType = ctx.contentType();
         boolean multipart = contentType != null && contentType.toLowerCase().startsWith("multipart/form-data");
         UploadedFile file = null;
@@ -114,16 +130,79 @@ final class RecordingApi {
             // Jetty's EofException: the client sent less than its Content-Length promised, or hung up
             throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
         }
-        RecordingStore.Imported result = store.commit(staged, name, parsedLabels, collapsedKind);
+        return new Received(staged, name, parsedLabels, collapsedKind);
+    }
+
+    void upload(Context ctx) throws IOException {
+        long length = ctx.req().getContentLengthLong();
+        if (length > store.maxUpload() + (1 << 20)) {
+            throw new UploadTooLargeException(store.maxUpload());
+        }
+        // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
+        if (!uploads.tryAcquire()) {
+            throw new OverloadedException("the server is receiving " + UPLOAD_SLOTS + " uploads already", 5);
+        }
+        Received received;
+        try {
+            received = receive(ctx);
+        } finally {
+            uploads.release();
+        }
+        RecordingStore.Staged staged = received.staged();
+        RecordingStore.Imported result;
+        try {
+            // parsing holds the model of the upload: estimated from its size (the importer's own sample limit bounds
+            // what compression hides), so large imports run one at a time
+            result = gate.run("an import", Math.max(16L << 20, staged.size() * 8),
+                    () -> store.commit(staged, received.name(), received.labels(), received.kind()));
+        } catch (OverloadedException e) {
+            discard(staged);
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
         if (result.created()) {
             warmer.warm(result.info());
         }
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
+    /** Removes a staged upload that will not be imported (the import's own failures remove theirs). */
+    private static void discard(RecordingStore.Staged staged) throws IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> walk = Files.walk(staged.dir())) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The profile, read under the gate when it is not in memory: decoding it allocates about its size a few times. */
+    private ProfileData load(String id) throws IOException {
+        RecordingInfo info = store.info(id);
+        try {
+            return gate.run("loading a recording", info.sizeBytes() * 4, () -> store.load(info.id()));
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Heap a view of data may take: its stacks' frames bound the call tree's nodes. */
+    private long treeBytes(ProfileData data) {
+        org.jfrworkbench.model.StackTable stacks = data.profile().stacks();
+        long frames = 1;
+        for (int s = 0; s < stacks.size(); s++) {
+            frames += stacks.depth(s);
+        }
+        return frames * BYTES_PER_NODE;
+    }
+
     void get(Context ctx) throws IOException {
         RecordingInfo info = store.info(ctx.pathParam("id"));
-        ProfileData data = store.load(info.id());
+        ProfileData data = load(info.id());
         Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
         out.putAll(RecordingOverview.of(data));
         ctx.json(out);
@@ -139,11 +218,11 @@ final class RecordingApi {
     void flame(Context ctx) throws IOException {
         String id = store.info(ctx.pathParam("id")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData data = store.load(id);
+        ProfileData data = load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
         warmer.awaitPrepared(key);
-        send(ctx, key, () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
+        send(ctx, key, () -> treeBytes(data), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
     }
 
     /** What an encoded response is built from: the query's result, then its bytes; timed apart for Server-Timing. */
@@ -156,17 +235,30 @@ final class RecordingApi {
     }
 
     /** Answers the cached encoding of key, or builds, encodes and caches it; gzip when the client takes it. */
-    private void send(Context ctx, FlameResponseCache.Key key, Build build, Encode encode) throws IOException {
+    private void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
+                      Encode encode)
+            throws IOException {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
         if (entry == null) {
-            long started = System.nanoTime();
-            Object result = build.run();
-            long built = System.nanoTime();
-            entry = encode.encode(result);
+            long[] nanos = new long[3];
+            try {
+                entry = gate.run("a view", estimatedBytes.getAsLong(), () -> {
+                    nanos[0] = System.nanoTime();
+                    Object result = build.run();
+                    nanos[1] = System.nanoTime();
+                    FlameResponseCache.Entry e = encode.encode(result);
+                    nanos[2] = System.nanoTime();
+                    return e;
+                });
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
             flames.put(key, entry);
             timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f",
-                    (built - started) / 1e6, (System.nanoTime() - built) / 1e6);
+                    (nanos[1] - nanos[0]) / 1e6, (nanos[2] - nanos[1]) / 1e6);
         }
         // the cache keeps the gzip form too, so Javalin must not compress it again
         ctx.disableCompression();
@@ -188,7 +280,7 @@ final class RecordingApi {
     }
 
     void collapsed(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         FlameGraphQuery query = flameQuery(ctx, data);
         data.samples(query.kind()); // fail with 400 before the response starts
         ctx.contentType("text/plain; charset=utf-8");
@@ -199,23 +291,33 @@ final class RecordingApi {
 
     void original(Context ctx) throws IOException {
         RecordingInfo info = store.info(ctx.pathParam("id"));
-        ctx.contentType("application/octet-stream");
-        ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
-        ctx.result(Files.newInputStream(store.original(info.id())));
+        // sent here, not after the handler, so the slot is held exactly while a (possibly slow) reader takes the bytes
+        if (!downloads.tryAcquire()) {
+            throw new OverloadedException("the server is sending " + DOWNLOAD_SLOTS + " originals already", 5);
+        }
+        try (InputStream in = Files.newInputStream(store.original(info.id()))) {
+            ctx.disableCompression();
+            ctx.contentType("application/octet-stream");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
+            ctx.header("Content-Length", Long.toString(Files.size(store.original(info.id()))));
+            in.transferTo(ctx.outputStream());
+        } finally {
+            downloads.release();
+        }
     }
 
     void heap(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         ctx.json(LiveHeapQuery.timeline(data.profile()));
     }
 
     void live(Context ctx) throws IOException {
-        ProfileData data = store.load(store.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
         FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index), binary ? "binary" : "json");
-        send(ctx, key, () -> LiveHeapQuery.at(data, index), result -> {
+        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
                 return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
@@ -241,14 +343,14 @@ final class RecordingApi {
         String target = store.info(required(ctx, "target")).id();
         boolean binary = binaryFormat(ctx);
         Kind kind = kind(ctx);
-        ProfileData a = store.load(base);
-        ProfileData b = store.load(target);
+        ProfileData a = load(base);
+        ProfileData b = load(target);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
         a.samples(kind);
         b.samples(kind);
         DiffQuery query = new DiffQuery(kind, naming(ctx), QueryParams.diffFilter(ctx, kind, a, b));
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
-        send(ctx, key, () -> query.run(a, b), diff -> binary
+        send(ctx, key, () -> treeBytes(a) + treeBytes(b), () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
     }

@@ -1,0 +1,113 @@
+package org.jfrworkbench.server.http;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import java.nio.ByteBuffer;
+
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+
+/**
+ * Jetty settings that keep slow or greedy clients from holding the server: an idle timeout per connection, a
+ * minimum data rate for request bodies and responses (a client that sends or reads a byte every few seconds is
+ * cut off), and at most so many open connections per client address (more are closed as they open).
+ */
+final class ClientLimits extends AbstractLifeCycle implements Connection.Listener {
+    /** A connection with no bytes in either direction for this long is closed (Jetty's default is 30 s). */
+    static final long IDLE_TIMEOUT_MILLIS = 20_000;
+    /**
+     * Bytes per second below which a request body or a response is abandoned, averaged from the start of the
+     * exchange: a LAN or a slow WAN link moves far more, a slowloris upload or a reader that never reads far less.
+     */
+    static final long MIN_DATA_RATE = 4096;
+
+    private final Server server;
+    private final int perClient;
+    private final Map<InetAddress, AtomicInteger> open = new ConcurrentHashMap<>();
+
+    private ClientLimits(Server server, int perClient) {
+        this.server = server;
+        this.perClient = perClient;
+    }
+
+    static void install(Server server, int perClient) {
+        server.addBean(new ClientLimits(server, perClient));
+        server.setErrorHandler(new JsonErrors());
+    }
+
+    /**
+     * Requests Jetty refuses before any handler sees them (a URI or headers too long, a malformed request line) are
+     * answered in the API's own form, {"error": "..."}, not with an HTML page.
+     */
+    static final class JsonErrors extends ErrorHandler {
+        @Override
+        public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+            fields.put(HttpHeader.CONTENT_TYPE, "application/json");
+            String message = (reason == null ? HttpStatus.getMessage(status) : reason).replaceAll("[^\\x20-\\x7e]|[\"\\\\]", "?");
+            return BufferUtil.toBuffer("{\"error\":\"" + message.toLowerCase(java.util.Locale.ROOT) + "\"}\n");
+        }
+    }
+
+    static void configure(HttpConfiguration http) {
+        http.setMinRequestDataRate(MIN_DATA_RATE);
+        http.setMinResponseDataRate(MIN_DATA_RATE);
+        http.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        // the connectors exist by now (Javalin adds its own before it starts the server) but are not started yet
+        for (Connector c : server.getConnectors()) {
+            if (c instanceof AbstractConnector connector) {
+                connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+                connector.addEventListener(this);
+            }
+        }
+        super.doStart();
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+        InetAddress client = address(connection.getEndPoint().getRemoteSocketAddress());
+        if (client == null) {
+            return;
+        }
+        // counted inside compute, so that a counter is never incremented after onClosed removed it
+        int[] n = new int[1];
+        open.compute(client, (k, count) -> {
+            AtomicInteger c = count == null ? new AtomicInteger() : count;
+            n[0] = c.incrementAndGet();
+            return c;
+        });
+        if (n[0] > perClient) {
+            connection.getEndPoint().close();
+        }
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+        InetAddress client = address(connection.getEndPoint().getRemoteSocketAddress());
+        if (client == null) {
+            return;
+        }
+        open.computeIfPresent(client, (k, count) -> count.decrementAndGet() <= 0 ? null : count);
+    }
+
+    private static InetAddress address(SocketAddress a) {
+        return a instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+}

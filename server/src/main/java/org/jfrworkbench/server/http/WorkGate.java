@@ -1,0 +1,86 @@
+package org.jfrworkbench.server.http;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Admission for heavy work (imports, flame graph, diff and live-heap builds): each task reserves its estimated heap
+ * from a budget sized from the heap, and at most so many run at once. Tasks are admitted in arrival order; a
+ * task larger than the whole budget runs alone. Past the queue's length, or after waiting too long, a request is
+ * answered 503 with Retry-After instead of adding to an OutOfMemoryError.
+ */
+final class WorkGate {
+    private final long budget;
+    private final int maxRunning;
+    private final int maxWaiting;
+    private final long maxWaitNanos;
+    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    private long reserved;
+    private int running;
+
+    WorkGate(long budget, int maxRunning, int maxWaiting, long maxWaitMillis) {
+        this.budget = budget;
+        this.maxRunning = maxRunning;
+        this.maxWaiting = maxWaiting;
+        this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+    }
+
+    /** The server's gate: two fifths of the heap (the caches hold at most about a third), one task per core. */
+    static WorkGate forHeap(long heapBytes) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new WorkGate(heapBytes * 2 / 5, Math.max(2, cores), 64, 30_000);
+    }
+
+    long budget() {
+        return budget;
+    }
+
+    /** Work that holds its reservation while it runs. */
+    interface Work<T> {
+        T run() throws Exception;
+    }
+
+    /** Runs work once its estimated bytes fit (at most the whole budget), or throws {@link OverloadedException}. */
+    <T> T run(String what, long estimatedBytes, Work<T> work) throws Exception {
+        long need = Math.max(1L << 20, Math.min(budget, estimatedBytes));
+        Object ticket = new Object();
+        synchronized (this) {
+            if (queue.size() >= maxWaiting) {
+                throw new OverloadedException("the server is busy: " + queue.size() + " requests wait for memory already", 5);
+            }
+            queue.addLast(ticket);
+            long deadline = System.nanoTime() + maxWaitNanos;
+            try {
+                while (queue.peekFirst() != ticket || running >= maxRunning || reserved + need > budget) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new OverloadedException("the server is busy: " + what + " waited "
+                                + TimeUnit.NANOSECONDS.toSeconds(maxWaitNanos) + " s for memory", 10);
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OverloadedException("the server is stopping", 10);
+            } finally {
+                if (queue.peekFirst() == ticket) {
+                    queue.pollFirst();
+                } else {
+                    queue.remove(ticket);
+                }
+                notifyAll();
+            }
+            reserved += need;
+            running++;
+        }
+        try {
+            return work.run();
+        } finally {
+            synchronized (this) {
+                reserved -= need;
+                running--;
+                notifyAll();
+            }
+        }
+    }
+}
