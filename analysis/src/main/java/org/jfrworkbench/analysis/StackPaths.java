@@ -23,6 +23,9 @@ final class StackPaths {
         int[] path = new int[64];
         byte[] types = new byte[64];
         for (int s = 0; s <= stacks.size(); s++) {
+            if ((s & 4095) == 4095) {
+                QueryLimits.check(); // a client that hung up stops its view's build here
+            }
             long c = sw.count()[s];
             if (c == 0) {
                 continue;

@@ -79,6 +79,7 @@ final class TreeBuilder {
         int id = size++;
         if (id == parent.length) {
             int cap = id * 2;
+            QueryLimits.nodes(id); // before the copies: a tree too large for the caller's heap stops here
             parent = Arrays.copyOf(parent, cap);
             name = Arrays.copyOf(name, cap);
             type = Arrays.copyOf(type, cap);

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.QueryLimits;
 import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
@@ -48,11 +49,12 @@ final class RecordingApi {
     /** Downloads of originals being sent at once (each holds a thread while a slow reader takes its bytes). */
     static final int DOWNLOAD_SLOTS = 16;
     /** Heap a call-tree node costs while a view is built and encoded (builder, layout, columns, JSON or binary). */
-    static final long BYTES_PER_NODE = 160;
+    static final long BYTES_PER_NODE = 200;
     private final RecordingStore store;
     private final WorkGate gate;
     private final Semaphore uploads = new Semaphore(UPLOAD_SLOTS);
     private final Semaphore downloads = new Semaphore(DOWNLOAD_SLOTS);
+    private final ClientWatch clients = new ClientWatch();
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
 
@@ -67,11 +69,13 @@ final class RecordingApi {
             return;
         }
         ProfileData data = load(key.id());
-        FlameResponseCache.Entry entry = gate.run("a view", treeBytes(data), () -> {
-            FlameResponseCache.Entry e = encode(((FlameGraphQuery) key.query()).run(data), true);
-            e.gzip();
-            return e;
-        });
+        long reserved = gate.reservation(treeBytes(data));
+        FlameResponseCache.Entry entry = gate.run("a view", reserved, () -> QueryLimits.run(() -> false,
+                reserved / BYTES_PER_NODE, () -> {
+                    FlameResponseCache.Entry e = encode(((FlameGraphQuery) key.query()).run(data), true);
+                    e.gzip();
+                    return e;
+                }));
         flames.put(key, entry);
         if (store.findInfo(key.id()) == null) {
             flames.removeRecording(key.id()); // deleted while the view was built
@@ -242,15 +246,19 @@ final class RecordingApi {
         String timing = "cache;desc=hit";
         if (entry == null) {
             long[] nanos = new long[3];
-            try {
-                entry = gate.run("a view", estimatedBytes.getAsLong(), () -> {
-                    nanos[0] = System.nanoTime();
-                    Object result = build.run();
-                    nanos[1] = System.nanoTime();
-                    FlameResponseCache.Entry e = encode.encode(result);
-                    nanos[2] = System.nanoTime();
-                    return e;
-                });
+            // a client that hangs up while its view waits or is built stops that work (no one would read it)
+            try (ClientWatch.Client client = clients.watch(ctx)) {
+                long reserved = gate.reservation(estimatedBytes.getAsLong());
+                // the tree may grow to what the reservation holds: past that it is a 413, not an OutOfMemoryError
+                entry = gate.run("a view", reserved, client::gone,
+                        () -> QueryLimits.run(client::gone, reserved / BYTES_PER_NODE, () -> {
+                            nanos[0] = System.nanoTime();
+                            Object result = build.run();
+                            nanos[1] = System.nanoTime();
+                            FlameResponseCache.Entry e = encode.encode(result);
+                            nanos[2] = System.nanoTime();
+                            return e;
+                        }));
             } catch (IOException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {

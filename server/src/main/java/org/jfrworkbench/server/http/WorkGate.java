@@ -31,8 +31,9 @@ final class WorkGate {
         return new WorkGate(heapBytes * 2 / 5, Math.max(2, cores), 64, 30_000);
     }
 
-    long budget() {
-        return budget;
+    /** What a task estimated at estimatedBytes reserves: at least 1 MB, at most the whole budget. */
+    long reservation(long estimatedBytes) {
+        return Math.max(1L << 20, Math.min(budget, estimatedBytes));
     }
 
     /** Work that holds its reservation while it runs. */
@@ -42,7 +43,12 @@ final class WorkGate {
 
     /** Runs work once its estimated bytes fit (at most the whole budget), or throws {@link OverloadedException}. */
     <T> T run(String what, long estimatedBytes, Work<T> work) throws Exception {
-        long need = Math.max(1L << 20, Math.min(budget, estimatedBytes));
+        return run(what, estimatedBytes, () -> false, work);
+    }
+
+    /** The same, for a client that may hang up while it waits: then its work is dropped from the queue unrun. */
+    <T> T run(String what, long estimatedBytes, java.util.function.BooleanSupplier gone, Work<T> work) throws Exception {
+        long need = reservation(estimatedBytes);
         Object ticket = new Object();
         synchronized (this) {
             if (queue.size() >= maxWaiting) {
@@ -52,8 +58,11 @@ final class WorkGate {
             long deadline = System.nanoTime() + maxWaitNanos;
             try {
                 while (queue.peekFirst() != ticket || running >= maxRunning || reserved + need > budget) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
+                    if (gone.getAsBoolean()) {
+                        throw new org.jfrworkbench.analysis.QueryLimits.QueryCancelledException();
+                    }
+                    long left = Math.min(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1));
+                    if (deadline - System.nanoTime() <= 0) {
                         throw new OverloadedException("the server is busy: " + what + " waited "
                                 + TimeUnit.NANOSECONDS.toSeconds(maxWaitNanos) + " s for memory", 10);
                     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.QueryLimits;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.importer.RecordingTooLargeException;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
@@ -81,6 +82,11 @@ public final class WorkbenchServer {
             ctx.header("WWW-Authenticate", e.page() ? "Basic realm=\"JFR Workbench\", charset=\"UTF-8\"" : "Bearer");
             error(ctx, 401, e.getMessage());
         });
+        app.exception(QueryLimits.QueryCancelledException.class, (e, ctx) -> {
+            LOG.debug("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+            error(ctx, 408, e.getMessage()); // nobody reads it: the connection is closed
+        });
+        app.exception(QueryLimits.ViewTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
         app.exception(OverloadedException.class, (e, ctx) -> {
             ctx.header("Retry-After", Integer.toString(e.retryAfterSeconds()));

@@ -63,6 +63,8 @@ public final class RecordingIndex implements Closeable {
     static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "label", "labeltext", "jvm", "java",
             "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration", "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Method documents per recording and kind (see {@link #heaviest}). */
+    static final int MAX_METHODS_PER_KIND = 10_000;
 
     private final FSDirectory directory;
     private final IndexWriter writer;
@@ -118,10 +120,7 @@ public final class RecordingIndex implements Closeable {
             d.add(new StringField("kind", kind, Field.Store.NO));
             d.add(new SortedSetDocValuesField("facet_kind", new BytesRef(kind)));
             MethodStats stats = MethodStats.compute(data, Kind.parse(kind), SampleFilter.ALL);
-            for (int i = 0; i < stats.names().length; i++) {
-                if (stats.totalSamples()[i] == 0) {
-                    continue;
-                }
+            for (int i : heaviest(stats, MAX_METHODS_PER_KIND)) {
                 String m = stats.names()[i];
                 allMethods.add(m);
                 Document md = new Document();
@@ -147,6 +146,27 @@ public final class RecordingIndex implements Closeable {
         }
         docs.add(0, d);
         writer.updateDocuments(new Term(REC, info.id()), docs);
+    }
+
+    /**
+     * The methods with samples, heaviest total first, at most max: a recording of a million random frames would
+     * otherwise make a million documents in one update (an OutOfMemoryError in Lucene's indexing chain), and a
+     * method below the 10,000 heaviest is not what anyone searches recordings for.
+     */
+    static int[] heaviest(MethodStats stats, int max) {
+        int n = 0;
+        int[] idx = new int[stats.names().length];
+        for (int i = 0; i < idx.length; i++) {
+            if (stats.totalSamples()[i] != 0) {
+                idx[n++] = i;
+            }
+        }
+        if (n <= max) {
+            return java.util.Arrays.copyOf(idx, n);
+        }
+        long[] total = stats.total();
+        return java.util.Arrays.stream(idx, 0, n).boxed().sorted((a, b) -> Long.compare(total[b], total[a]))
+                .limit(max).mapToInt(Integer::intValue).toArray();
     }
 
     public void delete(String id) throws IOException {

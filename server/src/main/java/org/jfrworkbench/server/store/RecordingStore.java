@@ -225,16 +225,34 @@ public final class RecordingStore implements Closeable {
                 }
                 Path target = recordings.resolve(id);
                 Files.move(staged.dir(), target, StandardCopyOption.ATOMIC_MOVE);
-                fsync(recordings, true);
-                index.add(info, data);
-                CrashPoint.reached("commit");
-                index.commit();
+                try {
+                    fsync(recordings, true);
+                    index.add(info, data);
+                    CrashPoint.reached("commit");
+                    index.commit();
+                } catch (IOException | RuntimeException e) {
+                    // not acknowledged, so not kept: the documents and the directory go again (a retry starts clean,
+                    // a restart finds nothing to re-index)
+                    unpublish(id, target, staged.dir(), e);
+                    throw e;
+                }
                 infos.put(id, info);
                 cache.put(id, data);
                 return new Imported(info, true);
             }
         } finally {
             deleteTree(staged.dir());
+        }
+    }
+
+    private void unpublish(String id, Path published, Path staging, Exception cause) {
+        try {
+            index.delete(id);
+            Files.move(published, staging, StandardCopyOption.ATOMIC_MOVE);
+            fsync(recordings, true);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+            LOG.error("recording {} could not be taken back after its indexing failed; the next start re-indexes it", id, e);
         }
     }
 
