@@ -49,6 +49,10 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Open connections one client address may hold; more are closed (default: ${DEFAULT-VALUE}).")
     int connectionsPerClient;
 
+    @Option(names = "--idle-timeout", defaultValue = "20", paramLabel = "SECONDS",
+            description = "Seconds a connection may stay silent before it is closed (default: ${DEFAULT-VALUE}).")
+    int idleTimeoutSeconds;
+
     @Option(names = "--show-secrets", description = "Show JVM arguments as recorded; by default values of settings named"
             + " like password, token, key or secret are masked in recordings imported or listed.")
     boolean showSecrets;
@@ -83,7 +87,8 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("workbench: WARNING: listening on " + host
                     + " without --token: anyone who can reach it can upload and delete recordings");
         }
-        Javalin app = WorkbenchServer.create(new ServerOptions(token, tokenForReads, allowedHosts, connectionsPerClient), store);
+        Javalin app = WorkbenchServer.create(new ServerOptions(token, tokenForReads, allowedHosts,
+                connectionsPerClient, idleTimeoutSeconds * 1000L), store);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.stop();

@@ -18,7 +18,7 @@ public final class Secrets {
             "systemProperties", "environment", "commandLine");
     private static final String SECRET_WORD = "(?i:[\\w.\\-]*(?:password|passwd|pwd|secret|token|credential|key|auth)[\\w.\\-]*)";
     /** name=value or name:value, with an optional -D, -, -- or -XX: before the name. */
-    private static final Pattern ASSIGNED = Pattern.compile("((?:^|(?<=[\\s,;\"']))(?:-D|--|-)?" + SECRET_WORD + "\\s?[=:])"
+    private static final Pattern ASSIGNED = Pattern.compile("((?:^|(?<=[\\s,;=:\"']))(?:-D|--|-)?" + SECRET_WORD + "\\s?[=:])"
             + "(\"[^\"]*\"|'[^']*'|[^\\s,;\"']+)");
     /** --name value: an option named like a secret followed by its value as the next word. */
     private static final Pattern OPTION_VALUE = Pattern.compile("((?:^|(?<=\\s))--?" + SECRET_WORD + "\\s+)(?!-)(\\S+)");

@@ -27,8 +27,6 @@ import org.eclipse.jetty.util.component.AbstractLifeCycle;
  * cut off), and at most so many open connections per client address (more are closed as they open).
  */
 final class ClientLimits extends AbstractLifeCycle implements Connection.Listener {
-    /** A connection with no bytes in either direction for this long is closed (Jetty's default is 30 s). */
-    static final long IDLE_TIMEOUT_MILLIS = 20_000;
     /**
      * Bytes per second below which a request body or a response is abandoned, averaged from the start of the
      * exchange: a LAN or a slow WAN link moves far more, a slowloris upload or a reader that never reads far less.
@@ -37,15 +35,17 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
 
     private final Server server;
     private final int perClient;
+    private final long idleTimeoutMillis;
     private final Map<InetAddress, AtomicInteger> open = new ConcurrentHashMap<>();
 
-    private ClientLimits(Server server, int perClient) {
+    private ClientLimits(Server server, int perClient, long idleTimeoutMillis) {
         this.server = server;
         this.perClient = perClient;
+        this.idleTimeoutMillis = idleTimeoutMillis;
     }
 
-    static void install(Server server, int perClient) {
-        server.addBean(new ClientLimits(server, perClient));
+    static void install(Server server, ServerOptions options) {
+        server.addBean(new ClientLimits(server, options.maxConnectionsPerClient(), options.idleTimeoutMillis()));
         server.setErrorHandler(new JsonErrors());
     }
 
@@ -62,10 +62,10 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
         }
     }
 
-    static void configure(HttpConfiguration http) {
+    static void configure(HttpConfiguration http, ServerOptions options) {
         http.setMinRequestDataRate(MIN_DATA_RATE);
         http.setMinResponseDataRate(MIN_DATA_RATE);
-        http.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+        http.setIdleTimeout(options.idleTimeoutMillis());
     }
 
     @Override
@@ -73,7 +73,7 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
         // the connectors exist by now (Javalin adds its own before it starts the server) but are not started yet
         for (Connector c : server.getConnectors()) {
             if (c instanceof AbstractConnector connector) {
-                connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+                connector.setIdleTimeout(idleTimeoutMillis);
                 connector.addEventListener(this);
             }
         }

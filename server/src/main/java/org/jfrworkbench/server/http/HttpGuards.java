@@ -54,11 +54,31 @@ final class HttpGuards {
         }
         boolean write = ctx.method() != HandlerType.GET && ctx.method() != HandlerType.HEAD
                 && ctx.method() != HandlerType.OPTIONS;
-        if (write) {
-            checkSameOrigin(ctx);
+        try {
+            if (write) {
+                checkSameOrigin(ctx);
+            }
+            if (token != null && (write || tokenForReads) && !tokenMatches(ctx.header("Authorization"))) {
+                throw new UnauthorizedException(tokenForReads, !ctx.path().startsWith("/api/"));
+            }
+        } catch (RuntimeException refused) {
+            drainSmallBody(ctx);
+            throw refused;
         }
-        if (token != null && (write || tokenForReads) && !tokenMatches(ctx.header("Authorization"))) {
-            throw new UnauthorizedException(tokenForReads, !ctx.path().startsWith("/api/"));
+    }
+
+    /**
+     * Reads a small refused body before the answer: closing a connection with unread bytes makes the kernel reset
+     * it, and the client would see the reset instead of the 401 or 403. A large body is left; that connection closes.
+     */
+    private static void drainSmallBody(Context ctx) {
+        long length = ctx.req().getContentLengthLong();
+        if (length > 0 && length <= 64 * 1024) {
+            try {
+                ctx.req().getInputStream().readNBytes((int) length);
+            } catch (IOException e) {
+                // the client left: nothing to answer anyway
+            }
         }
     }
 

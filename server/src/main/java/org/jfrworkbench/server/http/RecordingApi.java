@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,16 +43,17 @@ final class RecordingApi {
      * profile cache's quarter the caches never take more than about a third of a small server's heap.
      */
     private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
-    /** Uploads being received at once; more are answered 503 before their body is read. */
-    static final int UPLOAD_SLOTS = 8;
-    /** Downloads of originals being sent at once (each holds a thread while a slow reader takes its bytes). */
+    /** Uploads being received at once, in all and per client; more are answered 503 before their body is read. */
+    static final int UPLOAD_SLOTS = 16;
+    /** Originals being sent at once (each holds a thread while a slow reader takes its bytes). */
     static final int DOWNLOAD_SLOTS = 16;
+    static final int SLOTS_PER_CLIENT = 4;
     /** Heap a call-tree node costs while a view is built and encoded (builder, layout, columns, JSON or binary). */
     static final long BYTES_PER_NODE = 200;
     private final RecordingStore store;
     private final WorkGate gate;
-    private final Semaphore uploads = new Semaphore(UPLOAD_SLOTS);
-    private final Semaphore downloads = new Semaphore(DOWNLOAD_SLOTS);
+    private final Slots uploads = new Slots("uploads being received", UPLOAD_SLOTS, SLOTS_PER_CLIENT);
+    private final Slots downloads = new Slots("originals being sent", DOWNLOAD_SLOTS, SLOTS_PER_CLIENT);
     private final ClientWatch clients = new ClientWatch();
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
@@ -133,6 +133,14 @@ final class RecordingApi {
         } catch (java.io.EOFException e) {
             // Jetty's EofException: the client sent less than its Content-Length promised, or hung up
             throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
+        } catch (IOException e) {
+            // Javalin answers a Jetty timeout itself, with an empty 500: named here, it is a 408 with its reason
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.util.concurrent.TimeoutException) {
+                    throw new StalledUploadException();
+                }
+            }
+            throw e;
         }
         return new Received(staged, name, parsedLabels, collapsedKind);
     }
@@ -143,21 +151,20 @@ final class RecordingApi {
             throw new UploadTooLargeException(store.maxUpload());
         }
         // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
-        if (!uploads.tryAcquire()) {
-            throw new OverloadedException("the server is receiving " + UPLOAD_SLOTS + " uploads already", 5);
-        }
         Received received;
-        try {
+        try (AutoCloseable slot = uploads.take(ctx)) {
             received = receive(ctx);
-        } finally {
-            uploads.release();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
         RecordingStore.Staged staged = received.staged();
         RecordingStore.Imported result;
         try {
             // parsing holds the model of the upload: estimated from its size (the importer's own sample limit bounds
             // what compression hides), so large imports run one at a time
-            result = gate.run("an import", Math.max(16L << 20, staged.size() * 8),
+            result = gate.run("an import", staged.size() * 4,
                     () -> store.commit(staged, received.name(), received.labels(), received.kind()));
         } catch (OverloadedException e) {
             discard(staged);
@@ -300,17 +307,16 @@ final class RecordingApi {
     void original(Context ctx) throws IOException {
         RecordingInfo info = store.info(ctx.pathParam("id"));
         // sent here, not after the handler, so the slot is held exactly while a (possibly slow) reader takes the bytes
-        if (!downloads.tryAcquire()) {
-            throw new OverloadedException("the server is sending " + DOWNLOAD_SLOTS + " originals already", 5);
-        }
-        try (InputStream in = Files.newInputStream(store.original(info.id()))) {
+        try (AutoCloseable slot = downloads.take(ctx); InputStream in = Files.newInputStream(store.original(info.id()))) {
             ctx.disableCompression();
             ctx.contentType("application/octet-stream");
             ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
             ctx.header("Content-Length", Long.toString(Files.size(store.original(info.id()))));
             in.transferTo(ctx.outputStream());
-        } finally {
-            downloads.release();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -5,9 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Admission for heavy work (imports, flame graph, diff and live-heap builds): each task reserves its estimated heap
- * from a budget sized from the heap, and at most so many run at once. Tasks are admitted in arrival order; a
- * task larger than the whole budget runs alone. Past the queue's length, or after waiting too long, a request is
- * answered 503 with Retry-After instead of adding to an OutOfMemoryError.
+ * from a budget sized from the heap, and at most so many run at once. Large tasks are admitted in arrival order (one
+ * estimated above the whole budget runs alone); small ones run beside them as long as they fit. Past the queue's
+ * length, or after waiting too long, a request is answered 503 with Retry-After instead of adding to an
+ * OutOfMemoryError.
  */
 final class WorkGate {
     private final long budget;
@@ -17,6 +18,8 @@ final class WorkGate {
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
     private long reserved;
     private int running;
+    private int smallRunning;
+    private int smallWaiting;
 
     WorkGate(long budget, int maxRunning, int maxWaiting, long maxWaitMillis) {
         this.budget = budget;
@@ -28,7 +31,8 @@ final class WorkGate {
     /** The server's gate: two fifths of the heap (the caches hold at most about a third), one task per core. */
     static WorkGate forHeap(long heapBytes) {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new WorkGate(heapBytes * 2 / 5, Math.max(2, cores), 64, 30_000);
+        // a request waits at most 10 s for its turn: well inside clients' timeouts, so they get the 503 and its Retry-After
+        return new WorkGate(heapBytes * 2 / 5, Math.max(2, cores), 64, 10_000);
     }
 
     /** What a task estimated at estimatedBytes reserves: at least 1 MB, at most the whole budget. */
@@ -49,15 +53,22 @@ final class WorkGate {
     /** The same, for a client that may hang up while it waits: then its work is dropped from the queue unrun. */
     <T> T run(String what, long estimatedBytes, java.util.function.BooleanSupplier gone, Work<T> work) throws Exception {
         long need = reservation(estimatedBytes);
+        // small work (a sixteenth of the budget or less) is not queued behind large work: it fits beside it
+        boolean small = need <= budget / 16;
         Object ticket = new Object();
         synchronized (this) {
-            if (queue.size() >= maxWaiting) {
-                throw new OverloadedException("the server is busy: " + queue.size() + " requests wait for memory already", 5);
+            if (queue.size() + smallWaiting >= maxWaiting) {
+                throw new OverloadedException("the server is busy: " + maxWaiting + " requests wait for memory already", 5);
             }
-            queue.addLast(ticket);
+            if (small) {
+                smallWaiting++;
+            } else {
+                queue.addLast(ticket);
+            }
             long deadline = System.nanoTime() + maxWaitNanos;
             try {
-                while (queue.peekFirst() != ticket || running >= maxRunning || reserved + need > budget) {
+                while (small ? smallRunning >= 2 * maxRunning || reserved + need > budget
+                        : queue.peekFirst() != ticket || running >= maxRunning || reserved + need > budget) {
                     if (gone.getAsBoolean()) {
                         throw new org.jfrworkbench.analysis.QueryLimits.QueryCancelledException();
                     }
@@ -72,22 +83,30 @@ final class WorkGate {
                 Thread.currentThread().interrupt();
                 throw new OverloadedException("the server is stopping", 10);
             } finally {
-                if (queue.peekFirst() == ticket) {
-                    queue.pollFirst();
+                if (small) {
+                    smallWaiting--;
                 } else {
                     queue.remove(ticket);
                 }
                 notifyAll();
             }
             reserved += need;
-            running++;
+            if (small) {
+                smallRunning++;
+            } else {
+                running++;
+            }
         }
         try {
             return work.run();
         } finally {
             synchronized (this) {
                 reserved -= need;
-                running--;
+                if (small) {
+                    smallRunning--;
+                } else {
+                    running--;
+                }
                 notifyAll();
             }
         }

@@ -48,9 +48,9 @@ public final class WorkbenchServer {
             // "Bearer TOKEN" in capitals passed as the cached right token on a kept-alive connection (HostileRequestsIT)
             config.jetty.modifyHttpConfiguration(http -> {
                 http.setHeaderCacheCaseSensitive(true);
-                ClientLimits.configure(http);
+                ClientLimits.configure(http, options);
             });
-            config.jetty.modifyServer(server -> ClientLimits.install(server, options.maxConnectionsPerClient()));
+            config.jetty.modifyServer(server -> ClientLimits.install(server, options));
             config.jetty.multipartConfig.cacheDirectory(store.tmpDir().toString());
             config.jetty.multipartConfig.maxFileSize(maxUpload, io.javalin.config.SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, io.javalin.config.SizeUnit.MB);
@@ -83,10 +83,11 @@ public final class WorkbenchServer {
             error(ctx, 401, e.getMessage());
         });
         app.exception(QueryLimits.QueryCancelledException.class, (e, ctx) -> {
-            LOG.debug("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+            LOG.info("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
             error(ctx, 408, e.getMessage()); // nobody reads it: the connection is closed
         });
         app.exception(QueryLimits.ViewTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
+        app.exception(StalledUploadException.class, (e, ctx) -> error(ctx, 408, e.getMessage()));
         app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
         app.exception(OverloadedException.class, (e, ctx) -> {
             ctx.header("Retry-After", Integer.toString(e.retryAfterSeconds()));
@@ -138,7 +139,7 @@ public final class WorkbenchServer {
                 return true;
             }
             if (t instanceof java.util.concurrent.TimeoutException) {
-                error(ctx, 408, "the request body stalled: no bytes for " + ClientLimits.IDLE_TIMEOUT_MILLIS / 1000 + " s");
+                error(ctx, 408, "the request body stalled: no bytes arrived within the server's idle timeout");
                 return true;
             }
             if (t instanceof org.eclipse.jetty.io.EofException) {
