@@ -17,10 +17,17 @@ final class Http {
     /** Far above the 2 s a case may take: a slower answer is reported as too slow, a hang as a timeout. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     final String base;
-    final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient client;
 
     Http(String base) {
         this.base = base;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** A client whose connections come from another local address (127.0.0.0/8 is all loopback): another client to the server. */
+    Http(String base, java.net.InetAddress from) {
+        this.base = base;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).localAddress(from).build();
     }
 
     record Reply(int status, byte[] bytes, long nanos) {
