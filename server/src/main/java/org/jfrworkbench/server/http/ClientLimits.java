@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import java.nio.ByteBuffer;
 
+import io.javalin.http.Context;
+import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -18,6 +20,8 @@ import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpInput;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 
@@ -32,6 +36,8 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
      * exchange: a LAN or a slow WAN link moves far more, a slowloris upload or a reader that never reads far less.
      */
     static final long MIN_DATA_RATE = 4096;
+    /** A request body is held to the minimum rate only after this long: small bodies are not measured at all. */
+    static final long BODY_RATE_GRACE_NANOS = 5_000_000_000L;
 
     private final Server server;
     private final int perClient;
@@ -63,9 +69,29 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
     }
 
     static void configure(HttpConfiguration http, ServerOptions options) {
-        http.setMinRequestDataRate(MIN_DATA_RATE);
+        // not Jetty's request rate: it measures from the body's first byte to the handler's read, so a 1-byte body
+        // read 1 ms after it arrived counts as 1,000 bytes a second too slow (see watchBodyRate)
         http.setMinResponseDataRate(MIN_DATA_RATE);
         http.setIdleTimeout(options.idleTimeoutMillis());
+    }
+
+    /**
+     * Holds a request's body to {@link #MIN_DATA_RATE} once {@link #BODY_RATE_GRACE_NANOS} have passed since the
+     * handler began: a sender that trickles a byte now and then (never idle long enough for the idle timeout) is
+     * answered 408 instead of holding its upload slot for hours. Works for raw and multipart bodies alike.
+     */
+    static void watchBodyRate(Context ctx) {
+        HttpInput input = Request.getBaseRequest(ctx.req()).getHttpInput();
+        long start = System.nanoTime();
+        long[] received = new long[1];
+        input.addInterceptor(content -> {
+            received[0] += content.remaining();
+            long late = System.nanoTime() - start - BODY_RATE_GRACE_NANOS;
+            if (late > 0 && received[0] < MIN_DATA_RATE * late / 1_000_000_000L) {
+                throw new BadMessageException(408, "request body slower than " + MIN_DATA_RATE + " bytes per second");
+            }
+            return content;
+        });
     }
 
     @Override

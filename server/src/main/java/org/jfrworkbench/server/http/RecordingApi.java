@@ -153,6 +153,7 @@ final class RecordingApi {
         // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
         Received received;
         try (AutoCloseable slot = uploads.take(ctx)) {
+            ClientLimits.watchBodyRate(ctx);
             received = receive(ctx);
         } catch (IOException | RuntimeException e) {
             throw e;
