@@ -541,7 +541,7 @@ class AttacksIT {
      */
     @Test
     void goodTrafficHoldsWhileAttacksRun() throws Exception {
-        int seconds = Integer.getInteger("torture.attackSeconds", 20);
+        int seconds = Integer.getInteger("torture.attackSeconds", 10);
         Stats alone = goodTraffic(seconds, false);
         Stats attacked = goodTraffic(seconds, true);
         System.out.printf("%n== good traffic, %d s each: alone | while attacked (regex floods, slow senders and readers,"
