@@ -48,7 +48,7 @@ final class HttpGuards {
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
         ctx.header("Cross-Origin-Resource-Policy", "same-origin");
         String host = hostName(ctx.header("Host"));
-        if (host == null || !hostAllowed(host)) {
+        if (fromBrowser(ctx) && (host == null || !hostAllowed(host))) {
             throw new ForbiddenException("this server does not answer to the host name '" + clip(ctx.header("Host"))
                     + "'; start it with --allowed-hosts " + (host == null ? "NAME" : clip(host)) + " to allow it");
         }
@@ -105,6 +105,17 @@ final class HttpGuards {
     }
 
     private static final Pattern ORIGIN = Pattern.compile("https?://([^/]+)");
+
+    /**
+     * Whether a browser sent the request: it names the fetch (Sec-Fetch-*, which no page can set or remove) or calls
+     * itself Mozilla. DNS rebinding happens in browsers only, so only they are held to the Host names; agents and
+     * scripts may reach the server by any name their network gives it (a compose service name, say).
+     */
+    private static boolean fromBrowser(Context ctx) {
+        String agent = ctx.header("User-Agent");
+        return ctx.header("Sec-Fetch-Mode") != null || ctx.header("Sec-Fetch-Site") != null
+                || agent != null && agent.contains("Mozilla/");
+    }
 
     private boolean hostAllowed(String host) {
         // an address literal cannot be re-bound by DNS, so any of this server's possible addresses is fine
