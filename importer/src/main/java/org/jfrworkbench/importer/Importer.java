@@ -110,6 +110,8 @@ public final class Importer {
                 }
                 String name = entry.getName();
                 if (entry.isDirectory() || name.startsWith("__MACOSX/") || !isRecordingName(name)) {
+                    // skipped entries are inflated too (the next entry's header lies behind them): within the budget
+                    left -= copyBounded(zip, zip::compressedRead, null, left, "zip");
                     continue;
                 }
                 Path part = tempFile("workbench-unzip");
@@ -125,6 +127,7 @@ public final class Importer {
                     String problem = "zip entry " + printable(name) + " skipped: " + e.getMessage();
                     profile.warnings().add(problem);
                     firstProblem = firstProblem == null ? problem : firstProblem;
+                    left -= copyBounded(zip, zip::compressedRead, null, left, "zip"); // what is left of it
                 } finally {
                     Files.deleteIfExists(part);
                 }
@@ -203,17 +206,17 @@ public final class Importer {
     /**
      * Copies at most max bytes and answers how many; more is a bomb, and so is a stream that has expanded past
      * {@link #RATIO_CHECK_AFTER} at more than the ratio limit to the compressed bytes read from the file so far (for
-     * a zip, over all its entries up to here).
+     * a zip, over all its entries up to here). A null target reads the data to its end and drops it.
      */
     private long copyBounded(InputStream in, java.util.function.LongSupplier compressedRead, Path target, long max, String what)
             throws IOException {
         byte[] buf = new byte[1 << 16];
         long total = 0;
         long ratio = limits.maxCompressionRatio();
-        try (OutputStream out = Files.newOutputStream(target)) {
+        try (OutputStream out = target == null ? OutputStream.nullOutputStream() : Files.newOutputStream(target)) {
             // sniff the first bytes: a bomb of zeros is refused at once, not after writing 1000x its size to disk
             int r = in.readNBytes(buf, 0, 4);
-            if (r > 0 && !knownFormat(buf, r)) {
+            if (target != null && r > 0 && !knownFormat(buf, r)) {
                 throw new InvalidRecordingException(-1, String.format("unknown format inside the %s data (first bytes"
                         + " %02x %02x %02x %02x): expected JFR, gzip, zip or collapsed stacks", what, buf[0], buf[1], buf[2], buf[3]));
             }

@@ -49,7 +49,7 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Open connections one client address may hold; more are closed (default: ${DEFAULT-VALUE}).")
     int connectionsPerClient;
 
-    @Option(names = "--idle-timeout", defaultValue = "20", paramLabel = "SECONDS",
+    @Option(names = "--idle-timeout", defaultValue = "30", paramLabel = "SECONDS",
             description = "Seconds a connection may stay silent before it is closed (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 

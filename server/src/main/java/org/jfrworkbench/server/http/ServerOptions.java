@@ -10,8 +10,8 @@ import java.util.List;
 public record ServerOptions(String token, boolean tokenForReads, List<String> allowedHosts, int maxConnectionsPerClient,
                             long idleTimeoutMillis) {
     public static final int DEFAULT_CONNECTIONS_PER_CLIENT = 64;
-    /** A connection with no bytes in either direction for this long is closed (Jetty's default is 30 s). */
-    public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 20_000;
+    /** A connection with no bytes in either direction for this long is closed (as Jetty does by default). */
+    public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 30_000;
 
     public ServerOptions {
         allowedHosts = List.copyOf(allowedHosts);
