@@ -234,6 +234,7 @@ final class DiffTree {
     private void growColumns() {
         if (size == name.length) {
             int cap = size * 2;
+            QueryLimits.nodes(size); // before the copies: a tree too large for the caller's heap stops here
             name = Arrays.copyOf(name, cap);
             parent = Arrays.copyOf(parent, cap);
             type = Arrays.copyOf(type, cap);

@@ -119,6 +119,9 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         boolean classes = StackClasses.hasClassFrames(kind);
         int stackSlots = tree.stackSlots();
         for (int i = 0, size = t.size(); i < size; i++) {
+            if ((i & 0xffff) == 0xffff) {
+                QueryLimits.check(); // a client that hung up stops its view's work here
+            }
             if (f.tests && !f.accepts(t, i)) {
                 continue;
             }

@@ -14,6 +14,7 @@ import java.util.zip.ZipInputStream;
 import org.jfrworkbench.importer.jfr.JfrImporter;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleLimitExceededException;
 
 /**
  * The importer's entry point: recognises the format by its first bytes (JFR, gzip, zip of .jfr, collapsed text)
@@ -38,8 +39,13 @@ public final class Importer {
     /** Reads a file; collapsed text becomes samples of collapsedKind. */
     public Profile read(Path file, Kind collapsedKind) throws IOException {
         Profile profile = new Profile();
-        // one expansion budget for all layers: gzip inside gzip must not multiply the ratio per layer
-        readInto(file, collapsedKind, profile, 0, expansionLimit(Files.size(file)));
+        profile.limitSamples(limits.maxSamples());
+        try {
+            // one expansion budget for all layers: gzip inside gzip must not multiply the ratio per layer
+            readInto(file, collapsedKind, profile, 0, expansionLimit(Files.size(file)));
+        } catch (RuntimeException e) {
+            throw tooLarge(e);
+        }
         profile.heap().sort();
         profile.seal();
         return profile;
@@ -60,7 +66,7 @@ public final class Importer {
             if (nesting > 2) {
                 throw new InvalidRecordingException(0, "compressed data nested too deeply");
             }
-            Path plain = Files.createTempFile("workbench-gunzip", ".tmp");
+            Path plain = tempFile("workbench-gunzip");
             try {
                 long expanded;
                 CountingInputStream counted = new CountingInputStream(Files.newInputStream(file));
@@ -92,19 +98,36 @@ public final class Importer {
     private void readZip(Path file, Kind collapsedKind, Profile profile, int nesting, long budget) throws IOException {
         long left = budget;
         int entries = 0;
+        int seen = 0;
+        String firstProblem = null;
         CountingInputStream counted = new CountingInputStream(Files.newInputStream(file));
         try (MeteredZip zip = new MeteredZip(counted)) {
             ZipEntry entry;
             while ((entry = zip.getNextEntry()) != null) {
+                // every entry costs a header read and, for a recording, a temporary file and a parse
+                if (++seen > limits.maxZipEntries()) {
+                    throw new RecordingTooLargeException("the zip holds more than " + limits.maxZipEntries() + " entries");
+                }
                 String name = entry.getName();
                 if (entry.isDirectory() || name.startsWith("__MACOSX/") || !isRecordingName(name)) {
+                    // skipped entries are inflated too (the next entry's header lies behind them): within the budget
+                    left -= copyBounded(zip, zip::compressedRead, null, left, "zip");
                     continue;
                 }
-                Path part = Files.createTempFile("workbench-unzip", ".tmp");
+                Path part = tempFile("workbench-unzip");
                 try {
                     left -= copyBounded(zip, zip::compressedRead, part, left, "zip");
-                    readInto(part, collapsedKind, profile, nesting + 1, left);
+                    readEntry(part, collapsedKind, profile, nesting, left);
                     entries++;
+                } catch (InvalidRecordingException e) {
+                    if (e instanceof ExpansionLimitException || e instanceof RecordingTooLargeException) {
+                        throw e;
+                    }
+                    // a README.txt or a broken chunk beside good recordings: the rest is still worth reading
+                    String problem = "zip entry " + printable(name) + " skipped: " + e.getMessage();
+                    profile.warnings().add(problem);
+                    firstProblem = firstProblem == null ? problem : firstProblem;
+                    left -= copyBounded(zip, zip::compressedRead, null, left, "zip"); // what is left of it
                 } finally {
                     Files.deleteIfExists(part);
                 }
@@ -113,8 +136,51 @@ public final class Importer {
             throw new InvalidRecordingException(-1, "corrupt zip data: " + e.getMessage(), e);
         }
         if (entries == 0) {
-            throw new InvalidRecordingException(-1, "the zip holds no .jfr, .jfr.gz or collapsed-stack (.txt/.collapsed) entry");
+            throw new InvalidRecordingException(-1, firstProblem != null ? "the zip holds no readable recording: " + firstProblem
+                    : "the zip holds no .jfr, .jfr.gz or collapsed-stack (.txt/.collapsed) entry");
         }
+    }
+
+    /**
+     * One zip entry, read whole or not at all: collapsed text is parsed on its own first, since a bad line in the
+     * middle would otherwise leave the lines before it in the profile; JFR is refused by its header before anything
+     * of it is read, and a torn chunk later on is a warning, not an error.
+     */
+    private void readEntry(Path part, Kind collapsedKind, Profile profile, int nesting, long left) throws IOException {
+        byte[] magic = new byte[4];
+        int n;
+        try (InputStream in = Files.newInputStream(part)) {
+            n = in.readNBytes(magic, 0, 4);
+        }
+        if (n > 0 && looksLikeText(magic, n)) {
+            Profile trial = new Profile();
+            trial.limitSamples(limits.maxSamples());
+            try (InputStream in = Files.newInputStream(part)) {
+                new CollapsedReader(trial, collapsedKind).read(in);
+            }
+        }
+        readInto(part, collapsedKind, profile, nesting + 1, left);
+    }
+
+    private static String printable(String name) {
+        String s = name.replaceAll("[^\\x20-\\x7e]", "?");
+        return s.length() > 120 ? s.substring(0, 120) + "..." : s;
+    }
+
+    private Path tempFile(String prefix) throws IOException {
+        return limits.tempDir() == null ? Files.createTempFile(prefix, ".tmp")
+                : Files.createTempFile(Files.createDirectories(limits.tempDir()), prefix, ".tmp");
+    }
+
+    /** The model's sample limit, hit somewhere in a reader, as the importer's 'too large' answer. */
+    private RuntimeException tooLarge(RuntimeException e) throws RecordingTooLargeException {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SampleLimitExceededException limit) {
+                throw new RecordingTooLargeException("the recording holds more than " + limit.limit()
+                        + " samples, more than this server imports at once (the limit follows its heap size)");
+            }
+        }
+        return e;
     }
 
     private static boolean isRecordingName(String name) {
@@ -140,29 +206,29 @@ public final class Importer {
     /**
      * Copies at most max bytes and answers how many; more is a bomb, and so is a stream that has expanded past
      * {@link #RATIO_CHECK_AFTER} at more than the ratio limit to the compressed bytes read from the file so far (for
-     * a zip, over all its entries up to here).
+     * a zip, over all its entries up to here). A null target reads the data to its end and drops it.
      */
     private long copyBounded(InputStream in, java.util.function.LongSupplier compressedRead, Path target, long max, String what)
             throws IOException {
         byte[] buf = new byte[1 << 16];
         long total = 0;
         long ratio = limits.maxCompressionRatio();
-        try (OutputStream out = Files.newOutputStream(target)) {
+        try (OutputStream out = target == null ? OutputStream.nullOutputStream() : Files.newOutputStream(target)) {
             // sniff the first bytes: a bomb of zeros is refused at once, not after writing 1000x its size to disk
             int r = in.readNBytes(buf, 0, 4);
-            if (r > 0 && !knownFormat(buf, r)) {
+            if (target != null && r > 0 && !knownFormat(buf, r)) {
                 throw new InvalidRecordingException(-1, String.format("unknown format inside the %s data (first bytes"
                         + " %02x %02x %02x %02x): expected JFR, gzip, zip or collapsed stacks", what, buf[0], buf[1], buf[2], buf[3]));
             }
             for (; r > 0; r = in.read(buf)) {
                 total += r;
                 if (total > max) {
-                    throw new InvalidRecordingException(-1, what + " data expands beyond " + max
+                    throw new ExpansionLimitException(what + " data expands beyond " + max
                             + " bytes (limit: " + limits.maxCompressionRatio() + "x the upload's size over all layers, at most "
                             + limits.maxDecompressedBytes() + " bytes)");
                 }
                 if (total > RATIO_CHECK_AFTER && total / ratio > compressedRead.getAsLong()) {
-                    throw new InvalidRecordingException(-1, what + " data expands beyond " + ratio + "x its compressed size ("
+                    throw new ExpansionLimitException(what + " data expands beyond " + ratio + "x its compressed size ("
                             + total + " bytes from the first " + compressedRead.getAsLong() + " bytes; limit: "
                             + ratio + "x the upload's size over all layers)");
                 }

@@ -3,7 +3,7 @@ package org.jfrworkbench.importer;
 import java.io.IOException;
 
 /** The input is not a recording we can use. Carries the byte offset (-1 when not positional) and the reason. */
-public final class InvalidRecordingException extends IOException {
+public class InvalidRecordingException extends IOException {
     private final long offset;
     private final String reason;
 

@@ -22,6 +22,7 @@ public final class Profile {
     private final EnumMap<Kind, SampleTable> samples = new EnumMap<>(Kind.class);
     private final Dictionary states = new Dictionary();
     private final Dictionary sources = new Dictionary();
+    private final SampleBudget sampleBudget = new SampleBudget();
     private final HeapTimeline heap = new HeapTimeline();
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> metadata = new LinkedHashMap<>();
@@ -89,11 +90,19 @@ public final class Profile {
         return sealed ? java.util.Collections.unmodifiableList(warnings) : warnings;
     }
 
+    /**
+     * Bounds the samples of all kinds together while importing: past the limit, adding one throws
+     * {@link SampleLimitExceededException} before the memory for it is allocated.
+     */
+    public void limitSamples(long max) {
+        sampleBudget.limit(max);
+    }
+
     /** The samples of a kind, created on first use. */
     public SampleTable samples(Kind kind) {
         SampleTable t = samples.get(kind);
         if (t == null) {
-            t = new SampleTable(kind, states, sources);
+            t = new SampleTable(kind, states, sources, sampleBudget);
             if (sealed) {
                 t.seal(); // an empty table of a kind the recording lacks, not kept
             } else {

@@ -62,15 +62,17 @@ public final class SampleTable {
     private int free;
     private volatile int defaultSource = -1;
     private boolean sealed;
+    private final SampleBudget budget;
 
     /** A table of its own: state and source ids have no names (tests, tools). */
     public SampleTable(Kind kind) {
-        this(kind, new Dictionary(), new Dictionary());
+        this(kind, new Dictionary(), new Dictionary(), new SampleBudget());
     }
 
     /** A table of a profile, whose state and source names are in the profile's dictionaries. */
-    SampleTable(Kind kind, Dictionary stateNames, Dictionary sourceNames) {
+    SampleTable(Kind kind, Dictionary stateNames, Dictionary sourceNames, SampleBudget budget) {
         this.kind = kind;
+        this.budget = budget;
         this.stateNames = stateNames;
         this.sourceNames = sourceNames;
     }
@@ -257,6 +259,7 @@ public final class SampleTable {
         int last = n - 1;
         // the first page starts small: most kinds of most recordings have few samples
         int length = last == 0 ? FIRST_PAGE : PAGE;
+        budget.take(length);
         stacks = Arrays.copyOf(stacks, n);
         stacks[last] = new int[length];
         timeBases = Arrays.copyOf(timeBases, n);
@@ -291,6 +294,7 @@ public final class SampleTable {
 
     private void growFirstPage() {
         int length = Math.min(PAGE, stacks[0].length * 4);
+        budget.take(length - stacks[0].length);
         stacks[0] = Arrays.copyOf(stacks[0], length);
         if (wideTimes[0] != null) {
             wideTimes[0] = Arrays.copyOf(wideTimes[0], length);

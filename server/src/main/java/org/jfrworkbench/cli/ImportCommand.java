@@ -44,7 +44,8 @@ public final class ImportCommand implements Callable<Integer> {
             return 2;
         }
         int failed = 0;
-        try (RecordingLibrary library = RecordingLibrary.open(data, new Importer(ImportLimits.DEFAULT), Long.MAX_VALUE)) {
+        try (RecordingLibrary library = RecordingLibrary.open(data, new Importer(ImportLimits.DEFAULT.withTempDir(data.resolve("tmp"))),
+                Long.MAX_VALUE)) {
             for (Path f : files) {
                 try {
                     RecordingLibrary.Imported r = library.importFile(f, name, parsedLabels, collapsedKind);

@@ -2,12 +2,16 @@ package org.jfrworkbench.cli;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import org.jfrworkbench.importer.ImportLimits;
 import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.server.catalog.Secrets;
 import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.server.http.ServerOptions;
 import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.server.library.SampleLoader;
 import picocli.CommandLine.Command;
@@ -31,6 +35,27 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--token", description = "Require 'Authorization: Bearer TOKEN' for uploads and deletes.")
     String token;
 
+    @Option(names = "--token-for-reads", description = "Require the token for every request, reads and the page included"
+            + " (browsers ask for it: any user name, the token as password).")
+    boolean tokenForReads;
+
+    @Option(names = "--allowed-hosts", split = ",", paramLabel = "NAME",
+            description = "Host names the server answers to besides localhost, this machine's name and IP addresses"
+                    + " (comma-separated; a name a DNS-rebinding page could use is refused otherwise).")
+    List<String> allowedHosts = new ArrayList<>();
+
+    @Option(names = "--max-connections-per-client", defaultValue = "" + ServerOptions.DEFAULT_CONNECTIONS_PER_CLIENT,
+            description = "Open connections one client address may hold; more are closed (default: ${DEFAULT-VALUE}).")
+    int connectionsPerClient;
+
+    @Option(names = "--idle-timeout", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Seconds a connection may stay silent before it is closed (default: ${DEFAULT-VALUE}).")
+    int idleTimeoutSeconds;
+
+    @Option(names = "--show-secrets", description = "Show JVM arguments as recorded; by default values of settings named"
+            + " like password, token, key or secret are masked in recordings imported or listed.")
+    boolean showSecrets;
+
     @Option(names = "--max-upload", defaultValue = "1g", converter = SizeConverter.class,
             description = "Largest accepted upload, e.g. 500m, 1g (default: ${DEFAULT-VALUE}).")
     long maxUpload;
@@ -46,7 +71,13 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private int serve() throws Exception {
-        RecordingLibrary library = RecordingLibrary.open(data, new Importer(ImportLimits.DEFAULT), maxUpload);
+        if (tokenForReads && token == null) {
+            throw new IllegalArgumentException("--token-for-reads needs --token");
+        }
+        Secrets.enabled(!showSecrets);
+        // imports spool decompressed layers in the data dir's tmp/, which is emptied on every start
+        ImportLimits limits = ImportLimits.forHeap(Runtime.getRuntime().maxMemory(), data.resolve("tmp"));
+        RecordingLibrary library = RecordingLibrary.open(data, new Importer(limits), maxUpload);
         if (library.size() == 0 && !noSamples) {
             int n = SampleLoader.load(library);
             System.err.println("workbench: loaded " + n + " sample recording(s)");
@@ -55,7 +86,8 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("workbench: WARNING: listening on " + host
                     + " without --token: anyone who can reach it can upload and delete recordings");
         }
-        RunningServer server = RunningServer.start(library, token, host, port);
+        RunningServer server = RunningServer.serve(library, new ServerOptions(token, tokenForReads, allowedHosts,
+                connectionsPerClient, idleTimeoutSeconds * 1000L), host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -140,4 +140,33 @@ class UiSafetyIT {
         }
         assertEquals(List.of(), errors);
     }
+
+    @Test
+    void aSharedLinksBacktrackingSearchIsMatchedInLinearTimeAndAnInvalidOneIsNamed() throws Exception {
+        // names long enough that a backtracking engine takes seconds per name: the server's and the page's must not
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            text.append("java.lang.Thread.run;com.acme.generated.").append("a".repeat(40)).append(i).append(".call 1\n");
+        }
+        var http = java.net.http.HttpClient.newHttpClient();
+        var reply = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.baseUrl()
+                        + "/api/recordings?name=long-names.txt")).POST(java.net.http.HttpRequest.BodyPublishers.ofString(text.toString()))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, reply.statusCode(), reply.body());
+        String id = reply.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([0-9a-f]+)\".*", "$1");
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            String evil = java.net.URLEncoder.encode("((?:[\\w.$]+)+)+!", StandardCharsets.UTF_8);
+            page.navigate("/?id=" + id + "&kind=cpu&search=" + evil);
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForFunction("() => document.querySelector('#match-info').textContent.includes('No frame matches')");
+            assertEquals(2, ((Number) page.evaluate("() => 1 + 1")).intValue(), "the page still runs scripts");
+            page.fill("#flame-search", "(a)\\1");
+            page.press("#flame-search", "Enter");
+            page.waitForFunction("() => document.querySelector('#match-info').textContent.includes('Invalid regex')");
+            assertTrue(page.textContent("#match-info").contains("back-references"), page.textContent("#match-info"));
+        }
+        assertEquals(List.of(), errors);
+    }
 }

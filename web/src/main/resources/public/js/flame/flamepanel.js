@@ -5,6 +5,7 @@ import { el, clear, download, formatPercent, formatWeight, toast } from '../core
 import { FlameGraph } from './flamegraph.js';
 import { FRAME_TYPES, frameColor } from './colors.js';
 import * as state from '../core/state.js';
+import { compileSearch } from './linearregex.js';
 
 export class FlamePanel {
   /**
@@ -112,7 +113,8 @@ export class FlamePanel {
     this.matchInfo.classList.remove('error');
     if (!pattern) { this.graph.setSearch(null); this.matchInfo.textContent = ''; this.searchResult = null; return; }
     let regex;
-    try { regex = new RegExp(pattern); } catch (e) {
+    // never the browser's RegExp: it backtracks, and a shared link's search would freeze the tab
+    try { regex = compileSearch(pattern); } catch (e) {
       this.graph.setSearch(null);
       this.matchInfo.textContent = 'Invalid regex: ' + e.message;
       this.matchInfo.classList.add('error');

@@ -14,6 +14,11 @@ public record RecordingInfo(String id, String sha256, String name, Map<String, S
                             long startMillis, long durationMillis, int chunks, Map<String, KindSummary> kinds,
                             Map<String, String> jvm, long sizeBytes, long uploadedMillis) {
 
+    /** Masks secrets in the JVM facts however the info is made: from a new import, meta.json or the index. */
+    public RecordingInfo {
+        jvm = Secrets.mask(jvm);
+    }
+
     /**
      * Sample count, total weight and unit of one kind, of its default source; every source with its totals and thread
      * states, and the default source's states (see {@link KindBreakdown}).

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -31,6 +32,7 @@ import org.jfrworkbench.analysis.FlameGraph;
 import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.LiveHeapQuery;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.QueryLimits;
 import org.jfrworkbench.analysis.RecordingOverview;
 import org.jfrworkbench.analysis.Sandwich;
 import org.jfrworkbench.analysis.SandwichQuery;
@@ -51,21 +53,39 @@ final class RecordingApi {
      * profile cache's quarter the caches never take more than about a third of a small server's heap.
      */
     private static final long FLAME_CACHE_BYTES = Math.min(64L << 20, Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 10));
+    /** Uploads being received at once, in all and per client; more are answered 503 before their body is read. */
+    static final int UPLOAD_SLOTS = 16;
+    /** Originals being sent at once (each holds a thread while a slow reader takes its bytes). */
+    static final int DOWNLOAD_SLOTS = 16;
+    static final int SLOTS_PER_CLIENT = 4;
+    /** Heap a call-tree node costs while a view is built and encoded (builder, layout, columns, JSON or binary). */
+    static final long BYTES_PER_NODE = 200;
     private final RecordingLibrary library;
+    private final WorkGate gate;
+    private final Slots uploads = new Slots("uploads being received", UPLOAD_SLOTS, SLOTS_PER_CLIENT);
+    private final Slots downloads = new Slots("originals being sent", DOWNLOAD_SLOTS, SLOTS_PER_CLIENT);
+    private final ClientWatch clients = new ClientWatch();
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
 
-    RecordingApi(RecordingLibrary library) {
+    RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
+        this.gate = gate;
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
-    private void prepare(FlameResponseCache.Key key) throws IOException {
+    private void prepare(FlameResponseCache.Key key) throws Exception {
         if (flames.get(key) != null) {
             return;
         }
-        FlameResponseCache.Entry entry = encode(((FlameGraphQuery) key.query()).run(library.load(key.id())), true);
-        entry.gzip();
+        ProfileData data = load(key.id());
+        long reserved = gate.reservation(treeBytes(data));
+        FlameResponseCache.Entry entry = gate.run("a view", reserved, () -> QueryLimits.run(() -> false,
+                reserved / BYTES_PER_NODE, () -> {
+                    FlameResponseCache.Entry e = encode(((FlameGraphQuery) key.query()).run(data), true);
+                    e.gzip();
+                    return e;
+                }));
         flames.put(key, entry);
         if (library.findInfo(key.id()) == null) {
             flames.removeRecording(key.id()); // deleted while the view was built
@@ -84,11 +104,12 @@ final class RecordingApi {
         ctx.json(page);
     }
 
-    void upload(Context ctx) throws IOException {
-        long length = ctx.req().getContentLengthLong();
-        if (length > library.maxUpload() + (1 << 20)) {
-            throw new UploadTooLargeException(library.maxUpload());
-        }
+    /** An upload's body staged, with its parameters. */
+    private record Received(StagedUpload staged, String name, Map<String, String> labels, Kind kind) {
+    }
+
+    /** Reads the parameters, checks them, then stages the body (multipart parts are read by the first formParam). */
+    private Received receive(Context ctx) throws IOException {
         String contentType = ctx.contentType();
         boolean multipart = contentType != null && contentType.toLowerCase().startsWith("multipart/form-data");
         UploadedFile file = null;
@@ -122,8 +143,48 @@ final class RecordingApi {
         } catch (java.io.EOFException e) {
             // Jetty's EofException: the client sent less than its Content-Length promised, or hung up
             throw new BadQueryException("the upload ended early: fewer bytes arrived than its Content-Length announced");
+        } catch (IOException e) {
+            // Javalin answers a Jetty timeout itself, with an empty 500: named here, it is a 408 with its reason
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.util.concurrent.TimeoutException) {
+                    throw new StalledUploadException();
+                }
+            }
+            throw e;
         }
-        RecordingLibrary.Imported result = library.add(staged, name, parsedLabels, collapsedKind);
+        return new Received(staged, name, parsedLabels, collapsedKind);
+    }
+
+    void upload(Context ctx) throws IOException {
+        long length = ctx.req().getContentLengthLong();
+        if (length > library.maxUpload() + (1 << 20)) {
+            throw new UploadTooLargeException(library.maxUpload());
+        }
+        // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
+        Received received;
+        try (AutoCloseable slot = uploads.take(ctx)) {
+            ClientLimits.watchBodyRate(ctx);
+            received = receive(ctx);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        StagedUpload staged = received.staged();
+        RecordingLibrary.Imported result;
+        try {
+            // parsing holds the model of the upload: estimated from its size (the importer's own sample limit bounds
+            // what compression hides), so large imports run one at a time
+            result = gate.run("an import", staged.size() * 4,
+                    () -> library.add(staged, received.name(), received.labels(), received.kind()));
+        } catch (OverloadedException e) {
+            library.discard(staged);
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
         if (result.created()) {
             warmer.warm(result.info());
         }
@@ -131,9 +192,29 @@ final class RecordingApi {
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
+    /** The profile, read under the gate when it is not in memory: decoding it allocates about its size a few times. */
+    private ProfileData load(String id) throws IOException {
+        RecordingInfo info = library.info(id);
+        try {
+            return gate.run("loading a recording", info.sizeBytes() * 4, () -> library.load(info.id()));
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Heap a view of data may take: its call tree's nodes bound what a view builds (a diff adds both sides', a
+     * sandwich twice the tree at most).
+     */
+    private static long treeBytes(ProfileData data) {
+        return (data.tree().size() + 1L) * BYTES_PER_NODE;
+    }
+
     void get(Context ctx) throws IOException {
         RecordingInfo info = library.info(ctx.pathParam("id"));
-        ProfileData data = library.load(info.id());
+        ProfileData data = load(info.id());
         Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
         out.putAll(RecordingOverview.of(data));
         ctx.json(out);
@@ -149,11 +230,11 @@ final class RecordingApi {
     void flame(Context ctx) throws IOException {
         String id = library.info(ctx.pathParam("id")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData data = library.load(id);
+        ProfileData data = load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
         warmer.awaitPrepared(key);
-        send(ctx, key, () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
+        send(ctx, key, () -> treeBytes(data), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
     }
 
     /** What an encoded response is built from: the query's result, then its bytes; timed apart for Server-Timing. */
@@ -166,19 +247,35 @@ final class RecordingApi {
     }
 
     /** Answers the cached encoding of key, or builds, encodes and caches it; gzip when the client takes it. */
-    private void send(Context ctx, FlameResponseCache.Key key, Build build, Encode encode) throws IOException {
+    private void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
+                      Encode encode) throws IOException {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
         if (entry == null) {
-            long cpu = THREADS.getCurrentThreadCpuTime();
-            long started = System.nanoTime();
-            Object result = build.run();
-            long built = System.nanoTime();
-            entry = encode.encode(result);
-            long encoded = System.nanoTime();
-            // the request thread's CPU time besides the wall times: what the work costs whatever else runs
+            long[] nanos = new long[4];
+            // a client that hangs up while its view waits or is built stops that work (no one would read it)
+            try (ClientWatch.Client client = clients.watch(ctx)) {
+                long reserved = gate.reservation(estimatedBytes.getAsLong());
+                // the tree may grow to what the reservation holds: past that it is a 413, not an OutOfMemoryError
+                entry = gate.run("a view", reserved, client::gone,
+                        () -> QueryLimits.run(client::gone, reserved / BYTES_PER_NODE, () -> {
+                            long cpu = THREADS.getCurrentThreadCpuTime();
+                            nanos[0] = System.nanoTime();
+                            Object result = build.run();
+                            nanos[1] = System.nanoTime();
+                            FlameResponseCache.Entry e = encode.encode(result);
+                            nanos[2] = System.nanoTime();
+                            nanos[3] = THREADS.getCurrentThreadCpuTime() - cpu;
+                            return e;
+                        }));
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            // the work's CPU time besides the wall times: what it costs whatever else runs
             timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f, cpu;dur=%.1f",
-                    (built - started) / 1e6, (encoded - built) / 1e6, (THREADS.getCurrentThreadCpuTime() - cpu) / 1e6);
+                    (nanos[1] - nanos[0]) / 1e6, (nanos[2] - nanos[1]) / 1e6, nanos[3] / 1e6);
             flames.put(key, entry);
         }
         // the cache keeps the gzip form too, so Javalin must not compress it again
@@ -201,7 +298,7 @@ final class RecordingApi {
     }
 
     void collapsed(Context ctx) throws IOException {
-        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         Selection selection = selection(ctx, data);
         data.samples(selection.kind()); // fail with 400 before the response starts
         ctx.contentType("text/plain; charset=utf-8");
@@ -213,37 +310,46 @@ final class RecordingApi {
     void sandwich(Context ctx) throws IOException {
         String id = library.info(ctx.pathParam("id")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData data = library.load(id);
+        ProfileData data = load(id);
         SandwichQuery query = new SandwichQuery(selection(ctx, data), required(ctx, "method"), naming(ctx),
                 QueryParams.maxNodes(ctx));
         data.samples(query.selection().kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
-        send(ctx, key, () -> query.run(data), result -> binary
+        send(ctx, key, () -> 2 * treeBytes(data), () -> query.run(data), result -> binary
                 ? new FlameResponseCache.Entry(SandwichBinary.encode((Sandwich) result, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
 
     void original(Context ctx) throws IOException {
         RecordingInfo info = library.info(ctx.pathParam("id"));
-        ctx.contentType("application/octet-stream");
-        ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
-        ctx.result(library.original(info.id()));
+        // sent here, not after the handler, so the slot is held exactly while a (possibly slow) reader takes the bytes
+        try (AutoCloseable slot = downloads.take(ctx); InputStream in = library.original(info.id())) {
+            ctx.disableCompression();
+            ctx.contentType("application/octet-stream");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + info.name().replaceAll("[^\\w.\\-]", "_") + "\"");
+            ctx.header("Content-Length", Long.toString(info.sizeBytes()));
+            in.transferTo(ctx.outputStream());
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     void heap(Context ctx) throws IOException {
-        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         ctx.json(LiveHeapQuery.timeline(data.profile()));
     }
 
     void live(Context ctx) throws IOException {
-        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
+        ProfileData data = load(ctx.pathParam("id"));
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
         boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
         FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
                 binary ? "binary" : "json");
-        send(ctx, key, () -> LiveHeapQuery.at(data, index, countSamples), result -> {
+        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
                 return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
@@ -268,22 +374,22 @@ final class RecordingApi {
         String base = library.info(required(ctx, "base")).id();
         String target = library.info(required(ctx, "target")).id();
         boolean binary = binaryFormat(ctx);
-        ProfileData a = library.load(base);
-        ProfileData b = library.load(target);
+        ProfileData a = load(base);
+        ProfileData b = load(target);
         DiffQuery query = diffQuery(ctx, a, b);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
         a.samples(query.base().kind());
         b.samples(query.target().kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
-        send(ctx, key, () -> query.run(a, b), diff -> binary
+        send(ctx, key, () -> treeBytes(a) + treeBytes(b), () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
     }
 
     /** Both sides' collapsed stacks in one text: {@code stack BASE TARGET} per line. */
     void diffCollapsed(Context ctx) throws IOException {
-        ProfileData a = library.load(library.info(required(ctx, "base")).id());
-        ProfileData b = library.load(library.info(required(ctx, "target")).id());
+        ProfileData a = load(required(ctx, "base"));
+        ProfileData b = load(required(ctx, "target"));
         DiffQuery bounded = diffQuery(ctx, a, b);
         // every stack of both sides: the export is not a view, so nothing goes into "[other]"
         DiffQuery query = new DiffQuery(bounded.base(), bounded.target(), bounded.naming(), bounded.mode(), Integer.MAX_VALUE);

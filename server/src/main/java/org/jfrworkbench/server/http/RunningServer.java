@@ -23,7 +23,12 @@ public final class RunningServer implements AutoCloseable {
 
     /** Serves library on host:port (port 0: any free port); token may be null for an open server. */
     public static RunningServer start(RecordingLibrary library, String token, String host, int port) {
-        Javalin app = WorkbenchServer.create(library, token);
+        return serve(library, ServerOptions.of(token), host, port);
+    }
+
+    /** Serves library on host:port with the given guards and limits. */
+    public static RunningServer serve(RecordingLibrary library, ServerOptions options, String host, int port) {
+        Javalin app = WorkbenchServer.create(options, library);
         app.start(host, port);
         return new RunningServer(library, app, host);
     }

@@ -1,15 +1,14 @@
 package org.jfrworkbench.server.http;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Map;
 
 import io.javalin.Javalin;
-import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.QueryLimits;
 import org.jfrworkbench.analysis.UnknownMethodException;
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.importer.RecordingTooLargeException;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
 import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.server.library.UploadTooLargeException;
@@ -25,7 +24,14 @@ public final class WorkbenchServer {
 
     /** Creates (does not start) the app; token may be null for an open server. */
     public static Javalin create(RecordingLibrary library, String token) {
-        RecordingApi api = new RecordingApi(library);
+        return create(ServerOptions.of(token), library);
+    }
+
+    /** Creates (does not start) the app with the given guards and limits. */
+    public static Javalin create(ServerOptions options, RecordingLibrary library) {
+        RecordingApi api = new RecordingApi(library, WorkGate.forHeap(Runtime.getRuntime().maxMemory()));
+        HttpGuards guards = new HttpGuards(options);
+        IndexPage page = new IndexPage();
         long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -41,18 +47,20 @@ public final class WorkbenchServer {
             config.staticFiles.enableWebjars();
             // Jetty reuses header values seen earlier on a connection and by default matches them ignoring case, so
             // "Bearer TOKEN" in capitals passed as the cached right token on a kept-alive connection (HostileRequestsIT)
-            config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
+            config.jetty.modifyHttpConfiguration(http -> {
+                http.setHeaderCacheCaseSensitive(true);
+                ClientLimits.configure(http, options);
+            });
+            config.jetty.modifyServer(server -> ClientLimits.install(server, options));
             config.jetty.multipartConfig.cacheDirectory(library.scratchDir().toString());
             config.jetty.multipartConfig.maxFileSize(maxUpload, io.javalin.config.SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, io.javalin.config.SizeUnit.MB);
             config.jetty.multipartConfig.maxTotalRequestSize(maxUpload + (1 << 20), io.javalin.config.SizeUnit.BYTES);
         });
-        app.before("/api/*", ctx -> {
-            if (token != null && (ctx.method() == HandlerType.POST || ctx.method() == HandlerType.DELETE)
-                    && !tokenMatches(ctx.header("Authorization"), token)) {
-                throw new UnauthorizedException();
-            }
-        });
+        app.before(guards::check);
+        // the page itself, not the static handler: that one declared the plain length for the gzip body of "/"
+        app.get("/", page::serve);
+        app.get("/index.html", page::serve);
         app.get("/api/recordings", api::list);
         app.post("/api/recordings", api::upload);
         app.get("/api/recordings/{id}", api::get);
@@ -71,10 +79,23 @@ public final class WorkbenchServer {
         app.exception(BadQueryException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
         app.exception(RecordingNotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
         app.exception(UnknownMethodException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+        app.exception(RecordingTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(UploadTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(UnauthorizedException.class, (e, ctx) -> {
-            ctx.header("WWW-Authenticate", "Bearer");
+            // a browser asks for credentials only on a Basic challenge; scripts and agents read Bearer
+            ctx.header("WWW-Authenticate", e.page() ? "Basic realm=\"JFR Workbench\", charset=\"UTF-8\"" : "Bearer");
             error(ctx, 401, e.getMessage());
+        });
+        app.exception(QueryLimits.QueryCancelledException.class, (e, ctx) -> {
+            LOG.info("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+            error(ctx, 408, e.getMessage()); // nobody reads it: the connection is closed
+        });
+        app.exception(QueryLimits.ViewTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
+        app.exception(StalledUploadException.class, (e, ctx) -> error(ctx, 408, e.getMessage()));
+        app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
+        app.exception(OverloadedException.class, (e, ctx) -> {
+            ctx.header("Retry-After", Integer.toString(e.retryAfterSeconds()));
+            error(ctx, 503, e.getMessage());
         });
         app.exception(IllegalStateException.class, (e, ctx) -> {
             // Jetty's multipart parser reports its size limits and malformed parts this way
@@ -86,7 +107,11 @@ public final class WorkbenchServer {
                 internal(ctx, e);
             }
         });
-        app.exception(Exception.class, (e, ctx) -> internal(ctx, e));
+        app.exception(Exception.class, (e, ctx) -> {
+            if (!clientFault(ctx, e)) {
+                internal(ctx, e);
+            }
+        });
         app.error(404, ctx -> {
             String type = ctx.res().getContentType();
             if (ctx.path().startsWith("/api/") && (type == null || !type.contains("json"))) {
@@ -96,21 +121,40 @@ public final class WorkbenchServer {
         return app;
     }
 
+    private static final java.util.concurrent.atomic.AtomicLong INCIDENTS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A bug: logged with its stack trace; the answer names the log entry, not the exception (paths, internals). */
     private static void internal(io.javalin.http.Context ctx, Exception e) {
-        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-        error(ctx, 500, "internal error: " + e);
+        long incident = INCIDENTS.incrementAndGet();
+        LOG.error("incident {}: {} {} failed", incident, ctx.method(), ctx.path(), e);
+        error(ctx, 500, "internal error: the server failed on this request (incident " + incident + " in its log)");
+    }
+
+    /**
+     * Failures of the client's connection, not of the server: a body that stalls (idle timeout), arrives slower than
+     * the minimum data rate, or ends before its Content-Length. Answers 408 or 400 and returns true for those.
+     */
+    private static boolean clientFault(io.javalin.http.Context ctx, Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.eclipse.jetty.http.BadMessageException bad) {
+                error(ctx, bad.getCode() == 408 ? 408 : 400, bad.getCode() == 408
+                        ? "the request body arrived slower than " + ClientLimits.MIN_DATA_RATE + " bytes per second"
+                        : "malformed request: " + bad.getReason());
+                return true;
+            }
+            if (t instanceof java.util.concurrent.TimeoutException) {
+                error(ctx, 408, "the request body stalled: no bytes arrived within the server's idle timeout");
+                return true;
+            }
+            if (t instanceof org.eclipse.jetty.io.EofException) {
+                error(ctx, 400, "the upload ended early: fewer bytes arrived than its Content-Length announced");
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void error(io.javalin.http.Context ctx, int status, String message) {
         ctx.status(status).json(Map.of("error", message == null ? "error" : message));
-    }
-
-    private static boolean tokenMatches(String header, String token) {
-        // the scheme is case-insensitive (RFC 7235); Jetty's header cache may also re-case it on a kept-alive connection
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        return MessageDigest.isEqual(header.substring(7).trim().getBytes(StandardCharsets.UTF_8),
-                token.getBytes(StandardCharsets.UTF_8));
     }
 }

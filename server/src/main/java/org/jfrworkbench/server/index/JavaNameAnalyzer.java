@@ -4,6 +4,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.miscellaneous.TruncateTokenFilter;
 import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
 import org.apache.lucene.analysis.pattern.PatternTokenizer;
 
@@ -18,6 +19,11 @@ import java.util.regex.Pattern;
  */
 public final class JavaNameAnalyzer {
     private static final Pattern NON_IDENTIFIER = Pattern.compile("[^\\p{L}\\p{N}_]+");
+    /**
+     * Longer identifiers are indexed by their first 1,024 characters: Lucene refuses a term over 32,766 bytes (an
+     * "immense term" fails the whole document), and no one searches for the rest of a name that long.
+     */
+    static final int MAX_TERM_CHARS = 1024;
 
     private JavaNameAnalyzer() {
     }
@@ -27,7 +33,7 @@ public final class JavaNameAnalyzer {
             @Override
             protected TokenStreamComponents createComponents(String field) {
                 Tokenizer source = new PatternTokenizer(NON_IDENTIFIER, -1);
-                return new TokenStreamComponents(source, new LowerCaseFilter(source));
+                return new TokenStreamComponents(source, new LowerCaseFilter(new TruncateTokenFilter(source, MAX_TERM_CHARS)));
             }
 
             @Override
@@ -49,7 +55,7 @@ public final class JavaNameAnalyzer {
                 Tokenizer source = new PatternTokenizer(NON_IDENTIFIER, -1);
                 int flags = WordDelimiterGraphFilter.GENERATE_WORD_PARTS | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
                         | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS;
-                TokenStream stream = new WordDelimiterGraphFilter(source, flags, null);
+                TokenStream stream = new WordDelimiterGraphFilter(new TruncateTokenFilter(source, MAX_TERM_CHARS), flags, null);
                 return new TokenStreamComponents(source, new LowerCaseFilter(stream));
             }
 

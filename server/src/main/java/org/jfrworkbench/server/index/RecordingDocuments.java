@@ -34,6 +34,8 @@ final class RecordingDocuments {
             "labeltext", "jvm", "java", "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration",
             "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Method documents per recording and kind (see {@link #heaviest}). */
+    static final int MAX_METHODS_PER_KIND = 10_000;
 
     private RecordingDocuments() {
     }
@@ -72,10 +74,7 @@ final class RecordingDocuments {
             d.add(new StringField("kind", kind, Field.Store.NO));
             d.add(new SortedSetDocValuesField("facet_kind", new BytesRef(kind)));
             MethodStats stats = MethodStats.compute(data, Selection.of(Kind.parse(kind)));
-            for (int i = 0; i < stats.size(); i++) {
-                if (stats.totalSamples()[i] == 0) {
-                    continue;
-                }
+            for (int i : heaviest(stats, MAX_METHODS_PER_KIND)) {
                 String m = stats.name(i);
                 allMethods.add(m);
                 Document md = new Document();
@@ -101,5 +100,26 @@ final class RecordingDocuments {
         }
         docs.add(0, d);
         return docs;
+    }
+
+    /**
+     * The methods with samples, heaviest total first, at most max: a recording of a million random frames would
+     * otherwise make a million documents in one update (an OutOfMemoryError in Lucene's indexing chain), and a
+     * method below the 10,000 heaviest is not what anyone searches recordings for.
+     */
+    static int[] heaviest(MethodStats stats, int max) {
+        int n = 0;
+        int[] idx = new int[stats.size()];
+        for (int i = 0; i < idx.length; i++) {
+            if (stats.totalSamples()[i] != 0) {
+                idx[n++] = i;
+            }
+        }
+        if (n <= max) {
+            return java.util.Arrays.copyOf(idx, n);
+        }
+        long[] total = stats.total();
+        return java.util.Arrays.stream(idx, 0, n).boxed().sorted((a, b) -> Long.compare(total[b], total[a]))
+                .limit(max).mapToInt(Integer::intValue).toArray();
     }
 }

@@ -230,15 +230,20 @@ public final class RecordingIndex implements Closeable {
     }
 
     private Query parse(String q, String[] fields) {
+        QueryGuard.checkText(q);
         MultiFieldQueryParser parser = new MultiFieldQueryParser(fields, analyzer);
         parser.setSplitOnWhitespace(true);
         parser.setAutoGeneratePhraseQueries(true);
         parser.setDefaultOperator(QueryParser.Operator.AND);
+        parser.setDeterminizeWorkLimit(QueryGuard.DETERMINIZE_WORK_LIMIT);
+        Query query;
         try {
-            return parser.parse(q);
-        } catch (ParseException | RuntimeException e) {
-            throw new BadQueryException("cannot parse query '" + q + "': " + firstLine(e.getMessage()));
+            query = parser.parse(q);
+        } catch (ParseException | RuntimeException | StackOverflowError e) {
+            throw new BadQueryException("cannot parse query '" + QueryGuard.clip(q) + "': " + firstLine(e.getMessage()));
         }
+        QueryGuard.checkParsed(query);
+        return query;
     }
 
     /** Methods matching q across recordings, largest total share first. */

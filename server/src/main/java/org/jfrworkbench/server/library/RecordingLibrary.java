@@ -90,6 +90,11 @@ public final class RecordingLibrary implements Closeable {
         return staging.stage(in, maxUpload);
     }
 
+    /** Removes a staged upload that will not be added (an add removes its own, whatever happens). */
+    public void discard(StagedUpload staged) throws IOException {
+        staging.discard(staged);
+    }
+
     /**
      * Imports staged bytes and stores, indexes and commits the recording (or finds it stored already: same bytes,
      * same id). The staged file is gone afterwards, whatever happens. labels: the uploader's, which override the

@@ -17,10 +17,17 @@ final class Http {
     /** Only a hang reaches it: on a loaded machine an answer may take many times its usual time. */
     static final Duration TIMEOUT = Duration.ofSeconds(org.jfrworkbench.testkit.process.ServerProcess.STUCK_SECONDS);
     final String base;
-    final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient client;
 
     Http(String base) {
         this.base = base;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** A client whose connections come from another local address (127.0.0.0/8 is all loopback): another client to the server. */
+    Http(String base, java.net.InetAddress from) {
+        this.base = base;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).localAddress(from).build();
     }
 
     record Reply(int status, byte[] bytes, long nanos) {

@@ -1,0 +1,72 @@
+package org.jfrworkbench.analysis;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * What a caller allows the queries it runs on its thread: to go on only while it still wants the answer (an HTTP
+ * client that hung up does not), and to build call trees of at most so many nodes (the heap the caller reserved
+ * for it). Queries ask {@link #check} every few thousand stacks and {@link #nodes} as a tree grows.
+ */
+public final class QueryLimits {
+    private static final ThreadLocal<QueryLimits> CURRENT = new ThreadLocal<>();
+
+    private final BooleanSupplier cancelled;
+    private final long maxNodes;
+
+    private QueryLimits(BooleanSupplier cancelled, long maxNodes) {
+        this.cancelled = cancelled;
+        this.maxNodes = maxNodes;
+    }
+
+    /** Work run under limits. */
+    public interface Work<T> {
+        T run() throws Exception;
+    }
+
+    /** Runs work on this thread; its queries stop once cancelled answers true or a tree would pass maxNodes. */
+    public static <T> T run(BooleanSupplier cancelled, long maxNodes, Work<T> work) throws Exception {
+        QueryLimits outer = CURRENT.get();
+        CURRENT.set(new QueryLimits(cancelled, maxNodes));
+        try {
+            return work.run();
+        } finally {
+            CURRENT.set(outer);
+        }
+    }
+
+    /** Throws {@link QueryCancelledException} when the caller no longer wants the answer. */
+    public static void check() {
+        QueryLimits limits = CURRENT.get();
+        if (limits != null && limits.cancelled.getAsBoolean()) {
+            throw new QueryCancelledException();
+        }
+    }
+
+    /** A tree that holds this many nodes is about to grow: throws {@link ViewTooLargeException} past the limit. */
+    static void nodes(long size) {
+        QueryLimits limits = CURRENT.get();
+        if (limits != null) {
+            if (size > limits.maxNodes) {
+                throw new ViewTooLargeException(limits.maxNodes);
+            }
+            if (limits.cancelled.getAsBoolean()) {
+                throw new QueryCancelledException();
+            }
+        }
+    }
+
+    /** The query's caller is gone; nothing is answered. */
+    public static final class QueryCancelledException extends RuntimeException {
+        public QueryCancelledException() {
+            super("the query was cancelled: its client is gone", null, false, false);
+        }
+    }
+
+    /** The view's call tree would take more heap than the caller has for it. */
+    public static final class ViewTooLargeException extends RuntimeException {
+        ViewTooLargeException(long maxNodes) {
+            super("this view has more than " + maxNodes + " distinct frames, more than this server builds in its heap;"
+                    + " narrow it (a time range, threads, a kind) or give the server more memory", null, false, false);
+        }
+    }
+}
