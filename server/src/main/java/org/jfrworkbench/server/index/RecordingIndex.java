@@ -60,7 +60,7 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
 public final class RecordingIndex implements Closeable {
     static final String DOC = "doc";
     static final String REC = "rec";
-    static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "label", "labeltext", "jvm", "java",
+    static final Set<String> RESERVED = Set.of(DOC, REC, "id", "meta", "name", "namepart", "label", "labeltext", "jvm", "java",
             "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration", "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -72,6 +72,9 @@ public final class RecordingIndex implements Closeable {
     public RecordingIndex(Path dir) throws IOException {
         Map<String, Analyzer> perField = new HashMap<>();
         perField.put("name", new StandardAnalyzer());
+        // file names split at every '-', '.' and '_' too: "checkout-after" finds checkout-after.jfr, whose standard
+        // tokens are "checkout" and "after.jfr"
+        perField.put("namepart", JavaNameAnalyzer.names());
         perField.put("labeltext", new StandardAnalyzer());
         perField.put("jvm", new StandardAnalyzer());
         perField.put("method", JavaNameAnalyzer.names());
@@ -93,6 +96,7 @@ public final class RecordingIndex implements Closeable {
         d.add(new StringField("id", info.id(), Field.Store.YES));
         d.add(new StoredField("meta", JSON.writeValueAsString(info)));
         d.add(new TextField("name", info.name(), Field.Store.NO));
+        d.add(new TextField("namepart", info.name(), Field.Store.NO));
         for (Map.Entry<String, String> l : info.labels().entrySet()) {
             String kv = l.getKey() + "=" + l.getValue();
             d.add(new StringField("label", kv, Field.Store.NO));
@@ -205,7 +209,7 @@ public final class RecordingIndex implements Closeable {
         BooleanQuery.Builder b = new BooleanQuery.Builder()
                 .add(new TermQuery(new Term(DOC, "recording")), BooleanClause.Occur.FILTER);
         if (q != null && !q.isBlank()) {
-            b.add(parse(q, new String[] {"name", "labeltext", "label", "jvm", "java", "kind", "method", "methodpart", "id"}),
+            b.add(parse(q, new String[] {"name", "namepart", "labeltext", "label", "jvm", "java", "kind", "method", "methodpart", "id"}),
                     BooleanClause.Occur.MUST);
         }
         return b.build();
