@@ -10,7 +10,8 @@ performance.mark('workbench:boot');
 const FLAME = ['core/api', 'flame/colors', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
 const PAGE_MODULES = {
   recordings: ['core/api'],
-  recording: FLAME, // its timeline, hot-methods table and compare picker load after the first paint
+  // its timeline, side tables and compare picker load after the first paint
+  recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
   diff: FLAME,
   heap: [...FLAME, 'components/timeline'],
 };
@@ -21,7 +22,8 @@ const id = param('id'), base = param('base'), kind = param('kind');
 const page = param('page') || defaultPage(id, base);
 if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
 if (id && page === 'recording' && kind) {
-  fetchEarly(urls.flame(id, { kind, from: param('from'), to: param('to'), threads: param('threads'), invert: param('invert') }));
+  fetchEarly(urls.flame(id, { kind, from: param('from'), to: param('to'), threads: param('threads'), states: param('states'),
+    source: param('source'), weight: param('weight'), invert: param('invert') }));
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));

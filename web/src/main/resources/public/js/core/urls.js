@@ -15,6 +15,9 @@ function query(params) {
 
 const recordingPath = id => '/api/recordings/' + encodeURIComponent(id);
 
+/** The sample selection every view of one recording shares, as the page's URL state has it (docs/ui.md). */
+const selection = ({ kind, from, to, threads, states, source, weight }) => ({ kind, from, to, threads, states, source, weight });
+
 export const urls = {
   recordings: (q, limit, offset) => '/api/recordings' + query({ q, limit, offset }),
   upload: () => '/api/recordings',
@@ -22,10 +25,14 @@ export const urls = {
   original: id => recordingPath(id) + '/original',
   heap: id => recordingPath(id) + '/heap',
   live: (id, gc) => recordingPath(id) + '/live' + query({ gc, format: FORMAT }),
-  /** The flame graph of a view: its kind, and range, threads and invert as the page's URL has them. */
-  flame: (id, { kind, from, to, threads, invert }) => recordingPath(id) + '/flame'
-    + query({ kind, from, to, threads, invert: invert === '1' ? 'true' : undefined, format: FORMAT }),
+  /** The flame graph of a view: its kind, range, threads, states, source, weight and invert. */
+  flame: (id, view) => recordingPath(id) + '/flame'
+    + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
+  /** One method's callers and callees in the same selection. */
+  sandwich: (id, view, method) => recordingPath(id) + '/sandwich' + query({ ...selection(view), method, format: FORMAT }),
   diff: (base, target, kind) => '/api/diff' + query({ base, target, kind, format: FORMAT }),
+  /** Methods across recordings (the recordings page's method: hits). */
+  methodSearch: (q, limit) => '/api/search' + query({ q, limit }),
 };
 
 /** The page an address shows when it names none. */
