@@ -14,13 +14,38 @@ export function kindsOf(recording) {
   return Object.keys(kinds).filter(k => (kinds[k].samples || kinds[k].weight) > 0);
 }
 
-/** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */
+/**
+ * A short JVM description: "Java 25.0.3 \u00b7 OpenJDK 64-Bit Server VM". The Java version is javaFeature (Java's
+ * own, never HotSpot's: a JDK 8 VM calls itself 25.x), with java.version beside it when that says more.
+ */
 export function jvmText(jvm) {
   if (!jvm) return null;
-  const java = jvm.javaVersion || (jvm.jvmVersion || '').match(/\(([^)]+)\)/)?.[1] || '';
+  const feature = jvm.javaFeature ? String(jvm.javaFeature) : '';
+  const version = jvm.javaVersion ? String(jvm.javaVersion) : '';
+  let java = feature || version;
+  if (feature && version && version !== feature) {
+    java = version.startsWith(feature + '.') || version.startsWith(feature + '+') ? version : `${feature} (${version})`;
+  }
   const name = (jvm.jvmName || '').trim();
   const text = [java ? 'Java ' + java : '', name].filter(Boolean).join(' \u00b7 ');
   return text || null;
+}
+
+/**
+ * The unit a kind's weights are really in. Old JDKs' jdk.OldObjectSample has no object size, so each live sample
+ * weighs 1 "byte": such a kind is shown as a sample count, not as a few bytes.
+ */
+export function unitOf(recording, kind) {
+  const k = recording && recording.kinds && recording.kinds[kind];
+  if (!k) return 'samples';
+  if (k.unit === 'bytes' && k.samples > 0 && k.weight === k.samples) return 'samples';
+  return k.unit || 'samples';
+}
+
+/** True when unitOf had to fall back to sample counts for a kind the API weighs in bytes. */
+export function sizesMissing(recording, kind) {
+  const k = recording && recording.kinds && recording.kinds[kind];
+  return !!k && k.unit === 'bytes' && unitOf(recording, kind) === 'samples';
 }
 
 export function recordingHeader(recording, extra = []) {
