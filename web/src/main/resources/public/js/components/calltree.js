@@ -92,10 +92,18 @@ export class CallTree {
     if (this.tree) this.rebuild({ keepScroll: false });
   }
 
-  /** The flame graph's search matches (a flag per node), or null. */
+  /** The flame graph's search matches (a flag per node), or null; a new search opens the way to its matches. */
   setSearch(hit) {
+    if (hit === this.hit) return;
     this.hit = hit;
-    if (this.tree) this.table.render();
+    if (!this.tree) return;
+    if (hit) {
+      for (let i = 1; i < this.tree.size; i++) {
+        if (!hit[i]) continue;
+        for (let a = this.tree.parent[i]; a >= 0; a = this.tree.parent[a]) this.expanded[a] = 1;
+      }
+    }
+    this.rebuild({ keepScroll: true });
   }
 
   /** Shows the graph's zoomed frame: its path expanded, its row selected and scrolled into view. */

@@ -73,7 +73,8 @@ export class HotMethods {
     const { pkg, leaf } = splitName(row.name);
     tr.title = row.name;
     tr.dataset.name = row.name;
-    cells[0].append(el('span', { class: 'leaf', text: leaf }), el('span', { class: 'pkg', text: pkg || '\u00a0' }));
+    cells[0].appendChild(el('span', { class: 'leaf', text: leaf }));
+    if (pkg) cells[0].appendChild(el('span', { class: 'pkg', text: pkg.slice(0, -1) }));
     cells[1].append(el('span', { text: formatPercent(row.self / all) }), el('small', { text: formatWeight(row.self, this.unit) }));
     cells[2].append(el('span', { text: formatPercent(row.total / all) }), el('small', { text: formatWeight(row.total, this.unit) }));
     cells[3].appendChild(el('button', { type: 'button', class: 'icon-button sandwich-open', tabindex: '-1', text: '\u2195',

@@ -21,8 +21,11 @@ const param = name => params.get(name) || undefined;
 const id = param('id'), base = param('base'), kind = param('kind');
 const page = param('page') || defaultPage(id, base);
 if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
-if (id && page === 'recording' && kind) {
-  fetchEarly(urls.flame(id, { kind, from: param('from'), to: param('to'), threads: param('threads'), states: param('states'),
+// a range that ends before it starts (or is no number) shows no graph: the page explains it instead
+const from = param('from'), to = param('to');
+const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
+if (id && page === 'recording' && kind && rangeOk) {
+  fetchEarly(urls.flame(id, { kind, from, to, threads: param('threads'), states: param('states'),
     source: param('source'), weight: param('weight'), invert: param('invert') }));
 }
 if (id && page === 'diff' && base) {

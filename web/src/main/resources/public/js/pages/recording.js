@@ -302,7 +302,7 @@ function statusText(flame, unit, frames, noSizes) {
 
 /** The side column: tabs for the hot methods and the call tree, and the filter both tables share. */
 function sidePanel(right) {
-  const tab = (which, text) => el('button', { type: 'button', role: 'tab', class: 'tab', id: 'side-' + which, text,
+  const tab = (which, text) => el('button', { type: 'button', role: 'tab', class: 'subtab', id: 'side-' + which, text,
     onclick: () => state.update({ side: which === 'tree' ? 'tree' : undefined }) });
   const tabs = { hot: tab('hot', 'Hot methods'), tree: tab('tree', 'Call tree') };
   const filter = el('input', { type: 'search', class: 'search side-filter', id: 'side-filter', spellcheck: 'false',
