@@ -61,6 +61,7 @@ public final class WorkbenchServer {
         app.get("/api/recordings/{id}/original", api::original);
         app.get("/api/recordings/{id}/heap", api::heap);
         app.get("/api/recordings/{id}/live", api::live);
+        app.get("/api/recordings/{id}/threads", new ThreadsApi(store)::threads);
         app.get("/api/diff", api::diff);
         app.get("/api/search", api::search);
 
