@@ -309,6 +309,58 @@ class UiViewsIT {
     }
 
     @Test
+    void threadsOverTimeShowALanePerThreadBusiestFirstAndBrushingALaneFiltersByThreadAndTime() throws Exception {
+        String id = upload(Recordings.asyncProfilerWallBesideJdk(), null);
+        JsonNode lanes = get("/api/recordings/" + id + "/threads?kind=wall&states=STATE_SLEEPING");
+        JsonNode busiest = lanes.get("threads").get(0);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=recording&id=" + id + "&kind=wall&states=STATE_SLEEPING");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.click("#lanes-toggle");
+            page.waitForURL(u -> "1".equals(param(u, "lanes")));
+            page.waitForSelector("#thread-lanes .lane");
+            @SuppressWarnings("unchecked")
+            List<String> names = (List<String>) page.locator("#thread-lanes .lane-name").evaluateAll("ls => ls.map(l => l.textContent)");
+            List<String> expected = new ArrayList<>();
+            for (JsonNode lane : lanes.get("threads")) {
+                if (expected.size() < names.size()) {
+                    expected.add(lane.get("name").asText());
+                }
+            }
+            assertEquals(expected, names, "a lane per thread with samples in the state shown, busiest first, by name");
+            assertEquals("true", page.getAttribute("#lanes-toggle", "aria-expanded"));
+
+            // drag across the busiest lane from 20 % to 60 % of the recording
+            BoundingBox strip = page.locator("#thread-lanes .lane-strip").first().boundingBox();
+            double y = strip.y + strip.height / 2;
+            page.mouse().move(strip.x + strip.width * 0.2, y);
+            page.mouse().down();
+            page.mouse().move(strip.x + strip.width * 0.6, y, new com.microsoft.playwright.Mouse.MoveOptions().setSteps(4));
+            page.mouse().up();
+            page.waitForURL(u -> busiest.get("id").asText().equals(param(u, "threads")) && param(u, "from") != null);
+            long from = Long.parseLong(param(page.url(), "from")), to = Long.parseLong(param(page.url(), "to"));
+            long span = lanes.get("durationMillis").asLong();
+            assertTrue(Math.abs(from - 0.2 * span) <= span * 0.02 && Math.abs(to - 0.6 * span) <= span * 0.02, from + ".." + to + " of " + span);
+            long weight = get("/api/recordings/" + id + "/flame?kind=wall&states=STATE_SLEEPING&threads=" + busiest.get("id").asText()
+                    + "&from=" + from + "&to=" + to).get("total").asLong();
+            page.waitForFunction("w => document.querySelector('#flame-status').dataset.weight === w", String.valueOf(weight));
+            assertTrue(page.locator("#thread-lanes .lane").first().getAttribute("class").contains("picked"));
+
+            // a lane's name picks its thread, whatever the range
+            Locator second = page.locator("#thread-lanes .lane-name").nth(1);
+            second.click();
+            String secondId = lanes.get("threads").get(1).get("id").asText();
+            page.waitForURL(u -> secondId.equals(param(u, "threads")));
+            page.click("#lanes-toggle");
+            page.waitForURL(u -> param(u, "lanes") == null);
+            assertTrue(page.locator("#lanes-holder").isHidden(), "the lanes fold away");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void aTimeRangeThatShowsNothingIsExplainedAndCanBeMended() {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {

@@ -20,7 +20,7 @@ export class HotMethods {
       { key: 'total', label: 'Total', num: true, sortable: true },
       { key: 'open', label: '', aria: 'Sandwich' },
     ], {
-      id: 'hot-methods', caption: 'Hot methods', rowHeight: 40, template: 'minmax(0, 1fr) 78px 78px 30px',
+      id: 'hot-methods', caption: 'Hot methods', rowHeight: 40, template: 'minmax(0, 1fr) 92px 92px 30px',
       onSort: key => onSort(key),
       onActivate: (i, e) => {
         const row = this.shown[i];

@@ -136,9 +136,11 @@ export const api = {
   remove: id => request(urls.recording(id), { method: 'DELETE' }),
   /** view: {kind, from, to, threads, states, source, weight, invert} as the page's URL state has them */
   flame: (id, view) => binaryResponse(urls.flame(id, view), decodeFlame, 'flame graph'),
-  diff: (base, target, kind) => binaryResponse(urls.diff(base, target, kind), decodeDiff, 'diff'),
+  /** view: the diff page's URL state (kind, mode, and the shared or per-side selection) */
+  diff: (base, target, view) => binaryResponse(urls.diff(base, target, view), decodeDiff, 'diff'),
   sandwich: (id, view, method) => binaryResponse(urls.sandwich(id, view, method), decodeSandwich, 'sandwich'),
   methodSearch: (q, limit = 200) => request(urls.methodSearch(q, limit)),
+  threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),
   heap: id => request(urls.heap(id)),
   live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
 };

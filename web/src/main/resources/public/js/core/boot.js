@@ -12,7 +12,7 @@ const PAGE_MODULES = {
   recordings: ['core/api'],
   // its timeline, side tables and compare picker load after the first paint
   recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
-  diff: FLAME,
+  diff: [...FLAME, 'components/samplefilters'],
   heap: [...FLAME, 'components/timeline'],
 };
 
@@ -25,13 +25,12 @@ if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEar
 const from = param('from'), to = param('to');
 const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
 if (id && page === 'recording' && kind && rangeOk) {
-  fetchEarly(urls.flame(id, { kind, from, to, threads: param('threads'), states: param('states'),
-    source: param('source'), weight: param('weight'), invert: param('invert') }));
+  fetchEarly(urls.flame(id, Object.fromEntries(params)));
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));
   // without a kind in the address the page picks one from both recordings' kinds
-  if (kind) fetchEarly(urls.diff(base, id, kind));
+  if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
 }
 
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];

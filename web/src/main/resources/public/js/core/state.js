@@ -19,11 +19,14 @@
 //   side     tree: the call tree beside the graph instead of the hot methods
 //   filter   the side table's filter text
 //   lanes    1: the threads-over-time lanes are open
+//   mode     absolute: the diff compares weight per second, not shares
+//   baseFrom, baseTo, baseThreads, baseStates, baseSource (and target…): one side's own selection in a diff
 
 import { defaultPage } from './urls.js';
 
 const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
-  'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes'];
+  'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {
   const params = new URLSearchParams(search);

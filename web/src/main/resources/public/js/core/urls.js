@@ -18,6 +18,15 @@ const recordingPath = id => '/api/recordings/' + encodeURIComponent(id);
 /** The sample selection every view of one recording shares, as the page's URL state has it (docs/ui.md). */
 const selection = ({ kind, from, to, threads, states, source, weight }) => ({ kind, from, to, threads, states, source, weight });
 
+const SIDE_KEYS = ['From', 'To', 'Threads', 'States', 'Source'];
+
+/** The diff's parameters of a view: kind, mode, weight, states, source, and each side's own range, threads, states, source. */
+export function diffSelection(view) {
+  const out = { kind: view.kind, mode: view.mode, weight: view.weight, states: view.states, source: view.source };
+  for (const side of ['base', 'target']) for (const k of SIDE_KEYS) out[side + k] = view[side + k];
+  return out;
+}
+
 export const urls = {
   recordings: (q, limit, offset) => '/api/recordings' + query({ q, limit, offset }),
   upload: () => '/api/recordings',
@@ -30,7 +39,12 @@ export const urls = {
     + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
   /** One method's callers and callees in the same selection. */
   sandwich: (id, view, method) => recordingPath(id) + '/sandwich' + query({ ...selection(view), method, format: FORMAT }),
-  diff: (base, target, kind) => '/api/diff' + query({ base, target, kind, format: FORMAT }),
+  /** A diff: the kind, mode, and the selection shared by both sides or each side's own (baseFrom, targetStates, …). */
+  diff: (base, target, view) => '/api/diff' + query({ base, target, ...diffSelection(view), format: FORMAT }),
+  /** Both sides' collapsed stacks, `stack BASE TARGET` per line. */
+  diffCollapsed: (base, target, view) => '/api/diff/collapsed' + query({ base, target, ...diffSelection(view) }),
+  /** A lane per thread: samples of the kind (its states and source) per bucket of the recording's timeline. */
+  threads: (id, { kind, states, source }, limit) => recordingPath(id) + '/threads' + query({ kind, states, source, limit }),
   /** Methods across recordings (the recordings page's method: hits). */
   methodSearch: (q, limit) => '/api/search' + query({ q, limit }),
 };

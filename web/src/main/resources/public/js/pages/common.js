@@ -106,3 +106,23 @@ export function link(text, change, attrs = {}) {
 export function loading(text = 'Loading\u2026') {
   return el('div', { class: 'loading', role: 'status', text });
 }
+
+/**
+ * What is wrong with a view's time range, or null: {text, swap} where swap says the two ends are the wrong way round.
+ * With no recording (before its metadata came) only the form is checked.
+ */
+export function rangeProblem(s, recording) {
+  const value = v => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : NaN);
+  const from = value(s.from), to = value(s.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) {
+    return { text: `The range in this link (from=${s.from ?? ''}, to=${s.to ?? ''}) is not two whole numbers of milliseconds since the recording\u2019s start.` };
+  }
+  if (from !== undefined && to !== undefined && from > to) {
+    return { swap: true, text: `It starts at ${formatDuration(from)} and ends earlier, at ${formatDuration(to)}: from must not be later than to.` };
+  }
+  const duration = recording && recording.durationMillis;
+  if (duration && from !== undefined && from > duration) {
+    return { text: `It starts at ${formatDuration(from)}, after the recording ends (${formatDuration(duration)}).` };
+  }
+  return null;
+}

@@ -2,12 +2,12 @@
 // toggle, the flame graph (or one method's sandwich), and beside it the hot methods or the call tree. Everything it
 // shows follows the URL state.
 
-import { el, clear, formatCount, formatDuration, formatWeight, toast } from '../core/dom.js';
+import { el, clear, formatCount, formatWeight, toast } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, unitOf, sizesMissing } from './common.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem } from './common.js';
 import { threadFilter } from '../components/threadfilter.js';
 import { sourcePicker, stateFilter, statesOf } from '../components/samplefilters.js';
 
@@ -50,12 +50,17 @@ export async function mount(root, st, lifetime) {
   root.appendChild(el('div', { class: 'controls' }, tabsHolder, sources.root, el('span', { class: 'spacer' }), threadBox.root,
     el('label', { class: 'toggle', title: 'Inverted: callers of the hottest frames (I)' }, invert, ' Inverted (callers)')));
   root.appendChild(states.root);
+  const lanesToggle = el('button', { type: 'button', class: 'button small', id: 'lanes-toggle', 'aria-expanded': 'false',
+    'aria-controls': 'lanes-holder', text: 'Threads over time',
+    onclick: () => state.update({ lanes: current.lanes === '1' ? undefined : '1' }) });
   const timelineBox = el('div', { class: 'timeline-box' }, el('div', { class: 'timeline-head' },
-    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange));
+    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange, el('span', { class: 'spacer' }), lanesToggle));
   root.appendChild(timelineBox);
   // the timeline's place, kept so nothing moves when it is drawn
   const timelineSpace = el('div', { class: 'timeline' });
   timelineBox.appendChild(timelineSpace);
+  const lanesHolder = el('div', { class: 'lanes-holder', id: 'lanes-holder', hidden: true });
+  timelineBox.appendChild(lanesHolder);
 
   const grid = el('div', { class: 'flame-grid' });
   const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col', 'aria-label': 'Tables' });
@@ -69,13 +74,13 @@ export async function mount(root, st, lifetime) {
   left.appendChild(sandwichHolder);
 
   const side = sidePanel(right);
-  let timeline = null, hot = null, tree = null, picker = null, sandwich = null, extras = null, seq = 0;
+  let timeline = null, hot = null, tree = null, picker = null, sandwich = null, lanes = null, extras = null, seq = 0;
   let shownTree = null, shownUnit = 'samples', shownInverted = false;
   onLeave(lifetime, () => {
     seq++; // a flame graph still loading is dropped
     panel.destroy();
     side.destroy();
-    for (const part of [timeline, hot, tree, picker, sandwich]) if (part) part.destroy();
+    for (const part of [timeline, hot, tree, picker, sandwich, lanes]) if (part) part.destroy();
   });
 
   // What the graph's first paint does not need (timeline and D3, the side tables, compare picker) loads after it,
@@ -86,6 +91,7 @@ export async function mount(root, st, lifetime) {
       if (lifetime.aborted) return;
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
+      timelineBox.appendChild(lanesHolder); // under the timeline
       const onSort = key => state.update({ sort: key });
       const onSandwich = name => state.update({ method: name });
       hot = new h.HotMethods(side.hotHolder, { onFocus: focusMethod, onSort, onSandwich });
@@ -149,6 +155,7 @@ export async function mount(root, st, lifetime) {
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
+    showLanes(s, kind);
     clear(tabsHolder).appendChild(kindTabs(kinds, kind,
       k => state.update({ kind: k, zoom: undefined, search: s.search, states: undefined, source: undefined })));
     invert.checked = s.invert === '1';
@@ -224,6 +231,34 @@ export async function mount(root, st, lifetime) {
     fillTables();
   }
 
+  let lanesKey = null, lanesSeq = 0, lanesData = null;
+  /** The threads-over-time lanes while lanes=1: the kind's samples of the states and source shown, per thread. */
+  async function showLanes(s, kind) {
+    const open = s.lanes === '1';
+    lanesToggle.setAttribute('aria-expanded', String(open));
+    lanesToggle.textContent = open ? 'Hide threads' : 'Threads over time';
+    lanesHolder.hidden = !open;
+    if (!open) return;
+    const view = { kind, states: s.states, source: s.source };
+    const key = JSON.stringify(view);
+    const selected = state.parseIds(s.threads);
+    const range = s.from !== undefined || s.to !== undefined ? [Number(s.from || 0), s.to !== undefined ? Number(s.to) : undefined] : null;
+    if (key === lanesKey) { if (lanes && lanesData) lanes.set(lanesData, selected, range); return; }
+    lanesKey = key;
+    const mine = ++lanesSeq;
+    const [module, data] = await Promise.all([import('../components/threadlanes.js'), api.threads(recording.id, view)]).catch(e => {
+      if (mine === lanesSeq) { lanesKey = null; toast(e.message, true); }
+      return [];
+    });
+    if (!module || mine !== lanesSeq || lifetime.aborted) return;
+    lanes ??= new module.ThreadLanes(lanesHolder, {
+      onPick: (id, from, to) => state.update(to === undefined ? { threads: String(id), zoom: undefined }
+        : { threads: String(id), from, to, zoom: undefined }),
+    });
+    lanesData = data;
+    lanes.set(data, state.parseIds(current.threads), range);
+  }
+
   let sandwichKey = null, sandwichSeq = 0;
   /** The method's sandwich in place of the flame graph while method= is set. */
   async function showSandwich(s) {
@@ -263,26 +298,6 @@ export async function mount(root, st, lifetime) {
 
   await update(st);
   return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
-}
-
-/**
- * What is wrong with a view's time range, or null: {text, swap} where swap says the two ends are the wrong way round.
- * With no recording (before its metadata came) only the form is checked.
- */
-export function rangeProblem(s, recording) {
-  const value = v => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : NaN);
-  const from = value(s.from), to = value(s.to);
-  if (Number.isNaN(from) || Number.isNaN(to)) {
-    return { text: `The range in this link (from=${s.from ?? ''}, to=${s.to ?? ''}) is not two whole numbers of milliseconds since the recording\u2019s start.` };
-  }
-  if (from !== undefined && to !== undefined && from > to) {
-    return { swap: true, text: `It starts at ${formatDuration(from)} and ends earlier, at ${formatDuration(to)}: from must not be later than to.` };
-  }
-  const duration = recording && recording.durationMillis;
-  if (duration && from !== undefined && from > duration) {
-    return { text: `It starts at ${formatDuration(from)}, after the recording ends (${formatDuration(duration)}).` };
-  }
-  return null;
 }
 
 /**
