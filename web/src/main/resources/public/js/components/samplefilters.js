@@ -92,3 +92,21 @@ export function stateFilter(onChange) {
     },
   };
 }
+
+/**
+ * Bytes or sample counts as the weight of an allocation-like view (weight=samples): a few huge arrays or many small
+ * objects. Shown for kinds weighed in bytes whose samples carry sizes. onPick('samples' or undefined).
+ */
+export function weightPicker(onPick) {
+  const select = el('select', { id: 'weight', 'aria-label': 'Weigh samples by' },
+    el('option', { value: '', text: 'bytes' }), el('option', { value: 'samples', text: 'sample count' }));
+  const root = el('label', { class: 'source-picker weight-picker', hidden: true }, el('span', { class: 'label', text: 'Weigh by' }), select);
+  select.addEventListener('change', () => onPick(select.value || undefined));
+  return {
+    root,
+    set(shown, weight) {
+      root.hidden = !shown;
+      select.value = weight === 'samples' ? 'samples' : '';
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem } from './common.js';
 import { threadFilter } from '../components/threadfilter.js';
-import { sourcePicker, stateFilter, statesOf } from '../components/samplefilters.js';
+import { sourcePicker, stateFilter, statesOf, weightPicker } from '../components/samplefilters.js';
 
 export async function mount(root, st, lifetime) {
   root.appendChild(loading());
@@ -44,10 +44,11 @@ export async function mount(root, st, lifetime) {
   // a kind's states and sources differ from another's: a new source starts with all its states
   const sources = sourcePicker(source => state.update({ source, states: undefined, zoom: undefined }));
   const states = stateFilter(picked => state.update({ states: picked ? picked.join(',') : undefined, zoom: undefined }));
+  const weights = weightPicker(weight => state.update({ weight }));
   const rangeInfo = el('span', { class: 'range-info', id: 'range-info' });
   const clearRange = el('button', { type: 'button', class: 'button small', id: 'range-clear', text: 'Whole recording',
     onclick: () => state.update({ from: undefined, to: undefined }) });
-  root.appendChild(el('div', { class: 'controls' }, tabsHolder, sources.root, el('span', { class: 'spacer' }), threadBox.root,
+  root.appendChild(el('div', { class: 'controls' }, tabsHolder, sources.root, weights.root, el('span', { class: 'spacer' }), threadBox.root,
     el('label', { class: 'toggle', title: 'Inverted: callers of the hottest frames (I)' }, invert, ' Inverted (callers)')));
   root.appendChild(states.root);
   const lanesToggle = el('button', { type: 'button', class: 'button small', id: 'lanes-toggle', 'aria-expanded': 'false',
@@ -157,10 +158,12 @@ export async function mount(root, st, lifetime) {
     const kind = shownKind = kindOf(s);
     showLanes(s, kind);
     clear(tabsHolder).appendChild(kindTabs(kinds, kind,
-      k => state.update({ kind: k, zoom: undefined, search: s.search, states: undefined, source: undefined })));
+      k => state.update({ kind: k, zoom: undefined, search: s.search, states: undefined, source: undefined, weight: undefined })));
     invert.checked = s.invert === '1';
     threadBox.set(state.parseIds(s.threads));
     sources.set(recording, kind, s.source);
+    const kindInfo = (recording.kinds || {})[kind] || {};
+    weights.set(kindInfo.unit === 'bytes' && !sizesMissing(recording, kind), s.weight);
     states.set(statesOf(recording, kind, s.source), s.states ? s.states.split(',') : []);
     const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
     const bad = rangeProblem(s, recording);
