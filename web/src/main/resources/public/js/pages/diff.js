@@ -20,10 +20,17 @@ export function formatPp(delta) {
   return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + Math.abs(v).toFixed(2) + ' pp';
 }
 
-/** A change of a rate: "+12.3 samples/s". */
+/** A rate, short enough for a table cell: "12.3/s" (samples), "1.2 MiB/s", "35 ms/s". */
+function formatRate(value, unit) {
+  const v = Math.abs(Number(value) || 0);
+  if (unit === 'samples') return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + '/s';
+  return formatWeight(v, unit) + '/s';
+}
+
+/** A change of a rate: "+12.3/s". */
 function formatRateDelta(delta, unit) {
   const v = Number(delta) || 0;
-  return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + formatWeight(Math.abs(v), unit) + '/s';
+  return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + formatRate(v, unit);
 }
 
 export async function mount(root, st, lifetime) {
@@ -81,7 +88,7 @@ export async function mount(root, st, lifetime) {
     const n = diff.nodes, absolute = diff.mode === 'absolute';
     const b = n.base[i], t = n.target[i];
     const rows = absolute
-      ? [['Baseline', formatWeight(b / (diff.baseSeconds || 1), diff.unit) + '/s'], ['Target', formatWeight(t / (diff.targetSeconds || 1), diff.unit) + '/s'],
+      ? [['Baseline', formatRate(b / (diff.baseSeconds || 1), diff.unit)], ['Target', formatRate(t / (diff.targetSeconds || 1), diff.unit)],
         ['Change', formatRateDelta(delta[i], diff.unit)]]
       : [['Baseline', formatPercent(b / (diff.baseTotal || 1))], ['Target', formatPercent(t / (diff.targetTotal || 1))],
         ['Change', formatPp(delta[i]) + ' of all']];
@@ -238,7 +245,7 @@ function drawChanges(container, diff, onFocus) {
   for (const c of rows.slice(0, 200)) {
     const totalDelta = absolute ? c.perSecondDelta : c.delta, selfDelta = absolute ? c.selfPerSecondDelta : c.selfDelta;
     const fmt = v => (absolute ? formatRateDelta(v, diff.unit) : formatPp(v));
-    const from = absolute ? `${formatWeight(c.basePerSecond, diff.unit)}/s \u2192 ${formatWeight(c.targetPerSecond, diff.unit)}/s`
+    const from = absolute ? `${formatRate(c.basePerSecond, diff.unit)} \u2192 ${formatRate(c.targetPerSecond, diff.unit)}`
       : `${formatPercent(c.baseShare)} \u2192 ${formatPercent(c.targetShare)}`;
     const name = nameCell(c.method);
     name.appendChild(el('small', { class: 'change-values', text: from }));
@@ -259,7 +266,7 @@ function drawChanges(container, diff, onFocus) {
     : 'No significant change';
   const how = test ? `Ranked by the size of the significant change. Test: ${test.name}, ${test.correction}-corrected over ${test.tests} tests, \u03b1 = ${test.alpha}.`
     : 'Ranked by the size of the significant change; two-proportion z-test, Bonferroni-corrected, \u03b1 = 0.05.';
-  const unit = absolute ? 'per second' : 'pp = percentage points of all';
+  const unit = absolute ? `${diff.unit} per second of the selected time` : 'pp = percentage points of all';
   container.appendChild(el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'changes' },
     el('caption', {}, el('span', { text: caption }), el('small', { class: 'test-name', id: 'diff-test', text: how })),
     el('thead', {}, el('tr', {}, el('th', { text: 'Method' }), el('th', { class: 'num', text: 'Total \u0394', title: unit }),
@@ -349,7 +356,8 @@ function sideFilters(recordings) {
           p.states.appendChild(el('label', { class: 'state', dataset: { state: name } },
             el('input', { type: 'checkbox', value: name, checked: !chosen.length || chosen.includes(name) }), el('span', { text: stateLabel(name) })));
         }
-        if (!names.length) p.states.appendChild(el('span', { class: 'hint', text: 'no thread states in these samples' }));
+        // one state (or none) is nothing to filter by
+        p.states.parentElement.hidden = names.length < 2;
         any = any || ['From', 'To', 'Threads', 'States'].some(k => s[key + k]);
       }
       summary.textContent = any ? 'Filters per side (on)' : 'Filters per side';

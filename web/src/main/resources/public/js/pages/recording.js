@@ -75,21 +75,25 @@ export async function mount(root, st, lifetime) {
   left.appendChild(sandwichHolder);
 
   const side = sidePanel(right);
-  let timeline = null, hot = null, tree = null, picker = null, sandwich = null, lanes = null, extras = null, seq = 0;
+  let timeline = null, hot = null, tree = null, picker = null, sandwich = null, lanes = null, menu = null, extras = null, seq = 0;
   let shownTree = null, shownUnit = 'samples', shownInverted = false;
   onLeave(lifetime, () => {
     seq++; // a flame graph still loading is dropped
     panel.destroy();
     side.destroy();
-    for (const part of [timeline, hot, tree, picker, sandwich, lanes]) if (part) part.destroy();
+    for (const part of [timeline, hot, tree, picker, sandwich, lanes, menu]) if (part) part.destroy();
   });
 
   // What the graph's first paint does not need (timeline and D3, the side tables, compare picker) loads after it,
   // so their modules do not queue on the browser's six connections ahead of the graph's code and data.
   const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'),
-    import('../components/calltree.js'), import('../components/comparepicker.js')])
-    .then(([t, h, c, p]) => {
+    import('../components/calltree.js'), import('../components/comparepicker.js'), import('../components/framemenu.js')])
+    .then(([t, h, c, p, f]) => {
       if (lifetime.aborted) return;
+      menu = f.frameMenu(panel.graph, {
+        sandwich: name => state.update({ method: name }),
+        zoom: node => state.update({ zoom: shownTree.pathOf(node).join(';') }),
+      });
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
       timelineBox.appendChild(lanesHolder); // under the timeline
