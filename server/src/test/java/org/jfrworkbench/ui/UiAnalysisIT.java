@@ -159,6 +159,15 @@ class UiAnalysisIT {
             page.click("#frame-sandwich");
             page.waitForURL(u -> param(u, "method") != null);
             assertTrue(page.locator("#frame-menu").isHidden());
+
+            // and by name, from the sandwich's search box, which offers the view's methods
+            page.waitForSelector("#sandwich-figures[data-total]");
+            assertTrue(((Number) page.evaluate("m => [...document.querySelectorAll('#sandwich-methods option')]"
+                    + ".filter(o => o.value === m).length", method)).intValue() == 1, "the box offers " + method);
+            page.fill("#sandwich-search", method);
+            page.press("#sandwich-search", "Enter");
+            page.waitForURL(u -> method.equals(param(u, "method")));
+            page.waitForFunction("t => document.querySelector('#sandwich-figures').dataset.total === t", sandwich.get("total").asText());
         }
         assertEquals(List.of(), errors);
     }

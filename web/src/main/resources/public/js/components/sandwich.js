@@ -13,6 +13,13 @@ export class SandwichView {
     this.figures = el('p', { class: 'sandwich-figures', id: 'sandwich-figures' });
     const close = el('button', { type: 'button', class: 'button small', id: 'sandwich-close', text: 'Back to the flame graph',
       onclick: () => onClose() });
+    // another method by name: the view's methods, heaviest first, offered as the user types
+    this.choices = el('datalist', { id: 'sandwich-methods' });
+    this.search = el('input', { type: 'search', class: 'search', id: 'sandwich-search', list: 'sandwich-methods', spellcheck: 'false',
+      placeholder: 'Sandwich of another method\u2026', 'aria-label': 'Show the sandwich of a method by name' });
+    this.search.addEventListener('keydown', e => {
+      if (e.key === 'Enter' && this.search.value.trim()) { onMethod(this.search.value.trim()); this.search.value = ''; }
+    });
     const graph = (label, id) => {
       const body = el('div', { class: 'flame-body sandwich-body', id });
       return { body, section: el('section', { class: 'sandwich-part', 'aria-label': label },
@@ -21,7 +28,8 @@ export class SandwichView {
     this.callersPart = graph('Callers (who calls it, merged)', 'sandwich-callers');
     this.calleesPart = graph('Callees (what it calls, merged)', 'sandwich-callees');
     this.root = el('section', { class: 'flame-panel sandwich', id: 'sandwich' },
-      el('div', { class: 'sandwich-head' }, el('div', {}, this.title, this.figures), close),
+      el('div', { class: 'sandwich-head' }, el('div', {}, this.title, this.figures), el('div', { class: 'sandwich-tools' }, this.search, close)),
+      this.choices,
       this.callersPart.section, this.calleesPart.section);
     container.appendChild(this.root);
     const options = part => ({
@@ -48,6 +56,14 @@ export class SandwichView {
     if (part === 'callees') rows.push(['Self', formatWeight(t.self[node], this.unit)]);
     if (node > 0) rows.push(['', 'Click: show its sandwich']);
     return rows;
+  }
+
+  /** The names the search box offers: the view's methods (rows of {name, total}), at most 2,000, heaviest first. */
+  offer(methods) {
+    if (this.offered === methods) return;
+    this.offered = methods;
+    const names = [...methods].sort((a, b) => b.total - a.total).slice(0, 2000);
+    this.choices.replaceChildren(...names.map(m => el('option', { value: m.name })));
   }
 
   /** data: the API's sandwich ({method, total, self, samples, callers, callees}); all: the view's total weight. */

@@ -116,10 +116,17 @@ export async function mount(root, st, lifetime) {
     state.update({ zoom: node > 0 ? shownTree.pathOf(node).join(';') : undefined });
   }
 
+  // a tree's method rows, computed once for the hot methods and the sandwich's search
+  let methodsFor = null, methodRows = null;
+  function methodsOf(t) {
+    if (methodsFor !== t) { methodsFor = t; methodRows = t.methods(shownInverted); }
+    return methodRows;
+  }
+
   /** Fills the side tables from the graph's tree once both are there; the same tree is not filled twice. */
   function fillTables() {
     if (!hot || !shownTree || tree.tree === shownTree) return;
-    hot.setRows(shownTree.methods(shownInverted), shownTree.total[0], shownUnit);
+    hot.setRows(methodsOf(shownTree), shownTree.total[0], shownUnit);
     tree.setTree(shownTree, shownUnit);
     syncTree();
   }
@@ -301,6 +308,7 @@ export async function mount(root, st, lifetime) {
     if (mine !== sandwichSeq || lifetime.aborted) return;
     problem.hidden = true;
     sandwich.show(data, shownUnit, shownTree ? shownTree.total[0] : 0);
+    if (shownTree) sandwich.offer(methodsOf(shownTree));
   }
 
   await update(st);
