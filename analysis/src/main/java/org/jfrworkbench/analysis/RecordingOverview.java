@@ -13,7 +13,7 @@ import org.jfrworkbench.model.SampleTable;
 public final class RecordingOverview {
     private static final long[] STEPS = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000,
             120_000, 300_000, 600_000, 1_800_000, 3_600_000};
-    private static final int MAX_BUCKETS = 600;
+    static final int MAX_BUCKETS = 600;
 
     private RecordingOverview() {
     }
@@ -85,5 +85,15 @@ public final class RecordingOverview {
         out.put("sourceEvents", p.sourceEvents());
         out.put("warnings", p.warnings());
         return out;
+    }
+
+    /** The timeline's bucket: the smallest step that splits the recording into fewer than MAX_BUCKETS buckets. */
+    static long bucketMillis(long durationMillis) {
+        for (long s : STEPS) {
+            if (durationMillis / s < MAX_BUCKETS) {
+                return s;
+            }
+        }
+        return STEPS[STEPS.length - 1];
     }
 }

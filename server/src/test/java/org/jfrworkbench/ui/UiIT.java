@@ -76,8 +76,8 @@ class UiIT {
             page.waitForSelector(".flame-canvas[data-drawn]");
             assertEquals(page.evaluate(Browser.DRAWABLE_FRAMES), page.getAttribute(".flame-canvas", "data-drawn"),
                     "every frame of the JSON tree wide enough to see is drawn from the binary one");
-            page.waitForSelector("#hot-methods tbody tr"); // built after the graph has painted
-            assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
+            page.waitForSelector("#hot-methods .vbody .vrow"); // built after the graph has painted
+            assertTrue(page.locator("#hot-methods .vbody .vrow").count() > 5, "hot methods listed");
             @SuppressWarnings("unchecked")
             List<String> apiKinds = (List<String>) page.evaluate(API_KINDS);
             assertEquals(Arrays.stream(Kind.values()).map(Kind::id).filter(apiKinds::contains).toList(), apiKinds,
@@ -120,10 +120,10 @@ class UiIT {
                 assertEquals("flame 1, metadata 1, asked before the page's code: true", restored.evaluate(EARLY_DATA),
                         "the entry module asks for the view's data once, before the page's modules; the page uses those responses");
 
-                restored.click("#hot-methods th:nth-child(3) button");
+                restored.click("#hot-methods .vhead .vcell:nth-child(3) button");
                 restored.waitForURL(u -> u.contains("sort=total"));
-                assertEquals("descending", restored.getAttribute("#hot-methods th:nth-child(3)", "aria-sort"));
-                List<String> totals = restored.locator("#hot-methods tbody td:nth-child(3) span").allTextContents();
+                assertEquals("descending", restored.getAttribute("#hot-methods .vhead .vcell:nth-child(3)", "aria-sort"));
+                List<String> totals = restored.locator("#hot-methods .vbody .vrow .vcell:nth-child(3) span").allTextContents();
                 assertTrue(percent(totals.get(0)) >= percent(totals.get(totals.size() - 1)), "sorted by total: " + totals);
 
                 restored.locator("body").press("Escape");

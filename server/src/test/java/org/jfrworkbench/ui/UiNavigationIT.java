@@ -119,7 +119,7 @@ class UiNavigationIT {
                 page.locator("#recordings a.title-link", new Page.LocatorOptions().setHasText("checkout-maps")).click();
                 page.waitForSelector(".flame-canvas[data-drawn]");
                 page.waitForSelector("#timeline svg .bars"); // the parts loaded after the first paint are in place
-                page.waitForSelector("#hot-methods tbody tr");
+                page.waitForSelector("#hot-methods .vbody .vrow");
                 page.waitForSelector("#compare-button");
                 recording = same(recording, registrations(page), "recording page, round " + round);
 

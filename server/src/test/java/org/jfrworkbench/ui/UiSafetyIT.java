@@ -81,8 +81,8 @@ class UiSafetyIT {
             page.click("#recordings a.title-link");
             assertEquals(FILE_NAME, page.textContent("h1.title"));
             page.waitForSelector(".flame-canvas[data-drawn]");
-            page.waitForSelector("#hot-methods td.method"); // built after the graph has painted
-            Locator hot = page.locator("#hot-methods td.method");
+            page.waitForSelector("#hot-methods .vbody .vcell.method"); // built after the graph has painted
+            Locator hot = page.locator("#hot-methods .vbody .vcell.method");
             assertTrue(hot.allTextContents().contains(IMG), "frame name shown as text: " + hot.allTextContents());
             assertTrue(hot.allTextContents().contains(SCRIPT));
             assertTrue(page.getByText(IMG, new Page.GetByTextOptions().setExact(true)).first().isVisible());

@@ -121,6 +121,22 @@ public final class Recordings {
         return publish(part, out);
     }
 
+    /**
+     * For the browser tests, one file with what their filters need: async-profiler's cpu, alloc and wall-clock samples
+     * (the wall ones RUNNABLE or SLEEPING) beside a JDK recording's cpu and alloc samples, two sources of each.
+     */
+    public static synchronized Path asyncProfilerWallBesideJdk() throws Exception {
+        Path out = DIR.resolve("ap25-wall-beside-jdk.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,wall=5ms,jfrsync=default,file=" + part);
+        return publish(part, out);
+    }
+
     /** A small async-profiler recording (one chunk, tens of kB). */
     public static synchronized Path smallAsyncProfiler() throws Exception {
         return require(asyncProfiler("25", "ap25-cpu-alloc-live-lock", "event=cpu,alloc,live,lock"));

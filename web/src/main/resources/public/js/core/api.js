@@ -8,7 +8,7 @@ export { urls };
 // place, so a 160 000-node tree costs no JSON parsing and no per-node copies. Here rather than in a module of its
 // own: every page that reads a flame graph loads this file anyway, and each module is a request before the first paint.
 
-const MAGIC = 'JFWF', DIFF_MAGIC = 'JFWD';
+const MAGIC = 'JFWF', DIFF_MAGIC = 'JFWD', SANDWICH_MAGIC = 'JFWS';
 const VERSION = 1;
 
 /** The JSON header of a binary response and a reader of its columns, each checked against the buffer's length. */
@@ -22,7 +22,7 @@ function binaryReader(buffer, magic, what) {
   const headerLength = view.getUint32(8, true);
   if (16 + headerLength > buffer.byteLength) throw new Error('Truncated ' + what);
   const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 16, headerLength)));
-  if (!Number.isInteger(header.nodes) || header.nodes < 0) throw new Error('Bad node count in the ' + what);
+  if (magic !== SANDWICH_MAGIC && (!Number.isInteger(header.nodes) || header.nodes < 0)) throw new Error('Bad node count in the ' + what);
   let at = 16 + headerLength;
   const take = (Type, length) => {
     const bytes = length * Type.BYTES_PER_ELEMENT;
@@ -67,9 +67,23 @@ export function decodeDiff(buffer) {
   const Weight = columns.weight === 'u32' ? Uint32Array : Float64Array;
   const base = take(Weight, n), target = take(Weight, n), count = take(Int32Array, n);
   const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
-  return { kind: header.kind, unit: header.unit, baseTotal: header.baseTotal, targetTotal: header.targetTotal,
-    baseSamples: header.baseSamples, targetSamples: header.targetSamples, names: header.names,
-    nodes: { base, target, name, count, typeIndex, types: header.types }, changes: header.changes };
+  // servers that test each node send its significance (+1 grew, -1 shrank, 0 not significant) last
+  const significance = columns.significance === 'i8' ? take(Int8Array, n) : undefined;
+  return { ...header, nodes: { base, target, name, count, typeIndex, types: header.types, significance } };
+}
+
+/**
+ * The binary sandwich (/sandwich?format=binary): its figures {kind, unit, method, total, self, samples} and the
+ * callers' and callees' trees, each a flame graph in its own binary form.
+ */
+export function decodeSandwich(buffer) {
+  const { header } = binaryReader(buffer, SANDWICH_MAGIC, 'sandwich');
+  const start = 16 + new DataView(buffer).getUint32(8, true);
+  const part = ({ offset, length }) => {
+    if (start + offset + length > buffer.byteLength) throw new Error('Truncated sandwich');
+    return decodeFlame(buffer.slice(start + offset, start + offset + length));
+  };
+  return { ...header, callers: part(header.callers), callees: part(header.callees) };
 }
 
 export class ApiError extends Error {
@@ -120,18 +134,23 @@ export const api = {
   list: (q, limit = 200, offset = 0) => request(urls.recordings(q, limit, offset)),
   get: id => request(urls.recording(id)),
   remove: id => request(urls.recording(id), { method: 'DELETE' }),
-  /** view: {kind, from, to, threads, invert} as the page's URL state has them */
+  /** view: {kind, from, to, threads, states, source, weight, invert} as the page's URL state has them */
   flame: (id, view) => binaryResponse(urls.flame(id, view), decodeFlame, 'flame graph'),
-  diff: (base, target, kind) => binaryResponse(urls.diff(base, target, kind), decodeDiff, 'diff'),
+  /** view: the diff page's URL state (kind, mode, and the shared or per-side selection) */
+  diff: (base, target, view) => binaryResponse(urls.diff(base, target, view), decodeDiff, 'diff'),
+  sandwich: (id, view, method) => binaryResponse(urls.sandwich(id, view, method), decodeSandwich, 'sandwich'),
+  methodSearch: (q, limit = 200) => request(urls.methodSearch(q, limit)),
+  threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),
   heap: id => request(urls.heap(id)),
   live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
 };
 
 /**
  * Uploads one file with XMLHttpRequest so the page can show upload progress (fetch cannot).
- * onProgress receives a fraction 0..1; resolves with the stored recording.
+ * onProgress receives a fraction 0..1, onSent is called once every byte is sent (the server then imports);
+ * resolves with {recording, created}: created is false when the same bytes were stored before.
  */
-export function upload(file, { name, labels, kind, onProgress } = {}) {
+export function upload(file, { name, labels, kind, onProgress, onSent } = {}) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     form.append('file', file, file.name);
@@ -142,11 +161,12 @@ export function upload(file, { name, labels, kind, onProgress } = {}) {
     xhr.open('POST', urls.upload());
     xhr.responseType = 'text';
     xhr.upload.onprogress = e => { if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total); };
+    xhr.upload.onload = () => { if (onSent) onSent(); };
     xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the connection was lost'));
     xhr.onload = () => {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch { body = null; }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      if (xhr.status >= 200 && xhr.status < 300) resolve({ recording: body, created: xhr.status === 201 });
       else reject(new ApiError(xhr.status, (body && body.error) || `HTTP ${xhr.status}`));
     };
     xhr.send(form);

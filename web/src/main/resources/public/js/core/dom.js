@@ -112,13 +112,21 @@ export function nameCell(name, attrs = {}) {
     el('span', { class: 'leaf', text: text.slice(cut) }));
 }
 
+/** A Java frame name split into its package ("java.util.") and the rest ("HashMap.resize"); pkg is '' for others. */
+export function splitName(name) {
+  const text = String(name);
+  const cut = packageEnd(text);
+  return { pkg: text.slice(0, cut), leaf: text.slice(cut) };
+}
+
 function packageEnd(name) {
   if (!/^[\w$.]+(\[\])*$/.test(name)) return 0;
   const parts = name.split('.');
   let i = 0, at = 0;
   // package segments start lower case; the class (and method) follow
   while (i < parts.length - 1 && /^[a-z_]/.test(parts[i])) { at += parts[i].length + 1; i++; }
-  return at;
+  // no class name after them (native names such as libc.so.6.memcpy or finish_task_switch.isra.0): no package
+  return /^[A-Z$]/.test(parts[i]) ? at : 0;
 }
 
 const D3_URL = '/webjars/d3/7.9.0/dist/d3.min.js';

@@ -11,11 +11,22 @@
 //   zoom     zoomed frame as its path of names from the root, joined by ';'
 //   invert   1 for the inverted (callers) tree
 //   gc       GC index on the heap page
-//   sort     hot-methods column (self | total)
+//   sort     side table order (self | total | name)
+//   states   thread states shown, comma-separated (as recorded: STATE_RUNNABLE,...)
+//   source   the sampler shown where a kind has several
+//   weight   samples: weigh by sample count instead of the kind's unit (allocations)
+//   method   the method whose sandwich (callers and callees) is shown
+//   side     tree: the call tree beside the graph instead of the hot methods
+//   filter   the side table's filter text
+//   lanes    1: the threads-over-time lanes are open
+//   mode     absolute: the diff compares weight per second, not shares
+//   baseFrom, baseTo, baseThreads, baseStates, baseSource (and target…): one side's own selection in a diff
 
 import { defaultPage } from './urls.js';
 
-const KEYS = ['page', 'id', 'base', 'q', 'kind', 'from', 'to', 'threads', 'search', 'zoom', 'invert', 'gc', 'sort'];
+const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
+  'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {
   const params = new URLSearchParams(search);

@@ -15,6 +15,18 @@ function query(params) {
 
 const recordingPath = id => '/api/recordings/' + encodeURIComponent(id);
 
+/** The sample selection every view of one recording shares, as the page's URL state has it (docs/ui.md). */
+const selection = ({ kind, from, to, threads, states, source, weight }) => ({ kind, from, to, threads, states, source, weight });
+
+const SIDE_KEYS = ['From', 'To', 'Threads', 'States', 'Source'];
+
+/** The diff's parameters of a view: kind, mode, weight, states, source, and each side's own range, threads, states, source. */
+export function diffSelection(view) {
+  const out = { kind: view.kind, mode: view.mode, weight: view.weight, states: view.states, source: view.source };
+  for (const side of ['base', 'target']) for (const k of SIDE_KEYS) out[side + k] = view[side + k];
+  return out;
+}
+
 export const urls = {
   recordings: (q, limit, offset) => '/api/recordings' + query({ q, limit, offset }),
   upload: () => '/api/recordings',
@@ -22,10 +34,19 @@ export const urls = {
   original: id => recordingPath(id) + '/original',
   heap: id => recordingPath(id) + '/heap',
   live: (id, gc) => recordingPath(id) + '/live' + query({ gc, format: FORMAT }),
-  /** The flame graph of a view: its kind, and range, threads and invert as the page's URL has them. */
-  flame: (id, { kind, from, to, threads, invert }) => recordingPath(id) + '/flame'
-    + query({ kind, from, to, threads, invert: invert === '1' ? 'true' : undefined, format: FORMAT }),
-  diff: (base, target, kind) => '/api/diff' + query({ base, target, kind, format: FORMAT }),
+  /** The flame graph of a view: its kind, range, threads, states, source, weight and invert. */
+  flame: (id, view) => recordingPath(id) + '/flame'
+    + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
+  /** One method's callers and callees in the same selection. */
+  sandwich: (id, view, method) => recordingPath(id) + '/sandwich' + query({ ...selection(view), method, format: FORMAT }),
+  /** A diff: the kind, mode, and the selection shared by both sides or each side's own (baseFrom, targetStates, …). */
+  diff: (base, target, view) => '/api/diff' + query({ base, target, ...diffSelection(view), format: FORMAT }),
+  /** Both sides' collapsed stacks, `stack BASE TARGET` per line. */
+  diffCollapsed: (base, target, view) => '/api/diff/collapsed' + query({ base, target, ...diffSelection(view) }),
+  /** A lane per thread: samples of the kind (its states and source) per bucket of the recording's timeline. */
+  threads: (id, { kind, states, source }, limit) => recordingPath(id) + '/threads' + query({ kind, states, source, limit }),
+  /** Methods across recordings (the recordings page's method: hits). */
+  methodSearch: (q, limit) => '/api/search' + query({ q, limit }),
 };
 
 /** The page an address shows when it names none. */

@@ -14,13 +14,38 @@ export function kindsOf(recording) {
   return Object.keys(kinds).filter(k => (kinds[k].samples || kinds[k].weight) > 0);
 }
 
-/** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */
+/**
+ * A short JVM description: "Java 25.0.3 \u00b7 OpenJDK 64-Bit Server VM". The Java version is javaFeature (Java's
+ * own, never HotSpot's: a JDK 8 VM calls itself 25.x), with java.version beside it when that says more.
+ */
 export function jvmText(jvm) {
   if (!jvm) return null;
-  const java = jvm.javaVersion || (jvm.jvmVersion || '').match(/\(([^)]+)\)/)?.[1] || '';
+  const feature = jvm.javaFeature ? String(jvm.javaFeature) : '';
+  const version = jvm.javaVersion ? String(jvm.javaVersion) : '';
+  let java = feature || version;
+  if (feature && version && version !== feature) {
+    java = version.startsWith(feature + '.') || version.startsWith(feature + '+') ? version : `${feature} (${version})`;
+  }
   const name = (jvm.jvmName || '').trim();
   const text = [java ? 'Java ' + java : '', name].filter(Boolean).join(' \u00b7 ');
   return text || null;
+}
+
+/**
+ * The unit a kind's weights are really in. Old JDKs' jdk.OldObjectSample has no object size, so each live sample
+ * weighs 1 "byte": such a kind is shown as a sample count, not as a few bytes.
+ */
+export function unitOf(recording, kind) {
+  const k = recording && recording.kinds && recording.kinds[kind];
+  if (!k) return 'samples';
+  if (k.unit === 'bytes' && k.samples > 0 && k.weight === k.samples) return 'samples';
+  return k.unit || 'samples';
+}
+
+/** True when unitOf had to fall back to sample counts for a kind the API weighs in bytes. */
+export function sizesMissing(recording, kind) {
+  const k = recording && recording.kinds && recording.kinds[kind];
+  return !!k && k.unit === 'bytes' && unitOf(recording, kind) === 'samples';
 }
 
 export function recordingHeader(recording, extra = []) {
@@ -80,4 +105,24 @@ export function link(text, change, attrs = {}) {
 
 export function loading(text = 'Loading\u2026') {
   return el('div', { class: 'loading', role: 'status', text });
+}
+
+/**
+ * What is wrong with a view's time range, or null: {text, swap} where swap says the two ends are the wrong way round.
+ * With no recording (before its metadata came) only the form is checked.
+ */
+export function rangeProblem(s, recording) {
+  const value = v => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : NaN);
+  const from = value(s.from), to = value(s.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) {
+    return { text: `The range in this link (from=${s.from ?? ''}, to=${s.to ?? ''}) is not two whole numbers of milliseconds since the recording\u2019s start.` };
+  }
+  if (from !== undefined && to !== undefined && from > to) {
+    return { swap: true, text: `It starts at ${formatDuration(from)} and ends earlier, at ${formatDuration(to)}: from must not be later than to.` };
+  }
+  const duration = recording && recording.durationMillis;
+  if (duration && from !== undefined && from > duration) {
+    return { text: `It starts at ${formatDuration(from)}, after the recording ends (${formatDuration(duration)}).` };
+  }
+  return null;
 }

@@ -24,7 +24,7 @@ export async function mount(root, st, lifetime) {
   }
   const chartBox = el('div', { class: 'heap-chart', id: 'gc-chart' });
   const picker = el('select', { id: 'gc-select', 'aria-label': 'Pick a GC' },
-    gcs.map((g, i) => el('option', { value: String(i), text: `#${g.gcId ?? i} ${g.name || ''} at ${(relative(g.startMillis) / 1000).toFixed(2)} s \u2014 ${formatBytes(g.usedAfter)} after` })));
+    gcs.map((g, i) => el('option', { value: String(i), text: `${gcLabel(g, i)} \u00b7 ${g.name || ''} at ${(relative(g.startMillis) / 1000).toFixed(2)} s \u2014 ${formatBytes(g.usedAfter)} after` })));
   picker.addEventListener('change', () => state.update({ gc: picker.value }));
   root.appendChild(el('section', { class: 'card' },
     el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Heap around each GC' }),
@@ -80,7 +80,7 @@ export async function mount(root, st, lifetime) {
       return;
     }
     body.appendChild(el('p', { class: 'status-line', id: 'live-summary',
-      text: `Live heap after GC #${live.gc?.gcId ?? gc}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.` }));
+      text: `Live heap after ${gcLabel(live.gc || gcs[gc], gc)}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.` }));
     const grid = el('div', { class: 'flame-grid' });
     const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
     grid.append(left, right);
@@ -93,6 +93,15 @@ export async function mount(root, st, lifetime) {
   }
   await update(st);
   return { update };
+}
+
+/**
+ * A GC's name on this page: its number in the recording's GC list, which the address (gc=) and export names use
+ * too, and the JVM's own GC id (what its GC log says) beside it when that differs.
+ */
+export function gcLabel(g, index) {
+  const id = g && g.gcId !== undefined && g.gcId !== null && g.gcId !== index ? ` (JVM GC id ${g.gcId})` : '';
+  return `GC ${index}${id}`;
 }
 
 function classTable(rows) {
@@ -132,5 +141,5 @@ function drawChart(box, gcs, samples, relative, selected, onPick) {
   marks.append('rect').attr('class', 'gc-hit').attr('x', -4).attr('width', 8).attr('y', M.top).attr('height', HEIGHT - M.top - M.bottom);
   marks.append('circle').attr('class', 'before').attr('r', 3).attr('cy', g => y(g.usedBefore || 0));
   marks.append('circle').attr('class', 'after').attr('r', 3.5).attr('cy', g => y(g.usedAfter || 0));
-  marks.append('title').text(g => `GC #${g.gcId ?? ''} ${g.name || ''} (${g.cause || ''}): ${formatBytes(g.usedBefore)} \u2192 ${formatBytes(g.usedAfter)}`);
+  marks.append('title').text(g => `${gcLabel(g, gcs.indexOf(g))} ${g.name || ''} (${g.cause || ''}): ${formatBytes(g.usedBefore)} \u2192 ${formatBytes(g.usedAfter)}`);
 }

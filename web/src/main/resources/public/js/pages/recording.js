@@ -1,17 +1,20 @@
-// Recording page: kind tabs, timeline with a range brush, thread filter, inverted toggle,
-// the flame graph and the hot-methods table. Everything it shows follows the URL state.
+// Recording page: kind tabs, source and thread-state filters, timeline with a range brush, thread filter, inverted
+// toggle, the flame graph (or one method's sandwich), and beside it the hot methods or the call tree. Everything it
+// shows follows the URL state.
 
-import { el, clear, formatCount, toast } from '../core/dom.js';
+import { el, clear, formatCount, formatWeight, toast } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave } from './common.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem } from './common.js';
+import { threadFilter } from '../components/threadfilter.js';
+import { sourcePicker, stateFilter, statesOf, weightPicker } from '../components/samplefilters.js';
 
 export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
-  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, st).catch(e => e) : null };
+  const early = { kind: st.kind, request: st.kind && !rangeProblem(st, null) ? api.flame(st.id, st).catch(e => e) : null };
   // workbench:* marks split the first paint for DevTools and the flame graph benchmark
   performance.mark('workbench:mount');
   const recording = await api.get(st.id);
@@ -38,73 +41,164 @@ export async function mount(root, st, lifetime) {
   const threadBox = threadFilter(recording.threads || []);
   const invert = el('input', { type: 'checkbox', id: 'invert' });
   invert.addEventListener('change', () => state.update({ invert: invert.checked ? '1' : undefined, zoom: undefined }));
+  // a kind's states and sources differ from another's: a new source starts with all its states
+  const sources = sourcePicker(source => state.update({ source, states: undefined, zoom: undefined }));
+  const states = stateFilter(picked => state.update({ states: picked ? picked.join(',') : undefined, zoom: undefined }));
+  const weights = weightPicker(weight => state.update({ weight }));
   const rangeInfo = el('span', { class: 'range-info', id: 'range-info' });
   const clearRange = el('button', { type: 'button', class: 'button small', id: 'range-clear', text: 'Whole recording',
     onclick: () => state.update({ from: undefined, to: undefined }) });
-  root.appendChild(el('div', { class: 'controls' }, tabsHolder, el('span', { class: 'spacer' }), threadBox.root,
+  root.appendChild(el('div', { class: 'controls' }, tabsHolder, sources.root, weights.root, el('span', { class: 'spacer' }), threadBox.root,
     el('label', { class: 'toggle', title: 'Inverted: callers of the hottest frames (I)' }, invert, ' Inverted (callers)')));
+  root.appendChild(states.root);
+  const lanesToggle = el('button', { type: 'button', class: 'button small', id: 'lanes-toggle', 'aria-expanded': 'false',
+    'aria-controls': 'lanes-holder', text: 'Threads over time',
+    onclick: () => state.update({ lanes: current.lanes === '1' ? undefined : '1' }) });
   const timelineBox = el('div', { class: 'timeline-box' }, el('div', { class: 'timeline-head' },
-    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange));
+    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange, el('span', { class: 'spacer' }), lanesToggle));
   root.appendChild(timelineBox);
   // the timeline's place, kept so nothing moves when it is drawn
   const timelineSpace = el('div', { class: 'timeline' });
   timelineBox.appendChild(timelineSpace);
+  const lanesHolder = el('div', { class: 'lanes-holder', id: 'lanes-holder', hidden: true });
+  timelineBox.appendChild(lanesHolder);
 
   const grid = el('div', { class: 'flame-grid' });
-  const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
+  const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col', 'aria-label': 'Tables' });
   grid.append(left, right);
   root.appendChild(grid);
   const status = el('div', { class: 'status-line', id: 'flame-status', 'aria-live': 'polite' });
-  left.appendChild(status);
+  const problem = el('div', { class: 'problem', id: 'view-problem', role: 'alert', hidden: true });
+  left.append(status, problem);
   const panel = new FlamePanel(left, { unit: 'samples', fileName: recording.name || recording.id });
-  let timeline = null, hot = null, hotRows = null, extras = null, picker = null, seq = 0;
+  const sandwichHolder = el('div', { class: 'sandwich-holder', hidden: true });
+  left.appendChild(sandwichHolder);
+
+  const side = sidePanel(right);
+  let timeline = null, hot = null, tree = null, picker = null, sandwich = null, lanes = null, menu = null, extras = null, seq = 0;
+  let shownTree = null, shownUnit = 'samples', shownInverted = false;
   onLeave(lifetime, () => {
     seq++; // a flame graph still loading is dropped
     panel.destroy();
-    if (timeline) timeline.destroy();
-    if (picker) picker.destroy();
+    side.destroy();
+    for (const part of [timeline, hot, tree, picker, sandwich, lanes, menu]) if (part) part.destroy();
   });
 
-  // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
-  // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
-  const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'), import('../components/comparepicker.js')])
-    .then(([t, h, c]) => {
+  // What the graph's first paint does not need (timeline and D3, the side tables, compare picker) loads after it,
+  // so their modules do not queue on the browser's six connections ahead of the graph's code and data.
+  const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'),
+    import('../components/calltree.js'), import('../components/comparepicker.js'), import('../components/framemenu.js')])
+    .then(([t, h, c, p, f]) => {
       if (lifetime.aborted) return;
+      menu = f.frameMenu(panel.graph, {
+        sandwich: name => state.update({ method: name }),
+        zoom: node => state.update({ zoom: shownTree.pathOf(node).join(';') }),
+      });
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
-      hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
-      picker = c.comparePicker(recording, () => shownKind);
+      timelineBox.appendChild(lanesHolder); // under the timeline
+      const onSort = key => state.update({ sort: key });
+      const onSandwich = name => state.update({ method: name });
+      hot = new h.HotMethods(side.hotHolder, { onFocus: focusMethod, onSort, onSandwich });
+      tree = new c.CallTree(side.treeHolder, { onSort, onSandwich,
+        onZoom: node => state.update({ zoom: node > 0 ? shownTree.pathOf(node).join(';') : undefined }) });
+      picker = p.comparePicker(recording, () => shownKind);
       compareSlot.replaceWith(picker.root);
       applyExtras(current);
-      if (hotRows) hot.setRows(...hotRows);
+      fillTables();
       return timeline.start();
     });
 
-  /** Timeline data, brush and table order for a state; a no-op until the extras are loaded. */
+  /** The hot method's heaviest frame, zoomed: the user's search stays as it is. */
+  function focusMethod(name) {
+    if (!shownTree) return;
+    const node = shownTree.heaviest(name);
+    state.update({ zoom: node > 0 ? shownTree.pathOf(node).join(';') : undefined });
+  }
+
+  // a tree's method rows, computed once for the hot methods and the sandwich's search
+  let methodsFor = null, methodRows = null;
+  function methodsOf(t) {
+    if (methodsFor !== t) { methodsFor = t; methodRows = t.methods(shownInverted); }
+    return methodRows;
+  }
+
+  /** Fills the side tables from the graph's tree once both are there; the same tree is not filled twice. */
+  function fillTables() {
+    if (!hot || !shownTree || tree.tree === shownTree) return;
+    hot.setRows(methodsOf(shownTree), shownTree.total[0], shownUnit);
+    tree.setTree(shownTree, shownUnit);
+    syncTree();
+  }
+
+  /** The call tree follows the graph's zoom and search. */
+  function syncTree() {
+    if (!tree || !shownTree || tree.tree !== shownTree) return;
+    tree.setSearch(panel.searchResult ? panel.searchResult.hit : null);
+    tree.setZoom(panel.graph.zoom);
+  }
+
+  /** Timeline data, brush, side tab, table order and filter for a state; a no-op until the extras are loaded. */
   function applyExtras(s) {
+    const which = s.side === 'tree' ? 'tree' : 'hot';
+    side.show(which, s.filter);
     if (!timeline) return;
     const kind = kindOf(s);
     const line = recording.timeline && recording.timeline[kind];
     if (line) timeline.setData(line.bucketMillis, line.counts, recording.durationMillis);
     else timeline.setData(Math.max(1, recording.durationMillis || 1000), [], recording.durationMillis);
-    timeline.setRange(s.from !== undefined ? Number(s.from) : undefined, s.to !== undefined ? Number(s.to) : undefined);
+    const bad = rangeProblem(s, recording);
+    timeline.setRange(bad || s.from === undefined ? undefined : Number(s.from), bad || s.to === undefined ? undefined : Number(s.to));
     hot.sort(s.sort);
+    tree.sort(s.sort);
+    hot.filter(s.filter);
+    tree.filter(s.filter);
+  }
+
+  function showProblem(title, text, actions = []) {
+    clear(problem).append(el('h2', { text: title }), el('p', { text }), el('div', { class: 'row start' }, actions));
+    problem.hidden = false;
+    panel.root.hidden = true;
+    sandwichHolder.hidden = true;
+    status.textContent = '';
   }
 
   let dataKey = null, current = st;
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
-    clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined, search: s.search })));
+    showLanes(s, kind);
+    clear(tabsHolder).appendChild(kindTabs(kinds, kind,
+      k => state.update({ kind: k, zoom: undefined, search: s.search, states: undefined, source: undefined, weight: undefined })));
     invert.checked = s.invert === '1';
     threadBox.set(state.parseIds(s.threads));
+    sources.set(recording, kind, s.source);
+    const kindInfo = (recording.kinds || {})[kind] || {};
+    weights.set(kindInfo.unit === 'bytes' && !sizesMissing(recording, kind), s.weight);
+    states.set(statesOf(recording, kind, s.source), s.states ? s.states.split(',') : []);
     const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
-    rangeInfo.textContent = from !== undefined || to !== undefined
-      ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
+    const bad = rangeProblem(s, recording);
+    rangeInfo.textContent = bad ? 'Time range not usable'
+      : from !== undefined || to !== undefined
+        ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
     clearRange.hidden = from === undefined && to === undefined;
     applyExtras(s);
-    const key = [kind, s.from, s.to, s.threads, s.invert].join('|');
-    if (key === dataKey) { panel.apply(s); return; }
+    if (bad) {
+      dataKey = null;
+      seq++;
+      const swap = bad.swap ? [el('button', { type: 'button', class: 'button', id: 'range-swap', text: 'Swap the two',
+        onclick: () => state.update({ from: s.to, to: s.from }) })] : [];
+      showProblem('This link\u2019s time range shows nothing', bad.text, [...swap,
+        el('button', { type: 'button', class: 'button primary', text: 'Show the whole recording', onclick: () => state.update({ from: undefined, to: undefined }) })]);
+      return;
+    }
+    const key = [kind, s.from, s.to, s.threads, s.invert, s.states, s.source, s.weight].join('|');
+    if (key === dataKey) {
+      panel.apply(s);
+      syncTree();
+      await showSandwich(s);
+      return;
+    }
     dataKey = key;
     try {
       await loadFlame(s, kind);
@@ -123,60 +217,148 @@ export async function mount(root, st, lifetime) {
       flame = await (prefetched || api.flame(recording.id, { ...s, kind }));
       if (flame instanceof Error) throw flame;
     } catch (e) {
-      if (mine === seq) { status.textContent = ''; toast(e.message, true); dataKey = null; }
+      if (mine === seq) {
+        dataKey = null;
+        if (e.status === 400) showProblem('This view cannot be shown', e.message);
+        else { status.textContent = ''; toast(e.message, true); }
+      }
       return;
     }
     if (mine !== seq) return;
     performance.mark('workbench:flame-data');
-    const tree = new FlameTree(flame.names, flame.nodes);
+    const built = new FlameTree(flame.names, flame.nodes);
     performance.mark('workbench:flame-tree');
-    panel.options.unit = flame.unit;
-    status.textContent = tree.size > 1
-      ? `${formatCount(flame.samples ?? flame.total)} samples \u00b7 ${formatCount(tree.size)} frames`
-      : 'No samples in this range or thread selection.';
-    panel.show(tree, current, { inverted: s.invert === '1' });
-    // the graph is what a reader looks at first: let the browser paint it before the table is built
+    const unit = shownUnit = flame.unit === 'bytes' && sizesMissing(recording, kind) ? 'samples' : flame.unit;
+    panel.options.unit = unit;
+    problem.hidden = true;
+    status.textContent = built.size > 1 ? statusText(flame, unit, built.size, sizesMissing(recording, kind))
+      : 'No samples in this range, thread or state selection.';
+    status.dataset.weight = String(flame.total);
+    status.dataset.samples = String(flame.samples ?? flame.total);
+    shownTree = built;
+    shownInverted = s.invert === '1';
+    panel.show(built, current, { inverted: s.invert === '1' });
+    await showSandwich(current);
+    // the graph is what a reader looks at first: let the browser paint it before the tables are built
     await new Promise(resolve => setTimeout(resolve, 0));
     if (mine !== seq) return;
-    hotRows = [tree.methods(s.invert === '1'), tree.total[0], flame.unit];
-    if (hot) hot.setRows(...hotRows);
+    fillTables();
   }
+
+  let lanesKey = null, lanesSeq = 0, lanesData = null;
+  /** The threads-over-time lanes while lanes=1: the kind's samples of the states and source shown, per thread. */
+  async function showLanes(s, kind) {
+    const open = s.lanes === '1';
+    lanesToggle.setAttribute('aria-expanded', String(open));
+    lanesToggle.textContent = open ? 'Hide threads' : 'Threads over time';
+    lanesHolder.hidden = !open;
+    if (!open) return;
+    const view = { kind, states: s.states, source: s.source };
+    const key = JSON.stringify(view);
+    const selected = state.parseIds(s.threads);
+    const range = s.from !== undefined || s.to !== undefined ? [Number(s.from || 0), s.to !== undefined ? Number(s.to) : undefined] : null;
+    if (key === lanesKey) { if (lanes && lanesData) lanes.set(lanesData, selected, range); return; }
+    lanesKey = key;
+    const mine = ++lanesSeq;
+    const [module, data] = await Promise.all([import('../components/threadlanes.js'), api.threads(recording.id, view)]).catch(e => {
+      if (mine === lanesSeq) { lanesKey = null; toast(e.message, true); }
+      return [];
+    });
+    if (!module || mine !== lanesSeq || lifetime.aborted) return;
+    lanes ??= new module.ThreadLanes(lanesHolder, {
+      onPick: (id, from, to) => state.update(to === undefined ? { threads: String(id), zoom: undefined }
+        : { threads: String(id), from, to, zoom: undefined }),
+    });
+    lanesData = data;
+    lanes.set(data, state.parseIds(current.threads), range);
+  }
+
+  let sandwichKey = null, sandwichSeq = 0;
+  /** The method's sandwich in place of the flame graph while method= is set. */
+  async function showSandwich(s) {
+    if (!s.method) {
+      sandwichKey = null;
+      sandwichHolder.hidden = true;
+      panel.root.hidden = false;
+      return;
+    }
+    const key = dataKey + '|' + s.method;
+    panel.root.hidden = true;
+    sandwichHolder.hidden = false;
+    if (key === sandwichKey) return;
+    sandwichKey = key;
+    const mine = ++sandwichSeq;
+    const module = await import('../components/sandwich.js');
+    if (lifetime.aborted || mine !== sandwichSeq) return;
+    sandwich ??= new module.SandwichView(sandwichHolder, {
+      onMethod: name => state.update({ method: name }),
+      onClose: () => state.update({ method: undefined }),
+    });
+    let data;
+    try {
+      data = await api.sandwich(recording.id, { ...s, kind: kindOf(s) }, s.method);
+    } catch (e) {
+      if (mine === sandwichSeq) {
+        sandwichKey = null;
+        showProblem('No sandwich for this method', e.message, [el('button', { type: 'button', class: 'button primary',
+          text: 'Back to the flame graph', onclick: () => state.update({ method: undefined }) })]);
+      }
+      return;
+    }
+    if (mine !== sandwichSeq || lifetime.aborted) return;
+    problem.hidden = true;
+    sandwich.show(data, shownUnit, shownTree ? shownTree.total[0] : 0);
+    if (shownTree) sandwich.offer(methodsOf(shownTree));
+  }
+
   await update(st);
   return { update, toggleInvert: () => state.update({ invert: current.invert === '1' ? undefined : '1', zoom: undefined }) };
 }
 
-/** Thread filter: a disclosure with a name filter and one checkbox per thread. */
-function threadFilter(threads) {
-  const summary = el('summary', { class: 'button', id: 'threads-button', text: 'All threads' });
-  const filter = el('input', { type: 'search', placeholder: 'Filter threads', 'aria-label': 'Filter threads', class: 'thread-filter' });
-  const list = el('div', { class: 'thread-list', role: 'group', 'aria-label': 'Threads' });
-  const boxes = [];
-  const sorted = [...threads].sort((a, b) => (b.samples || 0) - (a.samples || 0));
-  for (const t of sorted) {
-    const box = el('input', { type: 'checkbox', value: String(t.id), dataset: { name: t.name || '' } });
-    boxes.push(box);
-    list.appendChild(el('label', { class: 'thread' }, box, el('span', { class: 'thread-name', text: t.name || ('thread ' + t.id) }),
-      el('small', { text: formatCount(t.samples || 0) })));
-  }
+/**
+ * The status line: the view's weight in the kind's unit, and the sample count behind it where that says something
+ * else (weighted samples, bytes, time), the same figure the tables' shares are of.
+ */
+function statusText(flame, unit, frames, noSizes) {
+  const samples = flame.samples ?? flame.total;
+  const weight = formatWeight(flame.total, unit);
+  let text;
+  if (unit === 'samples' && samples !== flame.total) text = `${weight} (in ${formatCount(samples)} weighted events)`;
+  else if (unit === 'samples') text = weight;
+  else text = `${weight} in ${formatCount(samples)} sample${samples === 1 ? '' : 's'}`;
+  if (noSizes) text += ' (this recording\u2019s samples carry no object sizes)';
+  return `${text} \u00b7 ${formatCount(frames)} frames`;
+}
+
+/** The side column: tabs for the hot methods and the call tree, and the filter both tables share. */
+function sidePanel(right) {
+  const tab = (which, text) => el('button', { type: 'button', role: 'tab', class: 'subtab', id: 'side-' + which, text,
+    onclick: () => state.update({ side: which === 'tree' ? 'tree' : undefined }) });
+  const tabs = { hot: tab('hot', 'Hot methods'), tree: tab('tree', 'Call tree') };
+  const filter = el('input', { type: 'search', class: 'search side-filter', id: 'side-filter', spellcheck: 'false',
+    placeholder: 'Filter methods', 'aria-label': 'Filter the table by method name' });
+  let typing = 0;
+  // typing replaces the history entry: one back step leaves the filter, not one per letter
   filter.addEventListener('input', () => {
-    const q = filter.value.toLowerCase();
-    for (const b of boxes) b.parentElement.hidden = q && !b.dataset.name.toLowerCase().includes(q);
+    clearTimeout(typing);
+    typing = setTimeout(() => state.update({ filter: filter.value.trim() || undefined }, { replace: true }), 200);
   });
-  const apply = el('button', { type: 'button', class: 'button primary small', text: 'Apply', id: 'threads-apply', onclick: () => {
-    const ids = boxes.filter(b => b.checked).map(b => b.value);
-    root.open = false;
-    state.update({ threads: ids.length ? ids.join(',') : undefined, zoom: undefined });
-  } });
-  const none = el('button', { type: 'button', class: 'button small', text: 'All threads', onclick: () => { boxes.forEach(b => { b.checked = false; }); apply.click(); } });
-  const root = el('details', { class: 'menu threads', id: 'threads' }, summary,
-    el('div', { class: 'menu-items wide' }, filter, list, el('div', { class: 'row' }, none, apply)));
-  root.addEventListener('keydown', e => { if (e.key === 'Escape') { root.open = false; summary.focus(); } });
-  if (!threads.length) summary.setAttribute('aria-disabled', 'true');
+  filter.addEventListener('keydown', e => { if (e.key === 'Escape' && filter.value) { filter.value = ''; filter.dispatchEvent(new Event('input')); } });
+  const hotHolder = el('div', { class: 'side-table', id: 'side-hot-panel', role: 'tabpanel', 'aria-labelledby': 'side-hot' });
+  const treeHolder = el('div', { class: 'side-table', id: 'side-tree-panel', role: 'tabpanel', 'aria-labelledby': 'side-tree' });
+  right.append(el('div', { class: 'side-head' }, el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Table' }, tabs.hot, tabs.tree), filter),
+    hotHolder, treeHolder);
   return {
-    root,
-    set(ids) {
-      for (const b of boxes) b.checked = ids.includes(b.value);
-      summary.textContent = ids.length ? `${ids.length} thread${ids.length > 1 ? 's' : ''}` : 'All threads';
+    hotHolder, treeHolder,
+    show(which, text) {
+      for (const [k, t] of Object.entries(tabs)) {
+        t.setAttribute('aria-selected', String(k === which));
+        t.tabIndex = k === which ? 0 : -1;
+      }
+      hotHolder.hidden = which !== 'hot';
+      treeHolder.hidden = which !== 'tree';
+      if (document.activeElement !== filter) filter.value = text || '';
     },
+    destroy() { clearTimeout(typing); },
   };
 }

@@ -1,7 +1,7 @@
 // Recordings page: Lucene search with facets, the list (newest first), upload with progress, delete,
 // and picking two recordings to diff.
 
-import { el, clear, formatBytes, formatDate, formatDuration, labelChips, toast } from '../core/dom.js';
+import { el, clear, formatBytes, formatDate, formatDuration, formatPercent, labelChips, toast } from '../core/dom.js';
 import { api, upload } from '../core/api.js';
 import * as state from '../core/state.js';
 import { KIND_LABELS, kindsOf, link, loading, onLeave } from './common.js';
@@ -47,22 +47,27 @@ export async function mount(root, st, lifetime) {
     search.value = s.q || '';
     const mine = ++seq;
     if (!list.firstChild) list.appendChild(loading());
-    let result;
-    try { result = await api.list(s.q); } catch (e) {
+    let result, hits;
+    const methods = methodClauses(s.q);
+    try {
+      [result, hits] = await Promise.all([api.list(s.q), methods ? api.methodSearch(methods).catch(() => null) : null]);
+    } catch (e) {
       if (mine !== seq) return;
-      clear(list).appendChild(el('p', { class: 'error-box', role: 'alert', text: 'Search failed: ' + e.message }));
+      // the facets of the last good search would describe recordings no longer listed
+      drawFacets(facets, {}, s.q, 'No facets while the search cannot be read.');
+      clear(list).appendChild(searchError(e, s.q));
       return;
     }
     if (mine !== seq) return;
     drawFacets(facets, result.facets || {}, s.q);
     for (const r of result.recordings || []) when.set(r.id, r.startMillis || r.uploadedMillis || 0);
-    drawList(list, result, picked, compare, () => refresh(state.readState()), timers);
+    drawList(list, result, picked, compare, () => refresh(state.readState()), timers, hitsByRecording(hits));
   }
   await refresh(st);
   return { update: refresh };
 }
 
-function drawFacets(box, facets, q) {
+function drawFacets(box, facets, q, emptyText = 'Facets appear once recordings are uploaded.') {
   clear(box);
   for (const [key, [title, field]] of Object.entries(FACET_FIELDS)) {
     const values = Object.entries(facets[key] || {}).sort((a, b) => b[1] - a[1]).slice(0, 20);
@@ -78,10 +83,63 @@ function drawFacets(box, facets, q) {
     }
     box.append(el('h3', { text: title }), ul);
   }
-  if (!box.firstChild) box.appendChild(el('p', { class: 'hint', text: 'Facets appear once recordings are uploaded.' }));
+  if (!box.firstChild) box.appendChild(el('p', { class: 'hint', text: emptyText }));
 }
 
-function drawList(box, result, picked, compare, reload, timers) {
+/**
+ * A failed search in words a user can act on: what is wrong with the query (the parser's message without its
+ * grammar jargon) and examples of the syntax. 4xx: the query; else the server.
+ */
+function searchError(e, q) {
+  if (e.status !== 400) return el('p', { class: 'error-box', role: 'alert', text: 'Search failed: ' + e.message });
+  const raw = String(e.message || '');
+  const where = /column (\d+)/.exec(raw);
+  let why = 'it is not valid query syntax';
+  if (/Lexical error|EOF/.test(raw) && /"/.test(q || '') && ((q.match(/"/g) || []).length % 2)) why = 'a quote is not closed';
+  else if (/\(/.test(q || '') && (q.match(/\(/g) || []).length !== (q.match(/\)/g) || []).length) why = 'its parentheses do not pair up';
+  else if (/Encountered "<EOF>"/.test(raw)) why = 'it ends where a word or value is still expected';
+  else if (/^\s*(AND|OR|NOT)\b|\b(AND|OR|NOT)\s*$/.test(q || '')) why = 'AND, OR and NOT need a term on each side';
+  else if (/too|bound|long|many/i.test(raw)) why = raw.replace(/^cannot parse query '.*?':\s*/, '');
+  return el('div', { class: 'error-box search-error', role: 'alert', id: 'search-error' },
+    el('strong', { text: 'This search cannot be read: ' + why + (where ? ` (at character ${where[1]})` : '') + '.' }),
+    el('p', { class: 'hint', text: 'Examples: checkout-after \u00b7 label:service=checkout \u00b7 java:21 \u00b7 kind:alloc \u00b7 method:HashMap.resize \u00b7 "exact phrase". Put a value with spaces or : in quotes.' }),
+    el('details', {}, el('summary', { text: 'The parser\u2019s message' }), el('code', { text: raw })));
+}
+
+/** The method: and methodpart: clauses of a recordings query, for /api/search; null when it has none. */
+export function methodClauses(q) {
+  if (!q) return null;
+  const found = q.match(/\bmethod(part)?:("(?:[^"\\]|\\.)*"|[^\s()]+)/g);
+  return found ? found.join(' ') : null;
+}
+
+/** The best method hits per recording (largest share first), from /api/search. */
+function hitsByRecording(result) {
+  const by = new Map();
+  for (const h of (result && result.hits) || []) {
+    const list = by.get(h.recording.id) || [];
+    list.push(h);
+    by.set(h.recording.id, list);
+  }
+  return by;
+}
+
+/** "java.util.HashMap.resize: 5.80 % of CPU (total), 2.00 % self", linking to the graph with that method searched. */
+function methodHits(r, hits) {
+  if (!hits || !hits.length) return null;
+  const shown = hits.slice(0, 3);
+  return el('ul', { class: 'method-hits' }, shown.map(h => el('li', { class: 'method-hit' },
+    link(h.method, { page: 'recording', id: r.id, kind: h.kind, search: exactFrame(h.method) }, { class: 'hit-method', title: 'Open the ' + (KIND_LABELS[h.kind] || h.kind) + ' graph with this method highlighted' }),
+    el('span', { class: 'hit-share', text: ` ${formatPercent(h.totalShare)} of ${KIND_LABELS[h.kind] || h.kind}` + (h.selfShare ? `, ${formatPercent(h.selfShare)} self` : '') }))),
+    hits.length > shown.length ? el('li', { class: 'hint', text: `and ${hits.length - shown.length} more` }) : null);
+}
+
+/** A flame graph search for exactly one frame name. */
+function exactFrame(name) {
+  return '^' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
+}
+
+function drawList(box, result, picked, compare, reload, timers, hits) {
   clear(box);
   const recordings = result.recordings || [];
   const total = result.total ?? recordings.length;
@@ -118,7 +176,8 @@ function drawList(box, result, picked, compare, reload, timers) {
     });
     body.appendChild(el('tr', { dataset: { id: r.id } },
       el('td', {}, pick),
-      el('td', { class: 'name' }, link(r.name || r.id, { page: 'recording', id: r.id, kind: kindsOf(r)[0] }, { class: 'title-link' }), el('div', { class: 'chips' }, labelChips(r.labels))),
+      el('td', { class: 'name' }, link(r.name || r.id, openView(r, hits && hits.get(r.id)), { class: 'title-link' }),
+        el('div', { class: 'chips' }, labelChips(r.labels)), methodHits(r, hits && hits.get(r.id))),
       el('td', { text: formatDate(r.startMillis || r.uploadedMillis) }),
       el('td', { class: 'num', text: r.durationMillis ? formatDuration(r.durationMillis) : '' }),
       el('td', {}, kindsOf(r).map(k => el('span', { class: 'kind kind-' + k, text: KIND_LABELS[k] || k }))),
@@ -130,6 +189,13 @@ function drawList(box, result, picked, compare, reload, timers) {
       el('th', { class: 'num', text: 'Duration' }), el('th', { text: 'Kinds' }), el('th', { class: 'num', text: 'Size' }), el('th', { text: '' }))),
     body));
   syncCompare();
+}
+
+/** Where a listed recording opens: its first kind, or the kind and search of its best method hit. */
+function openView(r, hits) {
+  const best = hits && hits[0];
+  return best ? { page: 'recording', id: r.id, kind: best.kind, search: exactFrame(best.method) }
+    : { page: 'recording', id: r.id, kind: kindsOf(r)[0] };
 }
 
 function uploadBox(onDone) {
@@ -151,12 +217,23 @@ function uploadBox(onDone) {
     const item = el('li', {}, el('span', { class: 'upload-name', text: file.name }), bar, status);
     progressList.prepend(item);
     try {
-      const rec = await upload(file, { labels: labels.value.trim() || undefined, onProgress: f => { bar.value = f; status.textContent = Math.round(f * 100) + '%'; } });
+      const { recording: rec, created } = await upload(file, { labels: labels.value.trim() || undefined,
+        onProgress: f => { bar.value = f; status.textContent = Math.round(f * 100) + '%'; },
+        // every byte is sent; the server now reads the whole recording, which takes a while for a large one
+        onSent: () => {
+          bar.removeAttribute('value');
+          item.classList.add('processing');
+          status.textContent = 'Processing on the server\u2026';
+        } });
       bar.value = 1;
+      item.classList.remove('processing');
       item.classList.add('done');
-      clear(status).appendChild(link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id, kind: kindsOf(rec)[0] }));
+      const open = link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id, kind: kindsOf(rec)[0] });
+      clear(status).append(created ? '' : el('span', { class: 'already', text: 'Already uploaded: these bytes are stored as ' + (rec.name || rec.id) + '. ' }), open);
+      if (!created) item.classList.add('duplicate');
       onDone();
     } catch (e) {
+      item.classList.remove('processing');
       item.classList.add('failed');
       status.textContent = 'Failed: ' + e.message;
       status.setAttribute('role', 'alert');

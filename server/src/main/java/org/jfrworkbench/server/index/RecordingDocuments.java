@@ -30,7 +30,7 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
  */
 final class RecordingDocuments {
     /** Fields of the recording document that a label of the same name must not shadow. */
-    static final Set<String> RESERVED = Set.of(RecordingIndex.DOC, RecordingIndex.REC, "id", "meta", "name", "label",
+    static final Set<String> RESERVED = Set.of(RecordingIndex.DOC, RecordingIndex.REC, "id", "meta", "name", "namepart", "label",
             "labeltext", "jvm", "java", "kind", "mkind", "method", "methodpart", "m", "uploaded", "start", "duration",
             "totalShare");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,6 +49,7 @@ final class RecordingDocuments {
         d.add(new StringField("id", info.id(), Field.Store.YES));
         d.add(new StoredField("meta", JSON.writeValueAsString(info)));
         d.add(new TextField("name", info.name(), Field.Store.NO));
+        d.add(new TextField("namepart", info.name(), Field.Store.NO));
         for (Map.Entry<String, String> l : info.labels().entrySet()) {
             String kv = l.getKey() + "=" + l.getValue();
             d.add(new StringField("label", kv, Field.Store.NO));

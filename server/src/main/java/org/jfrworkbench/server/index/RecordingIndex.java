@@ -68,6 +68,9 @@ public final class RecordingIndex implements Closeable {
     private RecordingIndex(Path dir) throws IOException {
         Map<String, Analyzer> perField = new HashMap<>();
         perField.put("name", new StandardAnalyzer());
+        // file names split at every '-', '.' and '_' too: "checkout-after" finds checkout-after.jfr, whose standard
+        // tokens are "checkout" and "after.jfr"
+        perField.put("namepart", JavaNameAnalyzer.names());
         perField.put("labeltext", new StandardAnalyzer());
         perField.put("jvm", new StandardAnalyzer());
         perField.put("method", JavaNameAnalyzer.names());
@@ -223,7 +226,7 @@ public final class RecordingIndex implements Closeable {
         BooleanQuery.Builder b = new BooleanQuery.Builder()
                 .add(new TermQuery(new Term(DOC, "recording")), BooleanClause.Occur.FILTER);
         if (q != null && !q.isBlank()) {
-            b.add(parse(q, new String[] {"name", "labeltext", "label", "jvm", "java", "kind", "method", "methodpart", "id"}),
+            b.add(parse(q, new String[] {"name", "namepart", "labeltext", "label", "jvm", "java", "kind", "method", "methodpart", "id"}),
                     BooleanClause.Occur.MUST);
         }
         return b.build();

@@ -183,6 +183,11 @@ class QueriesApiTest {
         assertEquals(2, server.get("/api/recordings?q=service:shop").json().get("total").asLong());
         assertEquals(1, server.get("/api/recordings?q=label:build%3D2").json().get("total").asLong());
         assertEquals(1, server.get("/api/recordings?q=method:%22Cart.load%22").json().get("total").asLong());
+        for (String q : new String[] {"fixture-a", "fixture-a.jfr", "fixture", "name:fixture-a.jfr"}) {
+            JsonNode found = server.get("/api/recordings?q=" + q).json();
+            assertTrue(found.get("total").asLong() >= 1 && found.toString().contains("fixture-a.jfr"), q + " finds fixture-a.jfr");
+        }
+        assertEquals(1, server.get("/api/recordings?q=fixture-b").json().get("total").asLong(), "a name's words stay in order");
         assertEquals(0, server.get("/api/recordings?limit=0").json().get("recordings").size());
         JsonNode page = server.get("/api/recordings?limit=1&offset=1").json();
         assertEquals(1, page.get("recordings").size());
