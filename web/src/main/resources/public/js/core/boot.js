@@ -7,7 +7,8 @@ import { defaultPage, fetchEarly, urls } from './urls.js';
 performance.mark('workbench:boot');
 
 // the modules a page's first paint needs; preloading them saves the import waterfall (one round trip per level)
-const FLAME = ['core/api', 'flame/colors', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
+const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/linearregex', 'flame/flametree', 'flame/flamegraph',
+  'flame/flamepanel'];
 const PAGE_MODULES = {
   recordings: ['core/api'],
   recording: FLAME, // its timeline, hot-methods table and compare picker load after the first paint

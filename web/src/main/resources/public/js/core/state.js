@@ -7,15 +7,16 @@
 //   kind   cpu | wall | alloc | live | lock | nativemem | leak
 //   from,to  time range in ms since the recording start
 //   threads  comma-separated thread ids
-//   search   regex highlighted in the flame graph
-//   zoom     zoomed frame as its path of names from the root, joined by ';'
+//   search   text found in frame names, highlighted in the flame graph (a regex unless literal)
+//   literal  1: search is plain text;  matchCase  1: search is case-sensitive
+//   zoom     zoomed frame as its path of names from the root, each escaped as collapsed text writes it, joined by ';'
 //   invert   1 for the inverted (callers) tree
 //   gc       GC index on the heap page
 //   sort     hot-methods column (self | total)
 
 import { defaultPage } from './urls.js';
 
-const KEYS = ['page', 'id', 'base', 'q', 'kind', 'from', 'to', 'threads', 'search', 'zoom', 'invert', 'gc', 'sort'];
+const KEYS = ['page', 'id', 'base', 'q', 'kind', 'from', 'to', 'threads', 'search', 'literal', 'matchCase', 'zoom', 'invert', 'gc', 'sort'];
 
 export function readState(search = location.search) {
   const params = new URLSearchParams(search);
