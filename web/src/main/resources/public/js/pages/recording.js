@@ -75,6 +75,7 @@ export async function mount(root, st, lifetime) {
       hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
       picker = c.comparePicker(recording, () => shownKind);
       compareSlot.replaceWith(picker.root);
+      extrasKey = [kindOf(current), current.from, current.to, current.sort].join('|');
       applyExtras(current);
       if (hotRows) hot.setRows(...hotRows);
       return timeline.start();
@@ -91,18 +92,28 @@ export async function mount(root, st, lifetime) {
     hot.sort(s.sort);
   }
 
-  let dataKey = null, current = st;
+  // what each part was last drawn for: a change of the URL redraws only the parts it concerns (a zoom or a search
+  // only the flame graph, not the tabs, timeline or hot-methods table)
+  let dataKey = null, current = st, controlsKey = null, extrasKey = null;
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
-    clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined, search: s.search })));
-    invert.checked = s.invert === '1';
-    threadBox.set(state.parseIds(s.threads));
-    const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
-    rangeInfo.textContent = from !== undefined || to !== undefined
-      ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
-    clearRange.hidden = from === undefined && to === undefined;
-    applyExtras(s);
+    const controls = [kind, s.invert, s.threads, s.from, s.to].join('|');
+    if (controls !== controlsKey) {
+      controlsKey = controls;
+      clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined })));
+      invert.checked = s.invert === '1';
+      threadBox.set(state.parseIds(s.threads));
+      const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
+      rangeInfo.textContent = from !== undefined || to !== undefined
+        ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
+      clearRange.hidden = from === undefined && to === undefined;
+    }
+    const extras = [kind, s.from, s.to, s.sort].join('|');
+    if (extras !== extrasKey && timeline) {
+      extrasKey = extras;
+      applyExtras(s);
+    }
     const key = [kind, s.from, s.to, s.threads, s.invert].join('|');
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
