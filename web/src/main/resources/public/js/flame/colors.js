@@ -34,9 +34,10 @@ export function guessType(name) {
   return BY_TYPE.get('native');
 }
 
+/** A number 0..1 from a name (FNV-1a over its last 32 characters: the class and method, and a bounded cost). */
 function hash(text) {
   let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  for (let i = Math.max(0, text.length - 32); i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return (h >>> 0) / 4294967295;
 }
 

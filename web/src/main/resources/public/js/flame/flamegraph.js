@@ -1,19 +1,20 @@
-// Canvas flame graph. Frames at least MIN_WIDTH wide are drawn one by one; what is narrower is merged, per row, into
-// slivers whose area is the weight they stand for, so every row shows all of its weight (nothing is left blank).
-// Labels are short names (Class.method) cut from the left, so the method stays visible; the full name is in the
-// tooltip. Text only ever goes through fillText and textContent: frame names come from uploaded files.
+// Canvas flame graph. Its pixels are computed in script (RowRaster): every frame adds its colour times the share of
+// each pixel it covers, so frames narrower than a pixel add up to slivers whose area is the weight they stand for, and
+// every row shows all of its weight (nothing is left blank). Labels are short names (Class.method) cut from the left,
+// so the method stays visible; the full name is in the tooltip. Text only ever goes through fillText and textContent:
+// frame names come from uploaded files.
 //
 // The canvas is as tall as the whole tree and keeps its size when zooming, so a zoom changes no layout and the
-// clicked frame stays under the pointer.
+// clicked frame stays under the pointer; only the rows in view (and those scrolled to) are computed and put on it.
 
 import { el } from '../core/dom.js';
-import { cssRgb, frameColor, frameRgb, readPalette } from './colors.js';
+import { cssRgb, frameColor, frameRgb, FRAME_TYPES, readPalette } from './colors.js';
 import { shortName } from './names.js';
 
 const ROW = 18;
-/** Narrower frames are merged into slivers. */
+/** Frames at least this wide (px) count as drawn one by one (data-drawn); keyboard walking stops on them. */
 const MIN_WIDTH = 0.35;
-/** Narrow frames closer than this (px) join one sliver. */
+/** In the SVG export, frames narrower than 1 px closer than this (px) join one sliver. */
 const SLIVER_GAP = 0.5;
 const LABEL_MIN = 22;
 const FONT = '12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
@@ -25,7 +26,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 export class FlameGraph {
   /**
    * @param container  element to draw into
-   * @param options    {onZoom(node), onFocus(node), describe(node) -> [[label, value]...], colorOf(node) -> css colour}
+   * @param options    {onZoom(node), onFocus(node), describe(node) -> [[label, value]...], colorOf(node) -> a CSS colour
+   *                   or, cheaper for a large tree, a number 0xRRGGBB}
    *                   onZoom: the user zoomed (click, Enter, U); onFocus: the keyboard focus moved to a frame
    */
   constructor(container, options = {}) {
@@ -87,8 +89,9 @@ export class FlameGraph {
     this.box.removeEventListener('scroll', this.onScroll);
     cancelAnimationFrame(this.frame);
     this.tree = null;
-    // a tall graph's canvas holds tens of megabytes until the element is collected
+    // a tall graph's canvas and its pixel sums hold tens of megabytes until the element is collected
     this.canvas.width = this.canvas.height = 0;
+    this.raster = new RowRaster();
   }
 
   setTree(tree, { inverted = false } = {}) {
@@ -153,6 +156,8 @@ export class FlameGraph {
     ctx.textBaseline = 'middle';
     if (!this.charWidth) this.charWidth = ctx.measureText('MMMMMMMMMM').width / 10;
 
+    // a tooltip shown before tells the zoom it was made for: rebuilt on the next move
+    this.tipNode = -1;
     this.raster.begin(rows, this.canvas.width);
     this.computed = new Uint8Array(rows);
     this.painted = new Uint8Array(rows);
@@ -206,18 +211,35 @@ export class FlameGraph {
       raster.span(t.depth[a], 0, device - dpr / 2, this.rgbOf(a), alpha);
       this.label(a, 0, width, rows, alpha, labels);
     }
-    const end = z + t.count[z], depth = t.depth, total = t.total, xs = t.x, count = t.count;
-    const gap = dpr / 2, labelMin = LABEL_MIN * dpr;
+    const end = z + t.count[z], depth = t.depth, total = t.total, xs = t.x, count = t.count, type = t.type;
+    const gap = dpr / 2, labelMin = LABEL_MIN * dpr, dim = palette.dimAlpha, acc = raster.acc, rowWidth = raster.width;
+    // narrow frames take their type's colour (a blend of sub-pixel frames shows no single name's shade), unless the
+    // page colours frames itself
+    const typeRgb = this.options.colorOf ? null : FRAME_TYPES.map((_, code) => this.typeRgb(code));
+    const matchRgb = palette.matchRgb;
     for (let i = z; i < end;) {
       const d = depth[i];
       if (d > last) { i += count[i]; continue; }
-      if (todo[d]) {
+      if (todo[d] === 1) {
         const w = total[i] * scale;
-        if (w > 0) {
-          const x = (xs[i] - x0) * scale;
-          const alpha = hit && !hit[i] ? palette.dimAlpha : 1;
-          // a gap between frames wide enough to show one; narrower frames add up to what their row's weight is, in
-          // their type's colour (a blend of sub-pixel frames shows no single name's shade)
+        const x = (xs[i] - x0) * scale;
+        const matched = hit !== null && hit[i] === 1;
+        const alpha = hit !== null && !matched ? dim : 1;
+        if (w < 1 && typeRgb !== null && i > 0 && x >= 0 && x + w <= rowWidth) {
+          // most frames of a large tree: one or two pixels of its row, added here without a call
+          const rgb = matched ? matchRgb : typeRgb[type[i]];
+          const r = (rgb >>> 16) * alpha, g = ((rgb >>> 8) & 255) * alpha, b = (rgb & 255) * alpha;
+          raster.used[d] = 1;
+          const p = x | 0, split = p + 1 - x;
+          let k = (d * rowWidth + p) * 4, cover = w < split ? w : split;
+          acc[k] += r * cover; acc[k + 1] += g * cover; acc[k + 2] += b * cover; acc[k + 3] += alpha * cover;
+          if (w > split && p + 1 < rowWidth) {
+            cover = w - split;
+            k += 4;
+            acc[k] += r * cover; acc[k + 1] += g * cover; acc[k + 2] += b * cover; acc[k + 3] += alpha * cover;
+          }
+        } else if (w > 0) {
+          // a gap between frames wide enough to show one
           raster.span(d, x, x + (w > 3 * gap ? w - gap : w), w >= dpr ? this.rgbOf(i) : this.sliverRgb(i), alpha);
           if (w >= labelMin) this.label(i, x / dpr, w / dpr, rows, alpha, labels);
         }
@@ -272,14 +294,20 @@ export class FlameGraph {
     const t = this.tree;
     if (this.hit && this.hit[i]) return this.palette.match;
     if (i === 0) return this.palette.root;
-    if (this.options.colorOf) return this.options.colorOf(i);
+    if (this.options.colorOf) {
+      const color = this.options.colorOf(i);
+      return typeof color === 'number' ? '#' + color.toString(16).padStart(6, '0') : color;
+    }
     return frameColor(t.type[i], t.names[t.name[i]], this.palette.lighten);
   }
 
   /** The colour of a frame narrower than a pixel: its type's, unless it is a match, the root or the page colours it. */
   sliverRgb(i) {
     if ((this.hit && this.hit[i]) || i === 0 || this.options.colorOf) return this.rgbOf(i);
-    const type = this.tree.type[i];
+    return this.typeRgb(this.tree.type[i]);
+  }
+
+  typeRgb(type) {
     let rgb = this.typeColors[type];
     if (rgb === undefined) rgb = this.typeColors[type] = frameRgb(type, '', this.palette.lighten);
     return rgb;
@@ -289,7 +317,10 @@ export class FlameGraph {
   rgbOf(i) {
     if (this.hit && this.hit[i]) return this.palette.matchRgb;
     if (i === 0) return this.palette.rootRgb;
-    if (this.options.colorOf) return cssRgb(this.options.colorOf(i));
+    if (this.options.colorOf) {
+      const color = this.options.colorOf(i);
+      return typeof color === 'number' ? color : cssRgb(color);
+    }
     const key = this.tree.name[i];
     let rgb = this.colors[key];
     if (rgb === undefined) rgb = this.colors[key] = frameRgb(this.tree.type[i], this.tree.names[key], this.palette.lighten);

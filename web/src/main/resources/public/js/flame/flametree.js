@@ -24,7 +24,8 @@ export class FlameTree {
     // one pass: parent (when not sent: the innermost open subtree), self, depth and x offset
     const derive = !nodes.parent, deriveSelf = !nodes.self || !!weights;
     const parent = this.parent = derive ? new Int32Array(n) : Int32Array.from(nodes.parent);
-    const self = this.self = deriveSelf ? Float64Array.from(this.total) : Float64Array.from(nodes.self);
+    // the typed-array constructor copies in bulk (from() would go element by element through an iterator)
+    const self = this.self = new Float64Array(deriveSelf ? this.total : nodes.self);
     const depth = this.depth = new Uint16Array(n), x = this.x = new Float64Array(n), next = new Float64Array(n);
     const count = this.count, totals = this.total;
     const open = new Int32Array(derive ? n : 0), end = new Int32Array(derive ? n : 0);
