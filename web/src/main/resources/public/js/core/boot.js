@@ -7,8 +7,8 @@ import { defaultPage, fetchEarly, urls } from './urls.js';
 performance.mark('workbench:boot');
 
 // the modules a page's first paint needs; preloading them saves the import waterfall (one round trip per level)
-const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/linearregex', 'flame/flametree', 'flame/flamegraph',
-  'flame/flamepanel'];
+// (the regex engine, flame/linearregex, loads with the first regex search)
+const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
 const PAGE_MODULES = {
   recordings: ['core/api'],
   recording: FLAME, // its timeline, hot-methods table and compare picker load after the first paint
@@ -32,6 +32,8 @@ if (id && page === 'diff' && base) {
 
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
 if (PAGE_MODULES[page]) modules.push('pages/' + page, ...PAGE_MODULES[page]);
+// a link with a regex search (search= without literal=1) needs the engine for its first paint
+if (PAGE_MODULES[page] && param('search') && param('literal') !== '1') modules.push('flame/linearregex');
 for (const m of modules) {
   const link = document.createElement('link');
   link.rel = 'modulepreload';

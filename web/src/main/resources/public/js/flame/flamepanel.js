@@ -6,7 +6,7 @@ import { el, clear, download, formatPercent, formatWeight, toast } from '../core
 import { FlameGraph } from './flamegraph.js';
 import { FRAME_TYPES, frameColor } from './colors.js';
 import { joinPath, shortName, splitPath } from './names.js';
-import { matchNames, searchMatcher } from './search.js';
+import { loadRegexEngine, matchNames, regexEngineReady, searchMatcher } from './search.js';
 import * as state from '../core/state.js';
 
 export class FlamePanel {
@@ -174,6 +174,18 @@ export class FlamePanel {
     this.position = -1;
     this.matchPosition.textContent = '';
     if (!text) { this.clearSearch(''); return; }
+    if (mode.regex && !regexEngineReady()) {
+      // the graph is drawn without the search meanwhile, and again with it once the engine is in
+      this.clearSearch('Searching\u2026');
+      const key = [text, mode.regex, mode.matchCase].join('|');
+      loadRegexEngine().then(() => {
+        if (!this.tree || this.applied.searchKey !== key) return;
+        this.applySearch(text, mode);
+        this.graph.render();
+        this.changed();
+      }, e => this.clearSearch('Cannot load the regex search: ' + e.message));
+      return;
+    }
     let matcher;
     try {
       matcher = searchMatcher(text, mode);
