@@ -2,8 +2,14 @@
 // (importer/CollapsedFormat, docs/importer.md) that makes a zoom= path of any names (';', line breaks, NUL) split
 // back into the same names.
 
-/** The label of a frame: Class.method (descriptor shortened), without the package; other names as they are. */
+/**
+ * The label of a frame: Class.method (descriptor shortened), without the package; a native function without its
+ * library; other names as they are.
+ */
 export function shortName(name) {
+  // a native frame's library ("libjvm.so.", "libc.so.6.") is not part of its function's name
+  const library = /^lib[\w+\-]*\.so(\.\d+)*\.(?![\d.]*$)/.exec(name);
+  if (library) return name.slice(library[0].length);
   const paren = name.indexOf('(');
   let head = paren > 0 ? name.slice(0, paren) : name, tail = paren > 0 ? name.slice(paren) : '';
   // a line suffix (":123", with lines=true) stays on the label
@@ -13,6 +19,8 @@ export function shortName(name) {
   }
   if (!/^[\w$<>\-]+(\.[\w$<>\-]+)+(\[\])*$/.test(head)) return name;
   const parts = head.split('.');
+  // no Java identifier starts with a digit: a C symbol's suffix (finish_task_switch.isra.0)
+  if (/^\d/.test(parts[parts.length - 1])) return name;
   // package segments start lower case; the class (a hidden class's name may hold dots too) and the method follow;
   // an allocated class's frame has no method
   const last = /^[A-Z]/.test(parts[parts.length - 1]) ? parts.length - 1 : parts.length - 2;
