@@ -1,7 +1,8 @@
 package org.jfrworkbench.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.io.StringReader;
+import java.io.Reader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,96 +11,197 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
+import one.convert.JfrToFlame;
+import org.jfrworkbench.bench.inputs.BenchInputs;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
+import org.jfrworkbench.testkit.ServiceProfile;
 import org.jfrworkbench.testkit.SyntheticProfile;
 
 /**
- * On-demand benchmark (not part of the test suite): first paint and zoom time of our canvas flame graph for a
- * profile with more than 100 000 nodes, against async-profiler's own HTML flame graph (jfr-converter 4.2,
- * {@code one.convert.FlameGraph}) of the same collapsed stacks, both in headless Chromium, side by side in one run.
+ * On-demand benchmark (not part of the test suite): the flame graph page in headless Chromium against async-profiler's
+ * own HTML flame graph (jfr-converter 4.2) of the same stacks, side by side in one run: each round opens our page and
+ * the peer's in turn (paired, alternating), and every figure is printed with the median of the rounds' peer/ours
+ * ratios (above 1 = we are faster).
  *
- * <p>Run with {@code benchmarks/run.sh FlameGraphBenchmark [stacks]}. First paint = navigation start to the first
- * complete drawing of the graph (every frame at least 0.35 px wide), including fetching the tree; it is measured for a
- * view opened before (the server answers from its cache of encoded trees) and for a first open (a query the server
- * has not seen, so the tree is built and encoded for the request). The peer's first paint is its DOMContentLoaded end (its
- * script draws synchronously at load). Zoom = the synchronous work of one click on a frame. Every page load uses a
- * fresh browser context (empty cache).
+ * <p>Run with {@code benchmarks/run.sh FlameGraphBenchmark [INPUT...]}. An input is {@code service:STACKS} (a
+ * generated service-like profile: {@link ServiceProfile}, stacks 20 to 120 deep over thousands of classes),
+ * {@code synthetic:STACKS} ({@link SyntheticProfile}), the name of a recorded benchmark input ({@link BenchInputs},
+ * such as {@code ap-cpu-5mb}), or a file: a JFR recording (its cpu samples; the peer converts it with
+ * {@code JfrToFlame --cpu}) or collapsed stacks. Default: {@code service:10000} and {@code synthetic:16000},
+ * each above 300,000 flame graph nodes. Measured, per input:
+ * <ul>
+ *   <li><b>first paint</b>: navigation start to the graph's first drawing, fetching the tree included, for a view
+ *   opened before (the server answers from its cache of encoded trees) and a first open (a query the server has not
+ *   seen: the tree is built and encoded for the request). The peer's is its DOMContentLoaded end (its script draws
+ *   at load);</li>
+ *   <li><b>new time range</b>: from the URL's change (as the timeline's brush makes it) to the new range's graph
+ *   drawn, the server's build included; the peer has no time range, so it is compared with the peer's first paint
+ *   of its page (which a converter run for the range would have to produce first);</li>
+ *   <li><b>zoom</b>, a click on a mid-sized frame, and <b>search</b>, a search typed and entered (the peer: its
+ *   {@code search(regex)}): until the next task, so the page's reactions to the URL's change are included;</li>
+ *   <li><b>hover</b>: one pointer move to another frame (tooltip or highlight, then a forced layout), the mean of 20.</li>
+ * </ul>
+ * Every page load uses a fresh browser context (empty cache). The machine's load average is printed before and
+ * after: on a shared machine only the ratios of one run mean something.
  */
 public final class FlameGraphBenchmark {
     private static final int WARMUP = 2;
     private static final int RUNS = 5;
     private static final int SERVER_WARMUP = 20;
+    private static final String[] MEASURES = {"first paint, view opened before", "first paint, first open",
+        "new time range (peer: first paint)", "zoom", "search", "hover"};
 
     public static void main(String[] args) throws Exception {
-        int stacks = args.length > 0 ? Integer.parseInt(args[0]) : 8_000;
+        List<String> inputs = args.length > 0 ? List.of(args) : List.of("service:10000", "synthetic:16000");
         Path temp = Files.createTempDirectory("flame-bench");
-        String collapsed = SyntheticProfile.collapsed(stacks, 7);
-        Path input = temp.resolve("bench.collapsed.txt");
-        Files.writeString(input, collapsed);
-        Path peerHtml = temp.resolve("async-profiler.html");
-        FlameGraph peer = new FlameGraph(new Arguments("--title", "bench"));
-        peer.parseCollapsed(new StringReader(collapsed));
-        try (PrintStream out = new PrintStream(Files.newOutputStream(peerHtml), false, StandardCharsets.UTF_8)) {
-            peer.dump(out);
-        }
-
         try (RunningServer server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20),
                 null, "127.0.0.1", 0); Browser browser = new Browser()) {
-            String id = upload(server.baseUrl(), input);
-            int nodes = nodeCount(server.baseUrl(), id);
-            // a long-running server has its tree build compiled: warm it with views nobody opens afterwards
-            for (int i = 0; i < SERVER_WARMUP; i++) {
-                get(server.baseUrl() + "/api/recordings/" + id + "/flame?kind=cpu&format=binary&from=0&to=" + (2_000_000_000L + i));
+            for (int k = 0; k < inputs.size(); k++) {
+                run(browser, server.baseUrl(), inputs.get(k), temp.resolve("input" + k));
             }
-            Timings cold = new Timings(), cached = new Timings();
-            double[] ourZoom = new double[RUNS], peerPaint = new double[RUNS], peerZoom = new double[RUNS];
-            // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
-            for (int round = -WARMUP; round < RUNS; round++) {
-                int run = Math.max(0, round);
-                // a time range past the recording's end selects every sample but is a query the server has not
-                // seen: the tree is built and encoded for this request
-                String view = "/?page=recording&id=" + id + "&kind=cpu";
-                ourPaint(browser, server.baseUrl(), view + "&from=0&to=" + (1_000_000_000L + round), cold, run);
-                // the same view again: the server answers from its cache of encoded trees
-                ourZoom[run] = ourPaint(browser, server.baseUrl(), view, cached, run);
-                try (BrowserContext context = browser.newContext(server.baseUrl())) {
-                    Page page = context.newPage();
-                    page.navigate(peerHtml.toUri().toString());
-                    page.waitForFunction("() => typeof levels !== 'undefined' && levels[0].length > 0");
-                    peerPaint[run] = ((Number) page.evaluate(
-                            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue();
-                    peerZoom[run] = ((Number) page.evaluate(PEER_ZOOM)).doubleValue();
+        }
+    }
+
+    private static void run(Browser browser, String base, String input, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Path upload, peerHtml = dir.resolve("async-profiler.html");
+        String search;
+        if (input.startsWith("service:") || input.startsWith("synthetic:")) {
+            int stacks = Integer.parseInt(input.substring(input.indexOf(':') + 1));
+            boolean service = input.startsWith("service:");
+            String collapsed = service ? ServiceProfile.collapsed(stacks, 20261126) : SyntheticProfile.collapsed(stacks, 7);
+            search = service ? "HashMap" : "jackson";
+            upload = dir.resolve("bench.collapsed.txt");
+            Files.writeString(upload, collapsed);
+            collapsedToHtml(upload, peerHtml);
+        } else {
+            // a benchmark input's name (BenchInputs: recorded on first use), or a file
+            upload = BenchInputs.names().contains(input) ? BenchInputs.get(input) : Path.of(input);
+            input = upload.toString();
+            search = "HashMap";
+            if (input.endsWith(".jfr")) {
+                JfrToFlame.convert(input, peerHtml.toString(), new Arguments("--cpu", "--title", "bench"));
+            } else {
+                collapsedToHtml(upload, peerHtml);
+            }
+        }
+        String id = upload(base, upload);
+        int[] shape = nodeCount(base, id);
+        // a long-running server has its tree build compiled: warm it with views nobody opens afterwards
+        for (int i = 0; i < SERVER_WARMUP; i++) {
+            get(base + "/api/recordings/" + id + "/flame?kind=cpu&format=binary&from=0&to=" + (2_000_000_000L + i));
+        }
+        String loadBefore = loadAverage();
+        Timings cold = new Timings(), cached = new Timings();
+        double[][] ours = new double[MEASURES.length][RUNS], peer = new double[MEASURES.length][RUNS];
+        String view = "/?page=recording&id=" + id + "&kind=cpu";
+        // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
+        for (int round = -WARMUP; round < RUNS; round++) {
+            int run = Math.max(0, round);
+            // a time range past the recording's end selects every sample but is a query the server has not seen
+            ours[1][run] = ourPaint(browser, base, view + "&from=0&to=" + (1_000_000_000L + round), cold, run, null);
+            double[] interactions = new double[4];
+            long rangeEnd = 1_500_000_000L + round;
+            ours[0][run] = ourPaint(browser, base, view, cached, run, page -> {
+                interactions[3] = average(page, HOVER, 20);
+                interactions[1] = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
+                if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
+                    throw new IllegalStateException("the benchmark click did not zoom");
                 }
+                interactions[2] = ((Number) page.evaluate(OUR_SEARCH, search)).doubleValue();
+                interactions[0] = ((Number) page.evaluate(NEW_RANGE, (double) rangeEnd)).doubleValue();
+            });
+            ours[2][run] = interactions[0];
+            ours[3][run] = interactions[1];
+            ours[4][run] = interactions[2];
+            ours[5][run] = interactions[3];
+            try (BrowserContext context = browser.newContext(base)) {
+                Page page = context.newPage();
+                page.navigate(peerHtml.toUri().toString());
+                page.waitForFunction("() => typeof levels !== 'undefined' && levels[0].length > 0");
+                double paint = ((Number) page.evaluate(
+                        "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue();
+                peer[0][run] = peer[1][run] = peer[2][run] = paint;
+                peer[5][run] = average(page, PEER_HOVER, 20);
+                peer[3][run] = ((Number) page.evaluate(PEER_ZOOM)).doubleValue();
+                peer[4][run] = ((Number) page.evaluate(PEER_SEARCH, quoteRegex(search))).doubleValue();
             }
-            System.out.printf("profile: %d stacks, %d flame graph nodes (ours), Chromium headless, median of %d runs%n",
-                    stacks, nodes, RUNS);
-            if (Boolean.getBoolean("bench.diff")) {
-                diffPaint(browser, server.baseUrl(), id, temp, stacks);
+        }
+        System.out.printf("%ninput %s: %,d flame graph nodes (ours), %d levels; Chromium headless 1280x800; medians of %d"
+                + " paired rounds; load average %s before, %s after%n", input, shape[0], shape[1], RUNS, loadBefore, loadAverage());
+        System.out.printf("%-36s %12s %22s %12s%n", "measure", "ours", "async-profiler HTML", "peer/ours");
+        for (int m = 0; m < MEASURES.length; m++) {
+            double[] ratios = new double[RUNS];
+            for (int r = 0; r < RUNS; r++) {
+                ratios[r] = peer[m][r] / ours[m][r];
             }
-            report("first paint, view opened before (cached tree)", median(cached.paint), median(peerPaint));
-            report("first paint, first open (tree built)", median(cold.paint), median(peerPaint));
-            report("zoom", median(ourZoom), median(peerZoom));
-            for (Timings t : new Timings[] {cached, cold}) {
-                System.out.printf("our first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
-                                + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
-                                + " (%d bytes on the wire)%n",
-                        t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
-                        median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
-                StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
-                t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
-                        .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
-                System.out.println(marks);
+            System.out.printf("%-36s %9.1f ms %19.1f ms %11.2fx%n", MEASURES[m], median(ours[m]), median(peer[m]), median(ratios));
+        }
+        for (Timings t : new Timings[] {cached, cold}) {
+            System.out.printf("our first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
+                            + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
+                            + " (%d bytes on the wire)%n",
+                    t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
+                    median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
+            StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
+            t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
+                    .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
+            System.out.println(marks);
+        }
+        if (Boolean.getBoolean("bench.diff") && (input.startsWith("service:") || input.startsWith("synthetic:"))) {
+            diffPaint(browser, base, id, dir, input);
+        }
+    }
+
+    private static void collapsedToHtml(Path collapsed, Path html) throws IOException {
+        FlameGraph peer = new FlameGraph(new Arguments("--title", "bench"));
+        try (Reader in = Files.newBufferedReader(collapsed)) {
+            peer.parseCollapsed(in);
+        }
+        try (PrintStream out = new PrintStream(Files.newOutputStream(html), false, StandardCharsets.UTF_8)) {
+            peer.dump(out);
+        }
+    }
+
+    /** The mean time of a measurement run n times (each call gets its index). */
+    private static double average(Page page, String script, int n) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += ((Number) page.evaluate(script, i)).doubleValue();
+        }
+        return sum / n;
+    }
+
+    /** text as a JavaScript regular expression that matches it literally (the peer's search takes a regex). */
+    private static String quoteRegex(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (".*+?^${}()|[]\\/".indexOf(c) >= 0) {
+                sb.append('\\');
             }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return parts[0] + "/" + parts[1] + "/" + parts[2];
+        } catch (IOException e) {
+            return "unknown";
         }
     }
 
@@ -109,11 +211,13 @@ public final class FlameGraphBenchmark {
      * diff opened before (the same pair each round) and for a first open (a target no one compared before, uploaded
      * ahead of the round, so the server builds the merged tree for the request).
      */
-    private static void diffPaint(Browser browser, String base, String id, Path temp, int stacks) throws Exception {
+    private static void diffPaint(Browser browser, String base, String id, Path temp, String input) throws Exception {
+        int stacks = Integer.parseInt(input.substring(input.indexOf(':') + 1));
         String[] targets = new String[WARMUP + RUNS + DIFF_SERVER_WARMUP + 1];
         for (int i = 0; i < targets.length; i++) {
             Path other = temp.resolve("other" + i + ".collapsed.txt");
-            Files.writeString(other, SyntheticProfile.collapsed(stacks, 8 + i));
+            Files.writeString(other, input.startsWith("service:") ? ServiceProfile.collapsed(stacks, 8 + i)
+                    : SyntheticProfile.collapsed(stacks, 8 + i));
             targets[i] = upload(base, other);
         }
         // the diff's build compiled, as in a long-running server, with pairs no round opens
@@ -184,8 +288,8 @@ public final class FlameGraphBenchmark {
         long wireBytes;
     }
 
-    /** Opens a view in a fresh context, records its first paint, then clicks a frame; returns the zoom time. */
-    private static double ourPaint(Browser browser, String base, String view, Timings t, int run) {
+    /** Opens a view in a fresh context, records its first paint and where it went, then runs more on the page. */
+    private static double ourPaint(Browser browser, String base, String view, Timings t, int run, Consumer<Page> then) {
         try (BrowserContext context = browser.newContext(base)) {
             Page page = context.newPage();
             page.navigate(view);
@@ -218,23 +322,87 @@ public final class FlameGraphBenchmark {
                             + " frames, the tree has " + drawable + " wide enough to see");
                 }
             }
-            double zoom = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
-            if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
-                throw new IllegalStateException("the benchmark click did not zoom");
+            if (then != null) {
+                // the page's extras (timeline, hot methods) are in place, as when a user starts to work
+                page.waitForSelector("#hot-methods tbody tr");
+                then.accept(page);
             }
-            return zoom;
+            return t.paint[run];
         }
     }
 
+    // Until the next task: what a change of the URL sets off in promise callbacks (the page's update) is included.
+    private static final String NEXT_TASK = "new Promise(done => { const c = new MessageChannel(); c.port1.onmessage = done;"
+            + " c.port2.postMessage(0); })";
+
     // A click on the second row from the bottom, a tenth into the graph: a mid-sized frame.
     private static final String OUR_ZOOM = """
-            () => {
+            async () => {
               const c = document.querySelector('.flame-canvas');
               const r = c.getBoundingClientRect();
               const at = { bubbles: true, clientX: r.left + r.width * 0.1, clientY: r.bottom - 18 * 1.5 };
               c.dispatchEvent(new MouseEvent('mousemove', at));
               const t0 = performance.now();
               c.dispatchEvent(new MouseEvent('click', at));
+              await NEXT_TASK;
+              return performance.now() - t0;
+            }""".replace("NEXT_TASK", NEXT_TASK);
+
+    // The search box: text typed, then Enter.
+    private static final String OUR_SEARCH = """
+            async text => {
+              const box = document.querySelector('#flame-search');
+              box.value = text;
+              const t0 = performance.now();
+              box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+              await NEXT_TASK;
+              const ms = performance.now() - t0;
+              if (!document.querySelector('#match-info').dataset.share) throw new Error('the search did not apply');
+              return ms;
+            }""".replace("NEXT_TASK", NEXT_TASK);
+
+    // A new time range as the timeline's brush sets it (a new URL), until the new graph is drawn.
+    private static final String NEW_RANGE = """
+            async to => {
+              const drawn = () => performance.getEntriesByName('workbench:drawn', 'mark');
+              const before = drawn().length;
+              const url = new URL(location.href);
+              url.searchParams.set('from', '0');
+              url.searchParams.set('to', String(to));
+              const t0 = performance.now();
+              history.pushState(null, '', url);
+              window.dispatchEvent(new PopStateEvent('popstate'));
+              while (drawn().length === before) await new Promise(done => setTimeout(done, 1));
+              return drawn()[before].startTime - t0;
+            }""";
+
+    // One pointer move onto a frame of the third row from the bottom, at a different place each time, then a layout.
+    private static final String HOVER = """
+            i => {
+              const c = document.querySelector('.flame-canvas');
+              const r = c.getBoundingClientRect();
+              const at = { bubbles: true, clientX: r.left + r.width * (0.03 + 0.047 * i), clientY: r.bottom - 18 * 2.5 };
+              const t0 = performance.now();
+              c.dispatchEvent(new MouseEvent('mousemove', at));
+              document.body.getBoundingClientRect();
+              return performance.now() - t0;
+            }""";
+
+    private static final String PEER_HOVER = """
+            i => {
+              const c = document.getElementById('canvas');
+              const r = c.getBoundingClientRect();
+              const at = { bubbles: true, clientX: r.left + r.width * (0.03 + 0.047 * i), clientY: r.bottom - 16 * 2.5 };
+              const t0 = performance.now();
+              c.dispatchEvent(new MouseEvent('mousemove', at));
+              document.body.getBoundingClientRect();
+              return performance.now() - t0;
+            }""";
+
+    private static final String PEER_SEARCH = """
+            pattern => {
+              const t0 = performance.now();
+              search(pattern);
               return performance.now() - t0;
             }""";
 
@@ -258,19 +426,16 @@ public final class FlameGraphBenchmark {
             + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]))";
 
     private static final String PEER_ZOOM = """
-            () => {
+            async () => {
               const c = document.getElementById('canvas');
               const r = c.getBoundingClientRect();
               const at = { bubbles: true, clientX: r.left + r.width * 0.1, clientY: r.bottom - 16 * 1.5 };
               c.dispatchEvent(new MouseEvent('mousemove', at));
               const t0 = performance.now();
               c.dispatchEvent(new MouseEvent('click', at));
+              await NEXT_TASK;
               return performance.now() - t0;
-            }""";
-
-    private static void report(String what, double ours, double peer) {
-        System.out.printf("%-48s ours %7.1f ms   async-profiler HTML %7.1f ms   ratio (peer/ours) %.2fx%n", what, ours, peer, peer / ours);
-    }
+            }""".replace("NEXT_TASK", NEXT_TASK);
 
     private static double median(double[] values) {
         double[] sorted = values.clone();
@@ -295,11 +460,23 @@ public final class FlameGraphBenchmark {
         }
     }
 
-    private static int nodeCount(String base, String id) throws Exception {
+    /** The view's node count and its number of levels (the deepest stack plus the root). */
+    private static int[] nodeCount(String base, String id) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(base + "/api/recordings/" + id + "/flame?kind=cpu")).build(), HttpResponse.BodyHandlers.ofString());
         Map<?, ?> nodes = (Map<?, ?>) new ObjectMapper().readValue(response.body(), Map.class).get("nodes");
-        return ((java.util.List<?>) nodes.get("name")).size();
+        List<?> count = (List<?>) nodes.get("count");
+        // pre-order: a node's depth is the number of open subtrees around it
+        int[] ends = new int[count.size() + 1];
+        int top = 0, levels = 0;
+        for (int i = 0; i < count.size(); i++) {
+            while (top > 0 && ends[top - 1] <= i) {
+                top--;
+            }
+            ends[top++] = i + Math.max(1, ((Number) count.get(i)).intValue());
+            levels = Math.max(levels, top);
+        }
+        return new int[] {count.size(), levels};
     }
 
     private FlameGraphBenchmark() {

@@ -87,6 +87,7 @@ class UiIT {
             assertTrue(apiKinds.size() > 1, "kinds: " + apiKinds);
             assertEquals(apiKinds.get(0), page.getAttribute(".tab[aria-selected=true]", "data-kind"), "the upload opens the first kind");
 
+            page.click("#search-regex");
             page.click("#flame-search");
             page.keyboard().type("HashMap|TreeMap");
             page.keyboard().press("Enter");
@@ -101,6 +102,8 @@ class UiIT {
 
             brushTimeline(page, 0.15, 0.85);
             page.waitForURL(u -> u.contains("from=") && u.contains("to="));
+            // the range's own tree drawn (each tree's first drawing is marked) and counted
+            page.waitForFunction("() => performance.getEntriesByName('workbench:drawn').length >= 2");
             page.waitForSelector(".flame-canvas[data-drawn]");
             page.waitForFunction("() => document.querySelector('#flame-status').textContent.includes('frames')");
             Browser.screenshot(page, "recording.png");

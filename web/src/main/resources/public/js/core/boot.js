@@ -7,12 +7,12 @@ import { defaultPage, fetchEarly, urls } from './urls.js';
 performance.mark('workbench:boot');
 
 // the modules a page's first paint needs; preloading them saves the import waterfall (one round trip per level)
-const FLAME = ['core/api', 'flame/colors', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel', 'flame/linearregex'];
+// (the regex engine, flame/linearregex, loads with the first regex search)
+const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
 const PAGE_MODULES = {
   recordings: ['core/api'],
-  // its timeline, side tables and compare picker load after the first paint
-  recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
-  diff: [...FLAME, 'components/samplefilters'],
+  recording: FLAME, // its timeline, hot-methods table and compare picker load after the first paint
+  diff: FLAME,
   heap: [...FLAME, 'components/timeline'],
 };
 
@@ -21,20 +21,19 @@ const param = name => params.get(name) || undefined;
 const id = param('id'), base = param('base'), kind = param('kind');
 const page = param('page') || defaultPage(id, base);
 if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
-// a range that ends before it starts (or is no number) shows no graph: the page explains it instead
-const from = param('from'), to = param('to');
-const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
-if (id && page === 'recording' && kind && rangeOk) {
-  fetchEarly(urls.flame(id, Object.fromEntries(params)));
+if (id && page === 'recording' && kind) {
+  fetchEarly(urls.flame(id, { kind, from: param('from'), to: param('to'), threads: param('threads'), invert: param('invert') }));
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));
   // without a kind in the address the page picks one from both recordings' kinds
-  if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
+  if (kind) fetchEarly(urls.diff(base, id, kind));
 }
 
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
 if (PAGE_MODULES[page]) modules.push('pages/' + page, ...PAGE_MODULES[page]);
+// a link with a regex search (search= without literal=1) needs the engine for its first paint
+if (PAGE_MODULES[page] && param('search') && param('literal') !== '1') modules.push('flame/linearregex');
 for (const m of modules) {
   const link = document.createElement('link');
   link.rel = 'modulepreload';

@@ -7,8 +7,9 @@
 //   kind   cpu | wall | alloc | live | lock | nativemem | leak
 //   from,to  time range in ms since the recording start
 //   threads  comma-separated thread ids
-//   search   regex highlighted in the flame graph
-//   zoom     zoomed frame as its path of names from the root, joined by ';'
+//   search   text found in frame names, highlighted in the flame graph (a regex unless literal)
+//   literal  1: search is plain text;  matchCase  1: search is case-sensitive
+//   zoom     zoomed frame as its path of names from the root, each escaped as collapsed text writes it, joined by ';'
 //   invert   1 for the inverted (callers) tree
 //   gc       GC index on the heap page
 //   sort     side table order (self | total | name)
@@ -25,7 +26,7 @@
 import { defaultPage } from './urls.js';
 
 const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
-  'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {

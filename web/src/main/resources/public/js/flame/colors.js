@@ -34,22 +34,89 @@ export function guessType(name) {
   return BY_TYPE.get('native');
 }
 
+/** A number 0..1 from a name (FNV-1a over its last 32 characters: the class and method, and a bounded cost). */
 function hash(text) {
   let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  for (let i = Math.max(0, text.length - 32); i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return (h >>> 0) / 4294967295;
 }
 
-/** Colour of a frame: its type's hue, lightness varied by name so neighbours stay distinguishable. */
-export function frameColor(code, name) {
+/**
+ * Colour of a frame: its type's hue, lightness varied by name so neighbours stay distinguishable; lighten (in
+ * points) comes from the palette (negative in dark mode).
+ */
+export function frameColor(code, name, lighten = 0) {
   const t = FRAME_TYPES[code] || FRAME_TYPES[UNKNOWN_TYPE];
   const jitter = hash(name) * 14 - 7;
-  return `hsl(${t.hue + jitter / 2},${t.sat}%,${Math.round(t.light + jitter)}%)`;
+  return `hsl(${t.hue + jitter / 2},${t.sat}%,${Math.round(t.light + jitter + lighten)}%)`;
 }
 
-export const MATCH_COLOR = 'hsl(300,70%,62%)';
-export const ROOT_COLOR = 'hsl(220,10%,78%)';
-export const ANCESTOR_ALPHA = 0.55;
+/** The same colour as frameColor as a number 0xRRGGBB, for drawing pixels. */
+export function frameRgb(code, name, lighten = 0) {
+  const t = FRAME_TYPES[code] || FRAME_TYPES[UNKNOWN_TYPE];
+  const jitter = hash(name) * 14 - 7;
+  return hslRgb(t.hue + jitter / 2, t.sat, Math.round(t.light + jitter + lighten));
+}
+
+/** hsl(h, s%, l%) as 0xRRGGBB (CSS's conversion). */
+export function hslRgb(h, s, l) {
+  s = Math.min(100, Math.max(0, s)) / 100;
+  l = Math.min(100, Math.max(0, l)) / 100;
+  const a = s * Math.min(l, 1 - l);
+  const f = n => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return (f(0) << 16) | (f(8) << 8) | f(4);
+}
+
+let parser = null;
+const parsed = new Map();
+
+/** Any CSS colour as 0xRRGGBB (its alpha is dropped), parsed by the browser once per distinct text. */
+export function cssRgb(color) {
+  let rgb = parsed.get(color);
+  if (rgb !== undefined) return rgb;
+  parser ??= document.createElement('canvas').getContext('2d');
+  parser.fillStyle = '#000';
+  parser.fillStyle = color;
+  const value = parser.fillStyle;
+  if (value.startsWith('#')) rgb = parseInt(value.slice(1, 7), 16);
+  else {
+    const [r, g, b] = value.match(/[\d.]+/g).map(Number);
+    rgb = (r << 16) | (g << 8) | b;
+  }
+  if (parsed.size > 4096) parsed.clear();
+  parsed.set(color, rgb);
+  return rgb;
+}
+
+/**
+ * The canvas palette: what a canvas cannot take from CSS by itself. Its values are CSS custom properties of the
+ * flame graph's element (app.css, "Flame graph canvas palette", with a prefers-color-scheme: dark set), read here
+ * with these light-mode values as fallbacks.
+ */
+export const PALETTE = {
+  label: ['--flame-label', '#1b1e24'],
+  match: ['--flame-match', 'hsl(300,70%,62%)'],
+  root: ['--flame-root', 'hsl(220,10%,78%)'],
+  focus: ['--flame-focus', '#111827'],
+  lighten: ['--flame-lighten', '0'],
+  ancestorAlpha: ['--flame-ancestor-alpha', '0.55'],
+  dimAlpha: ['--flame-dim-alpha', '0.28'],
+};
+
+/** The palette's values for an element: {label, match, root, focus, lighten (number), ancestorAlpha, dimAlpha}. */
+export function readPalette(element) {
+  const style = getComputedStyle(element), out = {};
+  for (const [key, [property, fallback]] of Object.entries(PALETTE)) {
+    const value = style.getPropertyValue(property).trim() || fallback;
+    out[key] = /Alpha$|^lighten$/.test(key) ? (Number.parseFloat(value) || 0) : value;
+  }
+  return out;
+}
+
+export const MATCH_COLOR = PALETTE.match[1];
 
 /** Diff colour: red where the frame grows, blue where it shrinks; intensity 0..1 = size of change. */
 export function diffColor(delta, maxAbs) {

@@ -2,6 +2,7 @@
 // i .. i + count[i] - 1). Layout (x offset and depth) is computed once in O(n) so that zooming only redraws.
 
 import { typeCode, UNKNOWN_TYPE } from './colors.js';
+import { escapeFrame } from './names.js';
 
 export class FlameTree {
   /**
@@ -23,7 +24,8 @@ export class FlameTree {
     // one pass: parent (when not sent: the innermost open subtree), self, depth and x offset
     const derive = !nodes.parent, deriveSelf = !nodes.self || !!weights;
     const parent = this.parent = derive ? new Int32Array(n) : Int32Array.from(nodes.parent);
-    const self = this.self = deriveSelf ? Float64Array.from(this.total) : Float64Array.from(nodes.self);
+    // the typed-array constructor copies in bulk (from() would go element by element through an iterator)
+    const self = this.self = new Float64Array(deriveSelf ? this.total : nodes.self);
     const depth = this.depth = new Uint16Array(n), x = this.x = new Float64Array(n), next = new Float64Array(n);
     const count = this.count, totals = this.total;
     const open = new Int32Array(derive ? n : 0), end = new Int32Array(derive ? n : 0);
@@ -73,22 +75,21 @@ export class FlameTree {
     return { node, complete: matched === path.length };
   }
 
-  /** Per-name match flags for a regex, then the weight of samples with at least one matching frame. */
-  search(regex) {
-    const nameHit = new Uint8Array(this.names.length);
-    for (let k = 0; k < this.names.length; k++) {
-      regex.lastIndex = 0;
-      nameHit[k] = regex.test(this.names[k]) ? 1 : 0;
-    }
-    const hit = new Uint8Array(this.size);
+  /**
+   * The nodes whose name matches (nameHit: a flag per name, search.js's matchNames), the weight of samples with at
+   * least one matching frame and its share, and the outermost matches (no matching frame below them), in order.
+   */
+  search(nameHit) {
+    const hit = new Uint8Array(this.size), outer = [];
+    const name = this.name, total = this.total, count = this.count;
     let matched = 0, coverEnd = 0, nodes = 0;
     for (let i = 1; i < this.size; i++) {
-      if (!nameHit[this.name[i]]) continue;
+      if (!nameHit[name[i]]) continue;
       hit[i] = 1;
       nodes++;
-      if (i >= coverEnd) { matched += this.total[i]; coverEnd = i + this.count[i]; }
+      if (i >= coverEnd) { matched += total[i]; coverEnd = i + count[i]; outer.push(i); }
     }
-    return { hit, matched, nodes, share: this.total[0] ? matched / this.total[0] : 0 };
+    return { hit, nameHit, matched, nodes, outer, share: total[0] ? matched / total[0] : 0 };
   }
 
   /**
@@ -98,15 +99,19 @@ export class FlameTree {
   methods(inverted = false) {
     const k = this.names.length;
     const self = new Float64Array(k), total = new Float64Array(k), onStack = new Int32Array(k);
-    const stack = [];
+    // the open frames (their subtree's end) as typed arrays: no object per node
+    const stackNode = new Int32Array(this.maxDepth + 2), stackEnd = new Int32Array(this.maxDepth + 2);
+    const names = this.name, count = this.count, totals = this.total, selfs = this.self, depth = this.depth;
+    let top = 0;
     for (let i = 1; i < this.size; i++) {
-      while (stack.length && stack[stack.length - 1].end <= i) onStack[this.name[stack.pop().node]]--;
-      const nm = this.name[i];
-      if (!inverted) self[nm] += this.self[i];
-      else if (this.depth[i] === 1) self[nm] += this.total[i];
-      if (onStack[nm] === 0) total[nm] += this.total[i];
+      while (top > 0 && stackEnd[top - 1] <= i) onStack[names[stackNode[--top]]]--;
+      const nm = names[i];
+      if (!inverted) self[nm] += selfs[i];
+      else if (depth[i] === 1) self[nm] += totals[i];
+      if (onStack[nm] === 0) total[nm] += totals[i];
       onStack[nm]++;
-      stack.push({ node: i, end: i + this.count[i] });
+      stackNode[top] = i;
+      stackEnd[top++] = i + count[i];
     }
     const rows = [];
     for (let nm = 0; nm < k; nm++) if (total[nm] > 0 && nm !== this.name[0]) rows.push({ name: this.names[nm], self: self[nm], total: total[nm] });
@@ -122,13 +127,13 @@ export class FlameTree {
     return best;
   }
 
-  /** Collapsed stacks ("a;b;c weight"), one line per node with self weight. */
+  /** Collapsed stacks ("a;b;c weight"), one line per node with self weight; names escaped as the server writes them. */
   collapsed() {
     const lines = [], path = [];
     for (let i = 1; i < this.size; i++) {
       const d = this.depth[i];
       path.length = d - 1;
-      path.push(this.nameOf(i));
+      path.push(escapeFrame(this.nameOf(i)));
       const self = Math.round(this.self[i]);
       if (self > 0) lines.push(path.join(';') + ' ' + self);
     }

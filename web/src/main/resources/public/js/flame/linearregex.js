@@ -1,7 +1,7 @@
 // The flame graph's search, matched in linear time. A permalink's search= comes from whoever shared it, and the
-// browser's RegExp backtracks: ((a+)+)+! froze a tab for seconds. This is a Thompson NFA run as a Pike VM (no
-// captures), the method of RE2, which the server uses too (RE2/J): the same syntax is accepted and refused on
-// both sides (no back-references, no look-around), and counted repetition is bounded the same way.
+// browser's RegExp backtracks: ((a+)+)+! froze a tab for seconds. This is a Thompson NFA (no captures) run as a
+// lazily built DFA, the method of RE2, which the server uses too (RE2/J): the same syntax is accepted and refused
+// on both sides (no back-references, no look-around), and counted repetition is bounded the same way.
 
 const MAX_LENGTH = 1000;
 const MAX_SIZE = 10000;
@@ -12,15 +12,18 @@ const isWord = c => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && 
 const isDigit = c => c >= 48 && c <= 57;
 const isSpace = c => c === 32 || (c >= 9 && c <= 13);
 
-/** Compiles pattern; throws SyntaxError with a message for invalid, unsupported or too large patterns. */
-export function compileSearch(pattern) {
+/** Compiles pattern (ignoreCase: as RE2's (?i)); throws SyntaxError with a message for invalid, unsupported or too large patterns. */
+export function compileSearch(pattern, { ignoreCase = false } = {}) {
   if (pattern.length > MAX_LENGTH) throw new SyntaxError(`at most ${MAX_LENGTH} characters`);
-  const ast = new Parser(pattern).parse();
+  const parser = new Parser(pattern);
+  parser.ci = ignoreCase;
+  const ast = parser.parse();
   if (size(ast) > MAX_SIZE) throw new SyntaxError(`repeats too much: more than ${MAX_SIZE} steps (nested {n} multiply)`);
   const prog = { op: [], x: [], y: [], pred: [] };
   emit(prog, ast);
   push(prog, MATCH);
-  return { lastIndex: 0, source: pattern, test: s => run(prog, s) };
+  const dfa = new Dfa(prog);
+  return { source: pattern, test: s => dfa.test(s) };
 }
 
 class Parser {
@@ -261,49 +264,108 @@ function emit(prog, n) {
   }
 }
 
-/** Whether prog matches anywhere in s: one pass over s, each program step at most once per position. */
-function run(prog, s) {
-  const n = prog.op.length;
-  let clist = new Int32Array(n), nlist = new Int32Array(n), ccount = 0, ncount = 0;
-  const mark = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n * 2 + 2);
-  let generation = 0;
-  const add = (list, count, pc0, i) => {
+const MATCHED = -2, UNKNOWN = -1, MAX_STATES = 4096;
+
+/**
+ * Runs a program as a DFA built lazily from its NFA states, as RE2 does: a state is the set of program steps alive
+ * before a character, plus whether the previous character was a word character (for \b) and whether it is the
+ * first position (for ^); each transition is computed once, on first use, and cached, so a character costs one table
+ * lookup and a cache miss one pass over the program. Linear in the input whatever the pattern; the cache is
+ * bounded (it starts afresh when full), so memory is too.
+ */
+class Dfa {
+  constructor(prog) {
+    this.prog = prog;
+    const n = prog.op.length;
+    this.mark = new Int32Array(n);
+    this.generation = 0;
+    this.stack = new Int32Array(2 * n + 2);
+    this.reset();
+  }
+
+  reset() {
+    this.ids = new Map();
+    this.sets = [];
+    this.flags = [];
+    this.ascii = [];
+    this.other = [];
+    this.atEnd = [];
+    this.start = this.intern([0], 1);
+  }
+
+  intern(set, flags) {
+    const key = flags + ':' + set.join(',');
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.sets.length;
+      this.ids.set(key, id);
+      this.sets.push(set);
+      this.flags.push(flags);
+      this.ascii.push(new Int32Array(128).fill(UNKNOWN));
+      this.other.push(new Map());
+      this.atEnd.push(UNKNOWN);
+    }
+    return id;
+  }
+
+  /**
+   * The steps waiting for a character (CHAR) reachable from a state's set before character c (-1: the end), or
+   * null when the program matches at this position.
+   */
+  closure(state, c) {
+    const { op, x, y } = this.prog, stack = this.stack, mark = this.mark;
+    const flags = this.flags[state], first = (flags & 1) !== 0, prevWord = (flags & 2) !== 0;
+    const nextWord = c >= 0 && isWord(c);
+    const gen = ++this.generation, waiting = [];
     let sp = 0;
-    stack[sp++] = pc0;
+    for (const pc of this.sets[state]) stack[sp++] = pc;
     while (sp > 0) {
       const pc = stack[--sp];
-      if (mark[pc] === generation) continue;
-      mark[pc] = generation;
-      switch (prog.op[pc]) {
-        case JMP: stack[sp++] = prog.x[pc]; break;
-        case SPLIT: stack[sp++] = prog.y[pc]; stack[sp++] = prog.x[pc]; break;
-        case BOL: if (i === 0) stack[sp++] = pc + 1; break;
-        case EOL: if (i === s.length) stack[sp++] = pc + 1; break;
-        case WORDB: case NWORDB: {
-          const boundary = (i > 0 && isWord(s.charCodeAt(i - 1))) !== (i < s.length && isWord(s.charCodeAt(i)));
-          if (boundary === (prog.op[pc] === WORDB)) stack[sp++] = pc + 1;
-          break;
-        }
-        default: list[count++] = pc;
+      if (mark[pc] === gen) continue;
+      mark[pc] = gen;
+      switch (op[pc]) {
+        case MATCH: return null;
+        case CHAR: waiting.push(pc); break;
+        case JMP: stack[sp++] = x[pc]; break;
+        case SPLIT: stack[sp++] = y[pc]; stack[sp++] = x[pc]; break;
+        case BOL: if (first) stack[sp++] = pc + 1; break;
+        case EOL: if (c < 0) stack[sp++] = pc + 1; break;
+        case WORDB: if (prevWord !== nextWord) stack[sp++] = pc + 1; break;
+        case NWORDB: if (prevWord === nextWord) stack[sp++] = pc + 1; break;
       }
     }
-    return count;
-  };
-  // a list holds the threads at one position; generation i + 1 marks what the list for position i holds already
-  for (let i = 0; i <= s.length; i++) {
-    generation = i + 1;
-    ccount = add(clist, ccount, 0, i); // unanchored: a new attempt starts at every position
-    generation = i + 2;
-    ncount = 0;
-    const ch = i < s.length ? s.charCodeAt(i) : -1;
-    for (let k = 0; k < ccount; k++) {
-      const pc = clist[k];
-      if (prog.op[pc] === MATCH) return true;
-      if (ch >= 0 && prog.pred[pc](ch)) ncount = add(nlist, ncount, pc + 1, i + 1);
-    }
-    [clist, nlist] = [nlist, clist];
-    ccount = ncount;
+    return waiting;
   }
-  return false;
+
+  /** The state after character c, computed and cached; MATCHED when the program matches before c. */
+  step(state, c) {
+    const waiting = this.closure(state, c);
+    let next = MATCHED;
+    if (waiting) {
+      const pred = this.prog.pred, set = [0]; // unanchored: a new attempt starts at every position
+      for (const pc of waiting) if (pred[pc](c)) set.push(pc + 1);
+      set.sort((a, b) => a - b);
+      const unique = set.filter((pc, k) => k === 0 || pc !== set[k - 1]);
+      if (this.sets.length >= MAX_STATES) {
+        this.reset();
+        return this.intern(unique, isWord(c) ? 2 : 0);
+      }
+      next = this.intern(unique, isWord(c) ? 2 : 0);
+    }
+    if (c < 128) this.ascii[state][c] = next; else this.other[state].set(c, next);
+    return next;
+  }
+
+  test(s) {
+    let state = this.start;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      let next = c < 128 ? this.ascii[state][c] : (this.other[state].get(c) ?? UNKNOWN);
+      if (next === UNKNOWN) next = this.step(state, c);
+      if (next === MATCHED) return true;
+      state = next;
+    }
+    if (this.atEnd[state] === UNKNOWN) this.atEnd[state] = this.closure(state, -1) ? 0 : 1;
+    return this.atEnd[state] === 1;
+  }
 }

@@ -104,6 +104,7 @@ export async function mount(root, st, lifetime) {
         onZoom: node => state.update({ zoom: node > 0 ? shownTree.pathOf(node).join(';') : undefined }) });
       picker = p.comparePicker(recording, () => shownKind);
       compareSlot.replaceWith(picker.root);
+      extrasKey = extrasOf(current);
       applyExtras(current);
       fillTables();
       return timeline.start();
@@ -138,6 +139,9 @@ export async function mount(root, st, lifetime) {
     tree.setZoom(panel.graph.zoom);
   }
 
+  /** What applyExtras draws from: a change of anything else leaves the timeline and the side tables as they are. */
+  const extrasOf = s => [kindOf(s), s.from, s.to, s.sort, s.side, s.filter].join('|');
+
   /** Timeline data, brush, side tab, table order and filter for a state; a no-op until the extras are loaded. */
   function applyExtras(s) {
     const which = s.side === 'tree' ? 'tree' : 'hot';
@@ -163,26 +167,36 @@ export async function mount(root, st, lifetime) {
     status.textContent = '';
   }
 
-  let dataKey = null, current = st;
+  // what each part was last drawn for: a change of the URL redraws only the parts it concerns (a zoom or a search
+  // only the flame graph, not the tabs, timeline or hot-methods table)
+  let dataKey = null, current = st, controlsKey = null, extrasKey = null;
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
     showLanes(s, kind);
-    clear(tabsHolder).appendChild(kindTabs(kinds, kind,
-      k => state.update({ kind: k, zoom: undefined, search: s.search, states: undefined, source: undefined, weight: undefined })));
-    invert.checked = s.invert === '1';
-    threadBox.set(state.parseIds(s.threads));
-    sources.set(recording, kind, s.source);
-    const kindInfo = (recording.kinds || {})[kind] || {};
-    weights.set(kindInfo.unit === 'bytes' && !sizesMissing(recording, kind), s.weight);
-    states.set(statesOf(recording, kind, s.source), s.states ? s.states.split(',') : []);
-    const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
     const bad = rangeProblem(s, recording);
-    rangeInfo.textContent = bad ? 'Time range not usable'
-      : from !== undefined || to !== undefined
-        ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
-    clearRange.hidden = from === undefined && to === undefined;
-    applyExtras(s);
+    const controls = [kind, s.invert, s.threads, s.from, s.to, s.source, s.states, s.weight].join('|');
+    if (controls !== controlsKey) {
+      controlsKey = controls;
+      clear(tabsHolder).appendChild(kindTabs(kinds, kind,
+        k => state.update({ kind: k, zoom: undefined, search: current.search, states: undefined, source: undefined, weight: undefined })));
+      invert.checked = s.invert === '1';
+      threadBox.set(state.parseIds(s.threads));
+      sources.set(recording, kind, s.source);
+      const kindInfo = (recording.kinds || {})[kind] || {};
+      weights.set(kindInfo.unit === 'bytes' && !sizesMissing(recording, kind), s.weight);
+      states.set(statesOf(recording, kind, s.source), s.states ? s.states.split(',') : []);
+      const from = s.from !== undefined ? Number(s.from) : undefined, to = s.to !== undefined ? Number(s.to) : undefined;
+      rangeInfo.textContent = bad ? 'Time range not usable'
+        : from !== undefined || to !== undefined
+          ? `Range ${((from || 0) / 1000).toFixed(2)} s \u2013 ${to !== undefined ? (to / 1000).toFixed(2) + ' s' : 'end'}` : 'Whole recording';
+      clearRange.hidden = from === undefined && to === undefined;
+    }
+    const extras = extrasOf(s);
+    if (extras !== extrasKey) {
+      if (timeline) extrasKey = extras; // until the extras are loaded only the side tab is shown
+      applyExtras(s);
+    }
     if (bad) {
       dataKey = null;
       seq++;
