@@ -3,11 +3,10 @@ package org.jfrworkbench.server.http;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.javalin.http.Context;
 import org.eclipse.jetty.http.BadMessageException;
@@ -15,20 +14,24 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.server.handler.ErrorHandler;
-import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.io.IdleTimeout;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnection;
 import org.eclipse.jetty.server.HttpInput;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 
 /**
  * Jetty settings that keep slow or greedy clients from holding the server: an idle timeout per connection, a
  * minimum data rate for request bodies and responses (a client that sends or reads a byte every few seconds is
- * cut off), and at most so many open connections per client address (more are closed as they open).
+ * cut off), and at most so many open connections per client address: past that the client's longest-idle
+ * connection between requests is closed (a client library's pool of keep-alive connections), or, when every one is
+ * busy, the new one.
  */
 final class ClientLimits extends AbstractLifeCycle implements Connection.Listener {
     /**
@@ -42,7 +45,7 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
     private final Server server;
     private final int perClient;
     private final long idleTimeoutMillis;
-    private final Map<InetAddress, AtomicInteger> open = new ConcurrentHashMap<>();
+    private final Map<InetAddress, Set<Connection>> open = new ConcurrentHashMap<>();
 
     private ClientLimits(Server server, int perClient, long idleTimeoutMillis) {
         this.server = server;
@@ -112,16 +115,36 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
         if (client == null) {
             return;
         }
-        // counted inside compute, so that a counter is never incremented after onClosed removed it
-        int[] n = new int[1];
-        open.compute(client, (k, count) -> {
-            AtomicInteger c = count == null ? new AtomicInteger() : count;
-            n[0] = c.incrementAndGet();
-            return c;
+        // added inside compute, so that a set is never added to after onClosed removed it
+        Connection[] evict = new Connection[1];
+        open.compute(client, (k, set) -> {
+            Set<Connection> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+            s.add(connection);
+            if (s.size() > perClient) {
+                evict[0] = longestIdle(s, connection);
+            }
+            return s;
         });
-        if (n[0] > perClient) {
-            connection.getEndPoint().close();
+        if (evict[0] != null) {
+            // a client's HTTP library keeps idle connections open for reuse, and a test or a script that makes many
+            // clients leaves many: closing an idle one is what its idle timeout would do anyway, and the new
+            // connection carries a request the client is waiting for
+            evict[0].getEndPoint().close();
         }
+    }
+
+    /** The connection of set, other than fresh, that has waited longest between requests; fresh when all are busy. */
+    private static Connection longestIdle(Set<Connection> set, Connection fresh) {
+        Connection best = fresh;
+        long idleFor = -1;
+        for (Connection c : set) {
+            if (c != fresh && c instanceof HttpConnection h && h.getHttpChannel().getState().isIdle()
+                    && c.getEndPoint() instanceof IdleTimeout t && t.getIdleFor() > idleFor) {
+                best = c;
+                idleFor = t.getIdleFor();
+            }
+        }
+        return best;
     }
 
     @Override
@@ -130,7 +153,10 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
         if (client == null) {
             return;
         }
-        open.computeIfPresent(client, (k, count) -> count.decrementAndGet() <= 0 ? null : count);
+        open.computeIfPresent(client, (k, set) -> {
+            set.remove(connection);
+            return set.isEmpty() ? null : set;
+        });
     }
 
     private static InetAddress address(SocketAddress a) {
