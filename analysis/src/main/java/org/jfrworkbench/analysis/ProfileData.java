@@ -1,6 +1,5 @@
 package org.jfrworkbench.analysis;
 
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +27,7 @@ public final class ProfileData {
     private final Profile profile;
     private final StackClasses classes;
     private final CallTree tree;
-    private final Map<FrameNaming, FrameNames> names = new HashMap<>();
+    private final Map<FrameNaming, FrameNames> names = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<FrameNaming, CompletableFuture<CallTree>> otherTrees = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<SearchKey, boolean[]> searches = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
@@ -61,10 +60,19 @@ public final class ProfileData {
         return profile;
     }
 
-    /** The frame names of a naming, built once. */
+    /**
+     * The frame names of a naming, built once and kept while recently used: the default naming's always, at most
+     * {@link #MAX_OTHER_TREES} others (a recording of a million distinct frames has tens of MB of names per naming).
+     */
     public FrameNames names(FrameNaming naming) {
         synchronized (names) {
-            return names.computeIfAbsent(naming, n -> FrameNames.of(profile, n, classes.distinctClasses()));
+            FrameNames n = names.computeIfAbsent(naming, k -> FrameNames.of(profile, k, classes.distinctClasses()));
+            while (names.size() > 1 + MAX_OTHER_TREES) {
+                FrameNaming eldest = names.keySet().stream().filter(k -> !k.equals(FrameNaming.DEFAULT)).findFirst()
+                        .orElseThrow();
+                names.remove(eldest);
+            }
+            return n;
         }
     }
 
@@ -147,6 +155,6 @@ public final class ProfileData {
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
         return profile.footprint() + classes.footprint() + (1 + MAX_OTHER_TREES) * tree.footprint()
-                + 2 * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size());
+                + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size());
     }
 }
