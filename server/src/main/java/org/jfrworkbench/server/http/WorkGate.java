@@ -79,6 +79,10 @@ final class WorkGate {
                     }
                     TimeUnit.NANOSECONDS.timedWait(this, left);
                 }
+                // a client that left while its work waited (however briefly) gets none of it run
+                if (gone.getAsBoolean()) {
+                    throw new org.jfrworkbench.analysis.QueryLimits.QueryCancelledException();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new OverloadedException("the server is stopping", 10);
