@@ -11,9 +11,11 @@ import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
 
 /**
- * The GC timeline and the live heap upscaled to one GC: the live samples allocated at or before the end of that
- * GC keep their relative weights, scaled so they add up to the heap used after it:
- * {@code estimate(site) = usedAfterGC * w(site) / sum(w)}. Raw sample counts travel beside every figure.
+ * The GC timeline and the live heap upscaled to one GC: the live samples known alive at that GC (allocated at or
+ * before its end, and reported live after it started: {@link org.jfrworkbench.model.HeapTimeline#survivedUntil}) keep
+ * their relative weights, scaled so they add up to the heap used after it:
+ * {@code estimate(site) = usedAfterGC * w(site) / sum(w)}. Raw sample counts travel beside every figure. The GCs are
+ * the recording's collections only (the importer leaves out rows that collected nothing).
  */
 public final class LiveHeapQuery {
     private LiveHeapQuery() {
@@ -54,7 +56,8 @@ public final class LiveHeapQuery {
     }
 
     /**
-     * The live heap at GC index gcIndex (null = the last GC that reports its used-after bytes). Its flame graph ends
+     * The live heap at GC index gcIndex (null = the last GC that reports its used-after bytes and at which a live sample
+     * is known alive, or the last that reports them when none is). Its flame graph ends
      * in the allocated classes and weighs upscaled bytes, or raw sample counts when countSamples.
      */
     public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples) {
@@ -65,10 +68,7 @@ public final class LiveHeapQuery {
         }
         int index;
         if (gcIndex == null) {
-            index = gcs.size() - 1;
-            while (index > 0 && gcs.get(index).heapUsedAfter() < 0) {
-                index--;
-            }
+            index = defaultGc(data, gcs);
         } else {
             if (gcIndex < 0 || gcIndex >= gcs.size()) {
                 throw new BadQueryException("gc must be between 0 and " + (gcs.size() - 1));
@@ -80,11 +80,8 @@ public final class LiveHeapQuery {
             throw new BadQueryException("GC " + index + " has no heap-used-after figure");
         }
         SampleTable live = data.samples(Kind.LIVE);
-        // allocated at or before the end of the GC: [start, end + 1 ns)
-        long cutoff = g.startNanos() + Math.max(0, g.durationNanos());
-        long start = p.startNanos();
-        Selection selection = new Selection(Kind.LIVE, Long.MIN_VALUE, cutoff - start + 1, null, countSamples);
-        java.util.function.IntPredicate selected = selection.on(live, start);
+        Selection selection = aliveAt(p, g, countSamples);
+        java.util.function.IntPredicate selected = selection.on(data);
         long sum = 0;
         long count = 0;
         Map<Integer, long[]> byClass = new HashMap<>();
@@ -108,5 +105,32 @@ public final class LiveHeapQuery {
         FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
                 countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
         return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame);
+    }
+
+    /** The live samples known alive at GC g: allocated at or before its end ([start, end + 1 ns)), reported after it. */
+    private static Selection aliveAt(Profile p, GcEvent g, boolean countSamples) {
+        long cutoff = g.startNanos() + Math.max(0, g.durationNanos());
+        return new Selection(Kind.LIVE, Long.MIN_VALUE, cutoff - p.startNanos() + 1, null, countSamples).aliveAt(g.startNanos());
+    }
+
+    private static int defaultGc(ProfileData data, List<GcEvent> gcs) {
+        int lastWithUsed = -1;
+        SampleTable live = data.samples(Kind.LIVE);
+        for (int index = gcs.size() - 1; index >= 0; index--) {
+            GcEvent g = gcs.get(index);
+            if (g.heapUsedAfter() < 0) {
+                continue;
+            }
+            if (lastWithUsed < 0) {
+                lastWithUsed = index;
+            }
+            java.util.function.IntPredicate selected = aliveAt(data.profile(), g, false).on(data);
+            for (int i = 0; i < live.size(); i++) {
+                if (selected.test(i)) {
+                    return index;
+                }
+            }
+        }
+        return Math.max(0, lastWithUsed);
     }
 }

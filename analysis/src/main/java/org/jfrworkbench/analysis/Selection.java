@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.IntPredicate;
 
 import org.jfrworkbench.model.Dictionary;
+import org.jfrworkbench.model.HeapTimeline;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
@@ -15,11 +16,12 @@ import org.jfrworkbench.model.SampleTable;
  * {@code [from, to)} in nanoseconds since the recording's start, half-open (open ends are Long.MIN_VALUE /
  * Long.MAX_VALUE); optionally a set of thread ids; a set of thread states as recorded (names such as
  * STATE_RUNNABLE; null = every state); one source (a sampler's name; null = the kind's default source,
- * {@link SampleTable#defaultSource()}: two sources are never summed); and whether each sample weighs its value in
- * the kind's unit or counts as one sample.
+ * {@link SampleTable#defaultSource()}: two sources are never summed); whether each sample weighs its value in
+ * the kind's unit or counts as one sample; and, for live samples, an instant (epoch nanoseconds, a GC's start) at
+ * which a sample must be known alive ({@link HeapTimeline#survivedUntil}; Long.MIN_VALUE = no such condition).
  */
 public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads, Set<String> states, String source,
-                        boolean countSamples) {
+                        boolean countSamples, long aliveAtNanos) {
 
     public Selection {
         if (kind == null) {
@@ -30,6 +32,11 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         }
         states = states == null || states.isEmpty() ? null : Set.copyOf(states);
         source = source == null || source.isBlank() ? null : source;
+    }
+
+    public Selection(Kind kind, long fromNanos, long toNanos, BitSet threads, Set<String> states, String source,
+                     boolean countSamples) {
+        this(kind, fromNanos, toNanos, threads, states, source, countSamples, Long.MIN_VALUE);
     }
 
     /** Every state, the default source. */
@@ -53,11 +60,16 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
 
     /** This selection limited to thread states (null or empty = every state) and one source (null = the default). */
     public Selection with(Set<String> stateNames, String sourceName) {
-        return new Selection(kind, fromNanos, toNanos, threads, stateNames, sourceName, countSamples);
+        return new Selection(kind, fromNanos, toNanos, threads, stateNames, sourceName, countSamples, aliveAtNanos);
     }
 
     public Selection withKind(Kind k) {
-        return new Selection(k, fromNanos, toNanos, threads, states, source, countSamples);
+        return new Selection(k, fromNanos, toNanos, threads, states, source, countSamples, aliveAtNanos);
+    }
+
+    /** This selection limited to the live samples known alive at gcStartNanos (epoch nanoseconds). */
+    public Selection aliveAt(long gcStartNanos) {
+        return new Selection(kind, fromNanos, toNanos, threads, states, source, countSamples, gcStartNanos);
     }
 
     /** The unit of the weights this selection adds up. */
@@ -103,7 +115,14 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
 
     /** Whether a sample of t (by index) is selected, for loops over t outside the call tree. */
     public IntPredicate on(SampleTable t, long recordingStartNanos) {
-        Filter f = new Filter(this, t, recordingStartNanos);
+        Filter f = new Filter(this, t, recordingStartNanos, null);
+        return i -> f.accepts(t, i);
+    }
+
+    /** Whether a sample of the selection's kind (by index) is selected, with the live samples' survival known. */
+    public IntPredicate on(ProfileData data) {
+        SampleTable t = data.samples(kind);
+        Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
         return i -> f.accepts(t, i);
     }
 
@@ -113,7 +132,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
         SampleTable t = data.samples(kind);
-        Filter f = new Filter(this, t, data.profile().startNanos());
+        Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
         long[] slotWeight = new long[tree.sampleSlots()];
         int[] slotSamples = new int[slotWeight.length];
         boolean classes = StackClasses.hasClassFrames(kind);
@@ -152,10 +171,17 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         final BitSet threads;
         final int source;
         final boolean[] states;
+        final long aliveAt;
+        final HeapTimeline heap;
         /** False when every sample is selected (no range, threads or states; one source throughout): no test. */
         final boolean tests;
 
-        Filter(Selection s, SampleTable t, long start) {
+        Filter(Selection s, SampleTable t, long start, HeapTimeline heap) {
+            if (s.aliveAtNanos != Long.MIN_VALUE && heap == null) {
+                throw new IllegalStateException("a selection of samples alive at a GC needs the recording's heap timeline");
+            }
+            aliveAt = s.aliveAtNanos;
+            this.heap = heap;
             lo = s.fromNanos == Long.MIN_VALUE ? Long.MIN_VALUE : start + s.fromNanos;
             hi = s.toNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + s.toNanos;
             threads = s.threads;
@@ -173,7 +199,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             }
             states = accepted;
             boolean oneSource = t.uniformStateAndSource() && t.size() > 0 && t.source(0) == source;
-            tests = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE || threads != null || states != null || !oneSource;
+            tests = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE || threads != null || states != null || !oneSource
+                    || aliveAt != Long.MIN_VALUE;
         }
 
         boolean accepts(SampleTable t, int i) {
@@ -184,7 +211,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
                 }
             }
             return (threads == null || threads.get(t.thread(i))) && t.source(i) == source
-                    && (states == null || states[t.state(i)]);
+                    && (states == null || states[t.state(i)])
+                    && (aliveAt == Long.MIN_VALUE || heap.survivedUntil(i) >= aliveAt);
         }
     }
 }

@@ -14,7 +14,8 @@ import org.jfrworkbench.model.SampleTable;
  * <p>Why: async-profiler reports, when it stops, every sampled object whose weak reference is not cleared yet. An
  * object allocated after the last GC before that moment has not met a GC, so its report says nothing about liveness:
  * mostly it is garbage that no GC has visited (with many chunks, each chunk's tail of garbage added up to half the
- * live view). A sample is kept when a GC started between its allocation and the report.
+ * live view). A sample is kept when a GC started between its allocation and the report, and it is known alive only at
+ * the GCs up to the last such one: after its report it may have died (a growth array replaced, a cache entry evicted).
  */
 final class LiveBuffer {
     private long[] allocated = new long[64];
@@ -54,15 +55,18 @@ final class LiveBuffer {
     }
 
     /**
-     * Adds the samples that met a GC to the profile. gcStarts: epoch nanoseconds, sorted; with no GC in the file
-     * there is nothing to tell survivors from garbage, so all samples are kept.
+     * Adds the samples that met a GC to the profile, each with the last GC it survived (the last one started before
+     * its report). gcStarts: epoch nanoseconds of the collections, sorted; with no GC in the file there is nothing to
+     * tell survivors from garbage, so all samples are kept, unbounded.
      */
     void flush(Profile profile, long[] gcStarts, String sourceName) {
         SampleTable live = profile.samples(Kind.LIVE);
         int source = size == 0 ? 0 : profile.sources().intern(sourceName);
         for (int i = 0; i < size; i++) {
-            if (gcStarts.length == 0 || metGc(gcStarts, allocated[i], reported[i])) {
+            long survived = gcStarts.length == 0 ? Long.MAX_VALUE : lastGcMet(gcStarts, allocated[i], reported[i]);
+            if (survived != Long.MIN_VALUE) {
                 live.add(allocated[i], threads[i], stacks[i], weights[i], classes[i], 0, source);
+                profile.heap().survived(live.size() - 1, survived);
             }
         }
         size = 0;
@@ -71,11 +75,16 @@ final class LiveBuffer {
 
     /** Whether a GC started after {@code from} and at or before {@code to}. */
     static boolean metGc(long[] gcStarts, long from, long to) {
-        int i = Arrays.binarySearch(gcStarts, from);
-        int next = i >= 0 ? i + 1 : -i - 1;
-        while (next < gcStarts.length && gcStarts[next] == from) {
-            next++;
+        return lastGcMet(gcStarts, from, to) != Long.MIN_VALUE;
+    }
+
+    /** The start of the last GC that started after {@code from} and at or before {@code to}; Long.MIN_VALUE if none. */
+    static long lastGcMet(long[] gcStarts, long from, long to) {
+        int i = Arrays.binarySearch(gcStarts, to);
+        int last = i >= 0 ? i : -i - 2;
+        while (last + 1 < gcStarts.length && gcStarts[last + 1] == to) {
+            last++;
         }
-        return next < gcStarts.length && gcStarts[next] <= to;
+        return last >= 0 && gcStarts[last] > from ? gcStarts[last] : Long.MIN_VALUE;
     }
 }

@@ -165,14 +165,32 @@ final class ProfileBuilder {
         fact("producer", producer != null ? producer : profile.chunks() > 0 ? "JDK Flight Recorder" : null);
         nativeLeaks.finish(profile);
         gcJoiner.finish(profile);
+        keepCollectionsOnly();
         List<GcEvent> jvmGcs = new ArrayList<>(profile.heap().gcs());
         for (GcEvent agent : agentGcs) {
-            if (!coveredByJvm(agent, jvmGcs)) {
+            // the agent's readings are heap samples already; only its collections can be GCs
+            if (GcKinds.collection(agent) && !coveredByJvm(agent, jvmGcs)) {
                 profile.heap().addGc(agent);
             }
         }
         live.flush(profile, profile.heap().gcs().stream().mapToLong(GcEvent::startNanos).sorted().toArray(),
                 Sources.ASYNC_PROFILER);
+    }
+
+    /**
+     * Only the JVM's collections stay GCs ({@link GcKinds}): a row that collected nothing would pass for proof that the
+     * samples allocated before it survived, and the live view scaled to it would count garbage. Its heap reading stays
+     * as a heap sample.
+     */
+    private void keepCollectionsOnly() {
+        List<GcEvent> gcs = profile.heap().gcs();
+        for (GcEvent g : gcs) {
+            if (!GcKinds.collection(g) && g.heapUsedAfter() >= 0) {
+                profile.heap().addSample(new HeapSample(g.startNanos() + Math.max(0, g.durationNanos()), g.heapUsedAfter(),
+                        g.heapCommitted(), g.name().isEmpty() ? "jdk.GCHeapSummary" : g.name()));
+            }
+        }
+        gcs.removeIf(g -> !GcKinds.collection(g));
     }
 
     /** An agent GC reading is redundant when the JVM's own events describe a GC starting at about the same time. */

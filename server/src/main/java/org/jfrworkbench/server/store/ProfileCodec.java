@@ -39,11 +39,14 @@ public final class ProfileCodec {
     private static final int MAGIC = 0x57425046; // "WBPF"
     /**
      * 2: samples carry a thread state and a source, and execution samples are classified by producer and mode;
-     * 3: the recording's default call tree follows the profile ({@link CallTreeCodec}).
+     * 3: the recording's default call tree follows the profile ({@link CallTreeCodec});
+     * 4: only collections are GCs, and each live sample carries the last GC it survived (after the heap readings).
      */
-    static final int VERSION = 3;
-    /** The first version whose kinds are classified by today's rules: a file of an earlier one is re-imported. */
-    static final int FIRST_CURRENT = 2;
+    static final int VERSION = 4;
+    /**
+     * The first version whose kinds and GCs are classified by today's rules: a file of an earlier one is re-imported.
+     */
+    static final int FIRST_CURRENT = 4;
 
     /** A profile file written by an earlier version: its kinds may be classified by older rules, so re-import it. */
     public static final class OutdatedProfileException extends IOException {
@@ -156,6 +159,10 @@ public final class ProfileCodec {
             out.writeLong(s.used());
             out.writeLong(s.committed());
             out.writeUTF(clip(s.source()));
+        }
+        out.writeInt(p.heap().survivedCount());
+        for (int i = 0; i < p.heap().survivedCount(); i++) {
+            out.writeLong(p.heap().survivedUntil(i));
         }
         writeMap(out, p.labels());
         writeMap(out, p.metadata());
@@ -286,6 +293,10 @@ public final class ProfileCodec {
         n = count(in, size);
         for (int i = 0; i < n; i++) {
             p.heap().addSample(new HeapSample(in.readLong(), in.readLong(), in.readLong(), in.readUTF()));
+        }
+        n = count(in, size);
+        for (int i = 0; i < n; i++) {
+            p.heap().survived(i, in.readLong());
         }
         readMap(in, size, p.labels());
         readMap(in, size, p.metadata());
