@@ -2,11 +2,12 @@
 # Builds what the benchmarks need and runs one of them (a main class of org.jfrworkbench.bench), from the repository
 # root, on a JDK >= 21:
 #   benchmarks/run.sh NAME [ARGS...]
-# NAME: ImportBench, ServerBenchmark, FlameGraphBenchmark, OverheadBenchmark or ToggledOverhead (see each class's doc).
+# NAME: BenchInputs (makes the benchmark inputs and prints their facts), ImportBench, ServerBenchmark,
+# FlameGraphBenchmark, OverheadBenchmark or ToggledOverhead (see each class's doc).
 # Options of the benchmark's own JVM (-Xmx4g, -Dbench.diff=true, ...) go in JAVA_OPTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-names="ImportBench ServerBenchmark FlameGraphBenchmark OverheadBenchmark ToggledOverhead"
+names="BenchInputs ImportBench ServerBenchmark FlameGraphBenchmark OverheadBenchmark ToggledOverhead"
 if [ $# -lt 1 ] || [[ " $names " != *" $1 "* ]]; then
   echo "usage: benchmarks/run.sh NAME [ARGS...] with NAME one of: $names" >&2
   exit 2
@@ -20,6 +21,8 @@ else
 fi
 # the agent too: the overhead benchmarks take its jar (agent/target/workbench-agent.jar) as their first argument
 mvn -B -ntp -q -pl agent,benchmarks -am package -DskipTests
+main=org.jfrworkbench.bench.$name
+[ "$name" = BenchInputs ] && main=org.jfrworkbench.bench.inputs.BenchInputs
 # shellcheck disable=SC2086
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} \
-  -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "org.jfrworkbench.bench.$name" "$@"
+  -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "$main" "$@"
