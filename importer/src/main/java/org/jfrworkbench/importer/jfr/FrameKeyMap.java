@@ -172,8 +172,9 @@ final class FrameKeyMap {
         return t;
     }
 
+    /** Every bit of the key reaches the low bits the slot is taken from (the JDK's method keys differ high up). */
     private static int hash(long key) {
-        long h = key * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 32) ^ (int) h >>> 16;
+        long h = (key ^ key >>> 32) * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 32);
     }
 }
