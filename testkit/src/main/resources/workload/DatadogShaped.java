@@ -66,8 +66,10 @@ public class DatadogShaped {
     }
 
     static void cpuWork(long span) {
+        // long enough (a few hundred microseconds) that the JDK's own sampler, where it runs beside these events,
+        // finds this thread running in Java code even on a loaded machine
         double x = 0;
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < 300_000; i++) {
             x += Math.sqrt(i);
         }
         sink = x;

@@ -6,9 +6,14 @@ import java.util.concurrent.locks.LockSupport;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
 
-/** A few seconds of CPU, allocation, retained objects, lock contention and parking, plus our agent's custom events. */
+/**
+ * CPU, allocation, retained objects, lock contention and parking, plus our agent's custom events: for at least the
+ * given milliseconds and at least three explicit GCs (so a loaded machine makes the run longer, not emptier).
+ */
 public class Workload {
+    static final int GCS = 3;
     static volatile Object sink;
+    static volatile boolean done;
     static final Object LOCK = new Object();
 
     @Name("workbench.Label")
@@ -38,7 +43,7 @@ public class Workload {
         label.value = "workload";
         label.commit();
         Runnable spin = () -> {
-            while (System.currentTimeMillis() < end) {
+            while (!done) {
                 synchronized (LOCK) {
                     sink = new byte[1000];
                     double x = 0;
@@ -56,7 +61,7 @@ public class Workload {
         List<Object> keep = new ArrayList<>();
         Random random = new Random(1);
         int round = 0;
-        while (System.currentTimeMillis() < end) {
+        while (System.currentTimeMillis() < end || round < GCS * 1000) {
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < 1000; i++) {
                 sb.append(random.nextInt());
@@ -66,12 +71,12 @@ public class Workload {
                 keep.subList(0, 2500).clear();
             }
             LockSupport.parkNanos(100_000);
-            if (++round % 2000 == 0) {
+            if (++round % 1000 == 0) {
                 long before = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
                 long start = System.currentTimeMillis();
                 System.gc();
                 HeapSummary h = new HeapSummary();
-                h.gcId = round / 2000;
+                h.gcId = round / 1000;
                 h.gcName = "System.gc";
                 h.gcCause = "workload";
                 h.gcAction = "end of major GC";
@@ -84,6 +89,7 @@ public class Workload {
                 h.commit();
             }
         }
+        done = true;
         t1.join();
         t2.join();
     }

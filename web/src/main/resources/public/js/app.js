@@ -1,10 +1,10 @@
 // Router: the URL picks the page; pages get state updates for everything else (see state.js).
 
-import { el, clear, toast } from './dom.js';
-import * as state from './state.js';
+import { el, clear, toast } from './core/dom.js';
+import * as state from './core/state.js';
 import { message } from './pages/common.js';
 
-// loaded on first use: a page's first paint waits only for its own modules (index.html preloads those)
+// loaded on first use: a page's first paint waits only for its own modules (core/boot.js preloads those)
 performance.mark('workbench:app');
 
 const PAGES = {
@@ -15,17 +15,19 @@ const PAGES = {
 };
 const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
 const main = document.getElementById('app');
-let mounted = null, mountedKey = null, mounting = null;
+// the page shown: its key (page and recordings), its mount (resolves to {update} or null) and its lifetime, which
+// ends when another page replaces it
+let shown = null, mounted = null;
 
 async function show(st) {
   const key = [st.page, st.id, st.base].join('|');
-  if (key === mountedKey && mounted) {
-    await mounting;
-    await mounted.update(st);
+  if (shown && shown.key === key) {
+    const entry = shown, page = await entry.page;
+    if (page && shown === entry) await page.update(st);
     return;
   }
-  mountedKey = key;
-  mounted = null;
+  if (shown) leave(shown);
+  shown = null;
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
   const load = PAGES[st.page];
@@ -35,18 +37,25 @@ async function show(st) {
   }
   const holder = el('div', { class: 'page page-' + st.page });
   main.appendChild(holder);
-  mounting = load().then(page => page.mount(holder, st)).then(p => { if (mountedKey === key) mounted = p; }, e => {
-    if (mountedKey !== key) return;
-    clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
+  const entry = shown = { key, lifetime: new AbortController() };
+  entry.page = load().then(module => module.mount(holder, st, entry.lifetime.signal)).then(page => {
+    if (shown === entry) mounted = page;
+    return page;
+  }, e => {
+    if (shown === entry) clear(holder).appendChild(message(e.status === 404 ? 'Recording not found' : 'Could not load this view', e.message));
+    return null;
   });
-  await mounting;
-  document.body.dataset.ready = String(Date.now());
+  await entry.page;
+}
+
+/** Ends a page's lifetime: it releases what it registered (observers, timers, canvases) and drops pending loads. */
+function leave(entry) {
+  mounted = null;
+  entry.lifetime.abort();
 }
 
 function copyLink() {
   const url = location.href;
-  const button = document.getElementById('copy-link');
-  button.dataset.link = url;
   const done = () => toast('Link copied');
   if (navigator.clipboard && navigator.clipboard.writeText) {
     navigator.clipboard.writeText(url).then(done, () => fallbackCopy(url));

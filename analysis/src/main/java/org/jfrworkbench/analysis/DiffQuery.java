@@ -15,16 +15,22 @@ import org.jfrworkbench.model.Kind;
  * tested, and a change is significant when the corrected p-value is below 0.05. So sampling noise between two
  * runs of the same code is not reported as a regression.
  */
-public record DiffQuery(Kind kind, FrameNaming naming) {
+public record DiffQuery(Kind kind, FrameNaming naming, SampleFilter filter) {
     static final double ALPHA = 0.05;
 
+    /** Every sample of the kind's default source on both sides. */
+    public DiffQuery(Kind kind, FrameNaming naming) {
+        this(kind, naming, SampleFilter.ALL);
+    }
+
     public DiffResult run(ProfileData base, ProfileData target) {
-        ProfileData.Names bn = base.names(naming);
-        ProfileData.Names tn = target.names(naming);
+        // stable names: a lambda or proxy of two runs of the same code is one frame, not -100 % and +100 %
+        ProfileData.Names bn = base.stableNames(naming);
+        ProfileData.Names tn = target.stableNames(naming);
         // both sides' dictionaries merged in sorted order, so a merged id is its own sort rank: no string sort
-        Merged m = Merged.of(bn.names(), base.nameRanks(naming), tn.names(), target.nameRanks(naming));
-        SampleFilter.StackWeights bw = SampleFilter.ALL.aggregate(base.samples(kind), base.profile().stacks().size());
-        SampleFilter.StackWeights tw = SampleFilter.ALL.aggregate(target.samples(kind), target.profile().stacks().size());
+        Merged m = Merged.of(bn.names(), base.stableNameRanks(naming), tn.names(), target.stableNameRanks(naming));
+        SampleFilter.StackWeights bw = filter.aggregate(base.samples(kind), base.profile().stacks().size());
+        SampleFilter.StackWeights tw = filter.aggregate(target.samples(kind), target.profile().stacks().size());
         // presized like the flame graph's builder: growing from a small start rehashed the child map ten times
         long expected = FlameGraphQuery.frames(base.profile().stacks(), bw) + FlameGraphQuery.frames(target.profile().stacks(), tw);
         TreeBuilder tree = new TreeBuilder(m.names(), m.ranks(), "all", 2, expected);
@@ -44,8 +50,8 @@ public record DiffQuery(Kind kind, FrameNaming naming) {
             baseSelf[i] = tree.self(0, node);
             targetSelf[i] = tree.self(1, node);
         }
-        List<DiffResult.Change> changes = changes(MethodStats.compute(base, kind, SampleFilter.ALL),
-                MethodStats.compute(target, kind, SampleFilter.ALL));
+        List<DiffResult.Change> changes = changes(MethodStats.compute(base, kind, filter),
+                MethodStats.compute(target, kind, filter));
         return new DiffResult(kind.id(), kind.unit(), bw.totalWeight(), tw.totalWeight(), bw.samples(), tw.samples(),
                 columns.names(), new DiffResult.Nodes(columns.name(), l.parent(), columns.type(), l.count(), baseCol,
                 targetCol, baseSelf, targetSelf),

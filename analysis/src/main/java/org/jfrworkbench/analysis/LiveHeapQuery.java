@@ -82,8 +82,9 @@ public final class LiveHeapQuery {
         long sum = 0;
         long count = 0;
         Map<Integer, long[]> byClass = new HashMap<>();
+        java.util.function.IntPredicate selected = filter.on(live);
         for (int i = 0; i < live.size(); i++) {
-            if (filter.accepts(live, i)) {
+            if (selected.test(i)) {
                 sum += live.weight(i);
                 count++;
                 long[] c = byClass.computeIfAbsent(live.objectClass(i), k -> new long[2]);

@@ -6,14 +6,16 @@ import org.jfrworkbench.model.StackTable;
 
 /**
  * Per method (frame name): self weight (as the leaf), total weight (anywhere on the stack, counted once per
- * sample even under recursion) and the raw sample counts behind both. Indexed by {@link ProfileData.Names} id.
+ * sample even under recursion) and the raw sample counts behind both. Indexed by the id of
+ * {@link ProfileData#stableNames} (lambda and other generated names without their run-specific numbers).
  */
 public record MethodStats(String[] names, long[] self, long[] total, long[] selfSamples, long[] totalSamples,
                           long totalWeight, long samples) {
 
     public static MethodStats compute(ProfileData data, Kind kind, SampleFilter filter) {
         StackTable stacks = data.profile().stacks();
-        ProfileData.Names names = data.names(FrameNaming.DEFAULT);
+        // stable names (StableNames): the statistics compare and index methods across runs
+        ProfileData.Names names = data.stableNames(FrameNaming.DEFAULT);
         SampleFilter.StackWeights sw = filter.aggregate(data.samples(kind), stacks.size());
         int n = names.names().length;
         long[] self = new long[n];

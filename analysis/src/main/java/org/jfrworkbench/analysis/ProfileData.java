@@ -8,6 +8,7 @@ import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.StableNames;
 
 /**
  * A loaded profile plus what every query needs from it: frame names deduplicated into a dictionary per naming
@@ -21,6 +22,8 @@ public final class ProfileData {
     private final Profile profile;
     private final Map<FrameNaming, Names> names = new HashMap<>();
     private final Map<FrameNaming, int[]> nameRanks = new HashMap<>();
+    private final Map<FrameNaming, Names> stableNames = new HashMap<>();
+    private final Map<FrameNaming, int[]> stableNameRanks = new HashMap<>();
 
     /** Distinct frame names and the name id of every frame; the last name is {@link #NO_STACK}. */
     public record Names(String[] names, int[] frameName) {
@@ -43,13 +46,29 @@ public final class ProfileData {
     }
 
     public synchronized Names names(FrameNaming naming) {
-        return names.computeIfAbsent(naming, n -> {
+        return names.computeIfAbsent(naming, n -> dictionary(n, false));
+    }
+
+    /**
+     * Like {@link #names} with the names that change from run to run made stable ({@link StableNames}): what diffs,
+     * method statistics and searches compare, so a lambda of two runs of the same code is one method.
+     */
+    public synchronized Names stableNames(FrameNaming naming) {
+        return stableNames.computeIfAbsent(naming, n -> dictionary(n, true));
+    }
+
+    public synchronized int[] stableNameRanks(FrameNaming naming) {
+        return stableNameRanks.computeIfAbsent(naming, n -> TreeBuilder.nameRanks(stableNames(n).names()));
+    }
+
+    private Names dictionary(FrameNaming n, boolean stable) {
+        {
             int frames = profile.frames().size();
             int[] frameName = new int[frames];
             Map<String, Integer> ids = new HashMap<>();
             java.util.List<String> list = new java.util.ArrayList<>();
             for (int f = 0; f < frames; f++) {
-                String name = profile.frameName(f, n);
+                String name = stable ? StableNames.of(profile.frameName(f, n)) : profile.frameName(f, n);
                 Integer nid = ids.get(name);
                 if (nid == null) {
                     nid = list.size();
@@ -60,7 +79,7 @@ public final class ProfileData {
             }
             list.add(NO_STACK);
             return new Names(list.toArray(String[]::new), frameName);
-        });
+        }
     }
 
     /** Position of each name of {@link #names} in sorted order, which orders the children of every tree node. */

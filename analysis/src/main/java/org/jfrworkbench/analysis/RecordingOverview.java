@@ -46,7 +46,12 @@ public final class RecordingOverview {
             SampleTable t = e.getValue();
             long[] threadCounts = new long[total.length];
             long[] counts = new long[buckets];
+            // the default source only: two samplers' samples are never added up
+            java.util.function.IntPredicate shown = SampleFilter.ALL.on(t);
             for (int i = 0; i < t.size(); i++) {
+                if (!shown.test(i)) {
+                    continue;
+                }
                 int th = t.thread(i);
                 if (th >= 0 && th < total.length) {
                     threadCounts[th]++;

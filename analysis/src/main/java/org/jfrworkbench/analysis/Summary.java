@@ -9,8 +9,9 @@ import org.jfrworkbench.model.SampleTable;
 
 /**
  * The summary of a profile as plain maps and lists (what {@code workbench summary} prints as JSON):
- * chunks, time span, per-kind sample counts and weights, per-event-type counts, warnings, plus JVM facts, labels
- * and table sizes.
+ * chunks, time span, per-kind sample counts and weights (of the source shown by default, with every source and the
+ * thread states beside them: {@link KindBreakdown}), per-event-type counts, warnings, plus JVM facts, labels and
+ * table sizes.
  */
 public final class Summary {
     private Summary() {
@@ -23,10 +24,14 @@ public final class Summary {
         out.put("durationMillis", p.durationMillis());
         Map<String, Object> kinds = new LinkedHashMap<>();
         for (Map.Entry<Kind, SampleTable> e : p.kinds().entrySet()) {
+            KindBreakdown b = KindBreakdown.of(e.getKey(), e.getValue());
             Map<String, Object> k = new LinkedHashMap<>();
-            k.put("samples", e.getValue().size());
-            k.put("weight", e.getValue().totalWeight());
-            k.put("unit", e.getKey().unit());
+            k.put("samples", b.samples());
+            k.put("weight", b.weight());
+            k.put("unit", b.unit());
+            k.put("source", b.source());
+            k.put("sources", b.sources());
+            k.put("states", b.states());
             kinds.put(e.getKey().id(), k);
         }
         out.put("kinds", kinds);

@@ -154,7 +154,7 @@ public final class FlameGraphBenchmark {
             page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
             page.waitForSelector(".flame-canvas[data-drawn]");
             int run = t.run;
-            t.paint[run] = ((Number) page.evaluate("() => window.__flameFirstPaint")).doubleValue();
+            t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
             @SuppressWarnings("unchecked")
             Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
                     + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
@@ -186,7 +186,7 @@ public final class FlameGraphBenchmark {
             Page page = context.newPage();
             page.navigate(view);
             page.waitForSelector(".flame-canvas[data-drawn]");
-            t.paint[run] = ((Number) page.evaluate("() => window.__flameFirstPaint")).doubleValue();
+            t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
             @SuppressWarnings("unchecked")
             Map<String, Number> r = (Map<String, Number>) page.evaluate(FLAME_RESOURCE);
             t.beforeRequest[run] = r.get("requestStart").doubleValue();
@@ -245,6 +245,9 @@ public final class FlameGraphBenchmark {
     private static final String RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name.replace(location.origin, '')"
             + " + ' start ' + e.startTime.toFixed(1) + ' request ' + e.requestStart.toFixed(1) + ' response ' + e.responseStart.toFixed(1)"
             + " + ' end ' + e.responseEnd.toFixed(1)).join('\\n')";
+
+    // the page marks its first drawn flame graph
+    private static final String FIRST_PAINT = "() => performance.getEntriesByName('workbench:drawn', 'mark')[0].startTime";
 
     // the page's own workbench:* marks, first occurrence of each
     private static final String PAGE_MARKS = "() => Object.fromEntries(performance.getEntriesByType('mark')"

@@ -10,6 +10,7 @@ import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.Sources;
 
 /**
  * Reads collapsed stacks ({@code root;frame;leaf weight} per line, as async-profiler and FlameGraph write them)
@@ -22,11 +23,13 @@ public final class CollapsedReader {
 
     private final Profile profile;
     private final SampleTable samples;
+    private final int source;
     private int[] frames = new int[64];
 
     public CollapsedReader(Profile profile, Kind kind) {
         this.profile = profile;
         this.samples = profile.samples(kind);
+        this.source = profile.sources().intern(Sources.COLLAPSED);
     }
 
     public void read(InputStream in) throws IOException {
@@ -87,7 +90,7 @@ public final class CollapsedReader {
         int depth = 0;
         int start = 0;
         for (int i = 0; i <= space; i++) {
-            if (i == space || line.charAt(i) == ';') {
+            if (i == space || CollapsedFormat.isSeparator(line, i)) {
                 if (i > start) {
                     if (depth == MAX_DEPTH) {
                         throw new InvalidRecordingException(-1, "line " + lineNo + ": more than " + MAX_DEPTH + " frames");
@@ -95,7 +98,7 @@ public final class CollapsedReader {
                     if (depth == frames.length) {
                         frames = java.util.Arrays.copyOf(frames, depth * 2);
                     }
-                    frames[depth++] = frame(line.subSequence(start, i).toString());
+                    frames[depth++] = frame(line, start, i);
                 }
                 start = i + 1;
             }
@@ -110,16 +113,19 @@ public final class CollapsedReader {
             frames[j] = t;
         }
         int stack = profile.stacks().add(frames, 0, depth, false);
-        samples.add(profile.startNanos(), 0, stack, weight, 0);
+        samples.add(profile.startNanos(), 0, stack, weight, 0, 0, source);
     }
 
-    private int frame(String name) {
+    /** A frame from line[from, to): the type suffix is read from the text as written, then the name unescaped. */
+    private int frame(CharSequence line, int from, int to) {
         FrameType type = FrameType.UNKNOWN;
-        int n = name.length();
-        if (n > 4 && name.charAt(n - 1) == ']' && name.charAt(n - 3) == '[' && name.charAt(n - 4) == '_') {
-            type = FrameType.fromCollapsedSuffix(name.charAt(n - 2));
-            name = name.substring(0, n - 4);
+        int n = to - from;
+        // a name's own trailing "_[x]" is written "_\\[x]" (CollapsedFormat), so it never looks like a suffix here
+        if (n > 4 && line.charAt(to - 1) == ']' && line.charAt(to - 3) == '[' && line.charAt(to - 4) == '_') {
+            type = FrameType.fromCollapsedSuffix(line.charAt(to - 2));
+            to -= 4;
         }
+        String name = CollapsedFormat.unescapeFrame(line, from, to);
         int dot = name.indexOf('(') < 0 ? name.lastIndexOf('.') : name.lastIndexOf('.', name.indexOf('('));
         String cls = dot > 0 ? name.substring(0, dot) : "";
         String method = dot > 0 ? name.substring(dot + 1) : name;

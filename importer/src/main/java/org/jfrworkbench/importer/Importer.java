@@ -41,6 +41,7 @@ public final class Importer {
         // one expansion budget for all layers: gzip inside gzip must not multiply the ratio per layer
         readInto(file, collapsedKind, profile, 0, expansionLimit(Files.size(file)));
         profile.heap().sort();
+        profile.seal();
         return profile;
     }
 

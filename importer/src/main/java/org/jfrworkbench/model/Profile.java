@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * Everything the workbench keeps of one recording: deduplicated strings, methods, frames, stacks and threads,
  * the samples per {@link Kind}, the heap timeline, labels, JVM/OS metadata, per-event-type counts and warnings.
- * Filled by the importer; read-only by convention afterwards.
+ * Filled by the importer, then {@link #seal sealed}: after that its labels, facts, counts and warnings are
+ * read-only views and no sample or state/source name can be added, so no query or server part can change it.
  */
 public final class Profile {
     private final StringTable strings = new StringTable();
@@ -19,12 +20,15 @@ public final class Profile {
     private final StackTable stacks = new StackTable();
     private final ThreadTable threads = new ThreadTable();
     private final EnumMap<Kind, SampleTable> samples = new EnumMap<>(Kind.class);
+    private final Dictionary states = new Dictionary();
+    private final Dictionary sources = new Dictionary();
     private final HeapTimeline heap = new HeapTimeline();
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private final Map<String, Long> sourceEvents = new TreeMap<>();
     private final List<String> warnings = new ArrayList<>();
     private int chunks;
+    private boolean sealed;
     private long startNanos = Long.MAX_VALUE;
     private long endNanos = Long.MIN_VALUE;
 
@@ -54,26 +58,59 @@ public final class Profile {
 
     /** Labels recorded in the file or given at import (service, version, host, any k=v). */
     public Map<String, String> labels() {
-        return labels;
+        return sealed ? java.util.Collections.unmodifiableMap(labels) : labels;
+    }
+
+    /** Ends the import: from now on the profile cannot change (see the class comment). */
+    public void seal() {
+        sealed = true;
+        states.seal();
+        sources.seal();
+        for (SampleTable t : samples.values()) {
+            t.seal();
+        }
+    }
+
+    public boolean sealed() {
+        return sealed;
     }
 
     /** JVM/OS facts, e.g. jvmName, jvmVersion, javaVersion, jvmArguments, osVersion, cpu, producer. */
     public Map<String, String> metadata() {
-        return metadata;
+        return sealed ? java.util.Collections.unmodifiableMap(metadata) : metadata;
     }
 
     /** Events read per JFR event type name (all types, not only profiling ones). */
     public Map<String, Long> sourceEvents() {
-        return sourceEvents;
+        return sealed ? java.util.Collections.unmodifiableMap(sourceEvents) : sourceEvents;
     }
 
     public List<String> warnings() {
-        return warnings;
+        return sealed ? java.util.Collections.unmodifiableList(warnings) : warnings;
     }
 
     /** The samples of a kind, created on first use. */
     public SampleTable samples(Kind kind) {
-        return samples.computeIfAbsent(kind, SampleTable::new);
+        SampleTable t = samples.get(kind);
+        if (t == null) {
+            t = new SampleTable(kind, states, sources);
+            if (sealed) {
+                t.seal(); // an empty table of a kind the recording lacks, not kept
+            } else {
+                samples.put(kind, t);
+            }
+        }
+        return t;
+    }
+
+    /** The thread states of samples as recorded (JFR's {@code jdk.types.ThreadState} names, e.g. STATE_RUNNABLE). */
+    public Dictionary states() {
+        return states;
+    }
+
+    /** The samplers the samples come from ({@link Sources}). */
+    public Dictionary sources() {
+        return sources;
     }
 
     /** Kinds that have at least one sample, in {@link Kind} order. */
@@ -92,6 +129,7 @@ public final class Profile {
     }
 
     public void addChunk(long chunkStartNanos, long chunkDurationNanos) {
+        checkOpen();
         chunks++;
         coverTime(chunkStartNanos);
         coverTime(chunkStartNanos + chunkDurationNanos);
@@ -99,6 +137,7 @@ public final class Profile {
 
     /** Widens the recording's time span to include t (epoch nanoseconds). */
     public void coverTime(long t) {
+        checkOpen();
         if (t < startNanos) {
             startNanos = t;
         }
@@ -125,11 +164,19 @@ public final class Profile {
     }
 
     public void countEvent(String type, long n) {
+        checkOpen();
         sourceEvents.merge(type, n, Long::sum);
     }
 
     public void warn(String message) {
+        checkOpen();
         warnings.add(message);
+    }
+
+    private void checkOpen() {
+        if (sealed) {
+            throw new IllegalStateException("the profile is sealed: it cannot change after import");
+        }
     }
 
     /** A frame's display name: {@code package.Class.method}, plus descriptor and/or line as asked. */

@@ -5,13 +5,15 @@ import java.util.Arrays;
 /**
  * The samples of one {@link Kind}: parallel columns of time (epoch nanoseconds), thread id ({@link ThreadTable}),
  * stack id ({@link StackTable}, -1 when the event had none), weight (in the kind's unit) and, for alloc/live/nativemem,
- * the allocated class as a {@link StringTable} id (0 when none).
+ * the allocated class as a {@link StringTable} id (0 when none), the thread state as recorded and the source (which
+ * sampler wrote the sample), both ids of the profile's small {@link Dictionary dictionaries} (0 when not recorded).
  * For {@code live} samples the time is the allocation time.
  * Columns are stored in fixed-size pages so that millions of samples never need one huge array or a growth copy.
  * Each column is kept as narrow as its values allow, since an import's time goes largely into allocating, zeroing and
  * (for the collector) copying these pages: a time is an int offset from its block of 256 samples' first time (a page
  * whose samples lie further apart is widened to longs), thread ids are chars while they fit, weights are absent while
- * all equal the first, then ints while they fit, then longs; classes are absent while all equal the first. Exact
+ * all equal the first, then ints while they fit, then longs; classes, and states with sources (one char per sample),
+ * are absent while all equal the first. Exact
  * values are kept throughout: an alloc sample takes 18 bytes instead of 28, a cpu sample 10 instead of 16.
  */
 public final class SampleTable {
@@ -39,6 +41,11 @@ public final class SampleTable {
     /** null while every class equals {@link #uniformClass} */
     private int[][] classes;
     private int uniformClass;
+    /** Per sample source id << 8 | state id; null while every sample's equals {@link #uniformTag}. */
+    private char[][] tags;
+    private char uniformTag;
+    private final Dictionary stateNames;
+    private final Dictionary sourceNames;
     private int size;
     private long totalWeight;
     /** The columns' last pages and the slots left in them: add writes there without finding the page. */
@@ -51,19 +58,37 @@ public final class SampleTable {
     private int[] lastWeights;
     private long[] lastWeightsWide;
     private int[] lastClasses;
+    private char[] lastTags;
     private int free;
+    private volatile int defaultSource = -1;
+    private boolean sealed;
 
+    /** A table of its own: state and source ids have no names (tests, tools). */
     public SampleTable(Kind kind) {
+        this(kind, new Dictionary(), new Dictionary());
+    }
+
+    /** A table of a profile, whose state and source names are in the profile's dictionaries. */
+    SampleTable(Kind kind, Dictionary stateNames, Dictionary sourceNames) {
         this.kind = kind;
+        this.stateNames = stateNames;
+        this.sourceNames = sourceNames;
     }
 
     public void add(long timeNanos, int thread, int stack, long weight, int objectClass) {
+        add(timeNanos, thread, stack, weight, objectClass, 0, 0);
+    }
+
+    /** Adds a sample; state and source are ids of {@link #stateNames()} and {@link #sourceNames()} (below 256). */
+    public void add(long timeNanos, int thread, int stack, long weight, int objectClass, int state, int source) {
+        char tag = (char) (source << 8 | state & 0xFF);
         int at = free;
         if (at == 0) {
             at = nextSlot();
             if (size == 0) {
                 uniformWeight = weight;
                 uniformClass = objectClass;
+                uniformTag = tag;
             }
         }
         int[] s = lastStacks;
@@ -86,6 +111,11 @@ public final class SampleTable {
             lastClasses[k] = objectClass;
         } else if (objectClass != uniformClass) {
             splitClasses(k, objectClass);
+        }
+        if (lastTags != null) {
+            lastTags[k] = tag;
+        } else if (tag != uniformTag) {
+            splitTags(k, tag);
         }
         free = at - 1;
         size++;
@@ -176,6 +206,16 @@ public final class SampleTable {
         lastClasses[k] = objectClass;
     }
 
+    private void splitTags(int k, char tag) {
+        tags = new char[stacks.length][];
+        for (int p = 0; p < stacks.length; p++) {
+            tags[p] = new char[stacks[p].length];
+            Arrays.fill(tags[p], uniformTag);
+        }
+        lastTags = tags[tags.length - 1];
+        lastTags[k] = tag;
+    }
+
     /** A column shaped like the stack pages, every entry the given value (out of add, so add stays inlinable). */
     private int[][] intColumn(int value) {
         int[][] column = new int[stacks.length][];
@@ -188,6 +228,9 @@ public final class SampleTable {
 
     /** Room for the next sample: a new page or a larger first page; the free slots of the last page. */
     private int nextSlot() {
+        if (sealed) {
+            throw new IllegalStateException("the profile is sealed: no sample can be added after import");
+        }
         int page = size >>> PAGE_BITS;
         if (page == stacks.length) {
             addPage();
@@ -204,6 +247,7 @@ public final class SampleTable {
         lastWeights = weights != null ? weights[page] : null;
         lastWeightsWide = weightsWide != null ? weightsWide[page] : null;
         lastClasses = classes != null ? classes[page] : null;
+        lastTags = tags != null ? tags[page] : null;
         free = lastStacks.length - (size & MASK);
         return free;
     }
@@ -239,6 +283,10 @@ public final class SampleTable {
             classes = Arrays.copyOf(classes, n);
             classes[last] = new int[length];
         }
+        if (tags != null) {
+            tags = Arrays.copyOf(tags, n);
+            tags[last] = new char[length];
+        }
     }
 
     private void growFirstPage() {
@@ -263,6 +311,15 @@ public final class SampleTable {
         if (classes != null) {
             classes[0] = Arrays.copyOf(classes[0], length);
         }
+        if (tags != null) {
+            tags[0] = Arrays.copyOf(tags[0], length);
+        }
+    }
+
+    /** No sample can be added from now on: no free slot is left, and {@link #nextSlot} refuses to make one. */
+    void seal() {
+        sealed = true;
+        free = 0;
     }
 
     public Kind kind() {
@@ -309,6 +366,68 @@ public final class SampleTable {
         return classes == null ? uniformClass : classes[i >>> PAGE_BITS][i & MASK];
     }
 
+    private char tag(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("sample " + i + " of " + size);
+        }
+        return tags == null ? uniformTag : tags[i >>> PAGE_BITS][i & MASK];
+    }
+
+    /** The sample's thread state as recorded, an id of {@link #stateNames()}; 0 when the event had none. */
+    public int state(int i) {
+        return tag(i) & 0xFF;
+    }
+
+    /** Which sampler wrote the sample, an id of {@link #sourceNames()}. */
+    public int source(int i) {
+        return tag(i) >>> 8;
+    }
+
+    /** The names of the thread states ({@code STATE_RUNNABLE}, ...), shared by every kind of the profile. */
+    public Dictionary stateNames() {
+        return stateNames;
+    }
+
+    /** The names of the sources ({@code jdk}, {@code async-profiler}, ...), shared by every kind of the profile. */
+    public Dictionary sourceNames() {
+        return sourceNames;
+    }
+
+    /** Whether the samples come from more than one source, or carry more than one state. */
+    public boolean uniformStateAndSource() {
+        return tags == null;
+    }
+
+    /**
+     * The source shown when a query names none: of the sources present, the profiler's own before the JDK's
+     * ({@link Sources#preference}); -1 when the table is empty. Two sources of one kind are never summed.
+     */
+    public int defaultSource() {
+        int d = defaultSource;
+        if (d < 0 && size > 0) {
+            boolean[] present = new boolean[Dictionary.MAX];
+            if (tags == null) {
+                present[uniformTag >>> 8] = true;
+            } else {
+                for (int i = 0; i < size; i++) {
+                    present[tags[i >>> PAGE_BITS][i & MASK] >>> 8] = true;
+                }
+            }
+            int best = -1;
+            for (int s = 0; s < present.length; s++) {
+                if (present[s] && (best < 0 || Sources.preference(sourceName(s)) < Sources.preference(sourceName(best)))) {
+                    best = s;
+                }
+            }
+            defaultSource = d = best;
+        }
+        return d;
+    }
+
+    private String sourceName(int id) {
+        return id < sourceNames.size() ? sourceNames.get(id) : "";
+    }
+
     /** Approximate heap bytes, from the allocated pages. */
     public long footprint() {
         long bytes = 64;
@@ -319,6 +438,7 @@ public final class SampleTable {
             bytes += 16 + slots * (threads != null ? 2 : 4);
             bytes += weights != null ? 16 + slots * 4 : weightsWide != null ? 16 + slots * 8 : 0;
             bytes += classes != null ? 16 + slots * 4 : 0;
+            bytes += tags != null ? 16 + slots * 2 : 0;
         }
         return bytes;
     }

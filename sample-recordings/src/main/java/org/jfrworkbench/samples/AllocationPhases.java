@@ -4,7 +4,7 @@ package org.jfrworkbench.samples;
  * Allocates as fast as it can for a start-up phase, then at a steady, paced rate: like a service whose start-up
  * (class loading, caches filled, code not yet compiled) allocates differently from its steady state. An allocation
  * sampler that aims at a number of samples per second must aim at the steady rate once it has seen it.
- * Usage: {@code AllocationPhases BURST_MILLIS STEADY_MB_PER_SECOND TOTAL_SECONDS}.
+ * Usage: {@code AllocationPhases BURST_MILLIS STEADY_MB_PER_SECOND TOTAL_SECONDS|stdin}.
  */
 public final class AllocationPhases {
     static volatile Object sink;
@@ -12,7 +12,7 @@ public final class AllocationPhases {
     public static void main(String[] args) throws InterruptedException {
         long burstMillis = args.length > 0 ? Long.parseLong(args[0]) : 1000;
         int steadyMbPerSecond = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        long totalSeconds = args.length > 2 ? Long.parseLong(args[2]) : 15;
+        RunFor run = RunFor.parse(args, 2, 15);
         long start = System.nanoTime();
         long burstEnd = start + burstMillis * 1_000_000L;
         long burstBytes = 0;
@@ -24,9 +24,8 @@ public final class AllocationPhases {
         }
         // then 1 KB arrays in steps of 10 ms, paced by the clock: the same bytes per second on a slow or busy machine
         long perStep = steadyMbPerSecond * 1024L * 1024 / 100;
-        long end = start + totalSeconds * 1_000_000_000L;
         long next = System.nanoTime();
-        while (next < end) {
+        while (run.running()) {
             for (long b = 0; b < perStep; b += 1024) {
                 sink = new byte[1024];
             }

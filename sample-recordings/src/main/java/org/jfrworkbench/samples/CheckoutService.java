@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 /**
  * A checkout service in miniature: parse an order, price it, apply discount rules, render a receipt.
  * {@code before} compiles the discount rules' patterns for every line item (the known hot spot);
- * {@code after} compiles them once. Usage: {@code CheckoutService before|after SECONDS}.
+ * {@code after} compiles them once. Usage: {@code CheckoutService before|after SECONDS|stdin}.
  */
 public final class CheckoutService {
     private static final String[] RULES = {"SKU-1\\d{3}", "SKU-2\\d{2}7", "SKU-\\d{3}9.*", "SKU-4(0|1)\\d{2}", "SKU-55\\d\\d"};
@@ -31,12 +31,11 @@ public final class CheckoutService {
 
     public static void main(String[] args) throws Exception {
         boolean optimized = args.length > 0 && args[0].equals("after");
-        long seconds = args.length > 1 ? Long.parseLong(args[1]) : 10;
+        RunFor run = RunFor.parse(args, 1, 10);
         CheckoutService service = new CheckoutService(optimized);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
         long orders = 0;
         long revenue = 0;
-        while (System.nanoTime() < end) {
+        while (run.running()) {
             revenue += service.checkout(service.nextOrder());
             orders++;
         }

@@ -8,17 +8,18 @@ import java.lang.management.ThreadMXBean;
  * 10 % in {@link #ten}, on one thread. The split is by amount of work (the same loop, 6:3:1 iterations), not by
  * the clock, so it holds on a busy machine too. A profiler's shares must match.
  * Usage: {@code CpuSplit SECONDS}: seconds of this thread's CPU time (wall time where the JVM cannot measure it), so a
- * CPU sampler gets the same number of samples however many other processes share the machine.
+ * CPU sampler gets the same number of samples however many other processes share the machine; {@code CpuSplit stdin}
+ * runs until standard input ends.
  */
 public final class CpuSplit {
     static volatile long sink;
 
     public static void main(String[] args) {
-        long seconds = args.length > 0 ? Long.parseLong(args[0]) : 10;
+        RunFor run = RunFor.parse(args, 0, 10);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean cpuClock = threads.isCurrentThreadCpuTimeSupported();
-        long end = (cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) + seconds * 1_000_000_000L;
-        while ((cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) < end) {
+        long end = (cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) + run.seconds() * 1_000_000_000L;
+        while (run.untilStdinEnds() ? !run.stopped() : (cpuClock ? threads.getCurrentThreadCpuTime() : System.nanoTime()) < end) {
             sixty();
             thirty();
             ten();

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Slowly retains objects of a known mix (per retained entry: one {@link Session}, one 2 KB {@code byte[]} buffer,
  * one {@code String} key) while churning short-lived garbage, so the heap view shows many GCs and a live set
- * that grows steadily. Usage: {@code RetainingCache SECONDS} (run with a small heap, e.g. -Xmx96m).
+ * that grows steadily. Usage: {@code RetainingCache SECONDS|stdin} (run with a small heap, e.g. -Xmx96m); until stdin ends
+ * it retains at the pace of a 10 s run.
  */
 public final class RetainingCache {
     /** A retained session: the class the live view should name. */
@@ -19,13 +20,14 @@ public final class RetainingCache {
     private static final int MAX_ENTRIES = 14_000;
 
     public static void main(String[] args) throws Exception {
-        long seconds = args.length > 0 ? Long.parseLong(args[0]) : 15;
+        RunFor run = RunFor.parse(args, 0, 15);
+        long seconds = run.untilStdinEnds() ? 10 : run.seconds();
         Map<String, Session> cache = new LinkedHashMap<>();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
         long start = System.nanoTime();
+        System.out.println("retaining cache started");
         long garbage = 0;
         int next = 0;
-        while (System.nanoTime() < end) {
+        while (run.running()) {
             // retain at a steady rate: the cache reaches its cap near the end of the run
             double elapsed = (System.nanoTime() - start) / (double) (seconds * 1_000_000_000L);
             while (cache.size() < MAX_ENTRIES && next < elapsed * MAX_ENTRIES) {

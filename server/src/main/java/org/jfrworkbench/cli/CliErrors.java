@@ -32,7 +32,7 @@ final class CliErrors {
         } catch (IOException e) {
             err.println("error: cannot read input: " + e.getMessage());
             return BAD_INPUT;
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | org.jfrworkbench.analysis.BadQueryException e) {
             err.println("error: " + e.getMessage());
             return BAD_ARGUMENTS;
         } finally {

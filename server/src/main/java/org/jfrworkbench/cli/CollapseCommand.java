@@ -36,6 +36,14 @@ public final class CollapseCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "MS", description = "end of the window (exclusive), ms since the recording start")
     Long to;
 
+    @Option(names = "--states", split = ",", paramLabel = "STATE",
+            description = "only samples in these thread states as recorded, e.g. STATE_RUNNABLE,STATE_SLEEPING")
+    java.util.Set<String> states;
+
+    @Option(names = "--source", paramLabel = "SOURCE",
+            description = "the sampler whose samples to print (see summary's sources); default: the kind's default source")
+    String source;
+
     @Option(names = "--lines", description = "append :line to frames")
     boolean lines;
 
@@ -47,7 +55,7 @@ public final class CollapseCommand implements Callable<Integer> {
         return CliErrors.guard(spec, () -> {
             Kind k = Kind.parse(kind);
             Profile profile = new Importer().read(file, k);
-            Map<String, Long> stacks = Collapse.of(profile, k, from, to, new FrameNaming(signatures, lines));
+            Map<String, Long> stacks = Collapse.of(profile, k, from, to, new FrameNaming(signatures, lines), states, source);
             PrintWriter out = spec.commandLine().getOut();
             StringBuilder line = new StringBuilder();
             for (Map.Entry<String, Long> e : stacks.entrySet()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -36,8 +38,8 @@ class UiIT {
     static void start() throws Exception {
         server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
-        mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500);
-        sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 2500);
+        mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
+        sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500);
     }
 
     @AfterAll
@@ -72,6 +74,14 @@ class UiIT {
                     "every frame of the JSON tree wide enough to see is drawn from the binary one");
             page.waitForSelector("#hot-methods tbody tr"); // built after the graph has painted
             assertTrue(page.locator("#hot-methods tbody tr").count() > 5, "hot methods listed");
+            @SuppressWarnings("unchecked")
+            List<String> apiKinds = (List<String>) page.evaluate(API_KINDS);
+            assertEquals(Arrays.stream(Kind.values()).map(Kind::id).filter(apiKinds::contains).toList(), apiKinds,
+                    "the API lists kinds in the server's order");
+            assertEquals(apiKinds, page.locator(".tab").evaluateAll("tabs => tabs.map(t => t.dataset.kind)"),
+                    "a tab per kind with samples, in the API's order");
+            assertTrue(apiKinds.size() > 1, "kinds: " + apiKinds);
+            assertEquals(apiKinds.get(0), page.getAttribute(".tab[aria-selected=true]", "data-kind"), "the upload opens the first kind");
 
             page.click("#flame-search");
             page.keyboard().type("HashMap|TreeMap");
@@ -103,6 +113,8 @@ class UiIT {
                 restored.waitForSelector(".flame-canvas[data-drawn]");
                 restored.waitForSelector("#match-info[data-share]");
                 assertEquals(before, View.of(restored), "the permalink restores the same view");
+                assertEquals("flame 1, metadata 1, asked before the page's code: true", restored.evaluate(EARLY_DATA),
+                        "the entry module asks for the view's data once, before the page's modules; the page uses those responses");
 
                 restored.click("#hot-methods th:nth-child(3) button");
                 restored.waitForURL(u -> u.contains("sort=total"));
@@ -339,6 +351,25 @@ class UiIT {
         }
         throw new AssertionError("no " + name + " in " + url);
     }
+
+    /** The kinds with samples of the page's recording, as GET /api/recordings/{id} lists them. */
+    static final String API_KINDS = """
+            async () => {
+              const id = new URLSearchParams(location.search).get('id');
+              const kinds = (await (await fetch('/api/recordings/' + encodeURIComponent(id))).json()).kinds;
+              return Object.keys(kinds).filter(k => kinds[k].samples > 0);
+            }""";
+
+    /** How often the page requested its flame graph and metadata, and whether both came before the app's code. */
+    static final String EARLY_DATA = """
+            () => {
+              const requests = performance.getEntriesByType('resource').map(e => [new URL(e.name).pathname, e.startTime]);
+              const flame = requests.filter(([path]) => /^\\/api\\/recordings\\/[^/]+\\/flame$/.test(path));
+              const metadata = requests.filter(([path]) => /^\\/api\\/recordings\\/[^/]+$/.test(path));
+              const app = requests.find(([path]) => path === '/js/app.js');
+              const first = app && [...flame, ...metadata].every(([, at]) => at < app[1]);
+              return `flame ${flame.length}, metadata ${metadata.length}, asked before the page's code: ${first}`;
+            }""";
 
     private static double percent(String text) {
         return Double.parseDouble(text.replace("%", ""));

@@ -21,7 +21,10 @@ import javax.tools.ToolProvider;
  */
 public final class Recordings {
     public static final Path DIR = Path.of("target", "recordings").toAbsolutePath();
-    private static final long WORKLOAD_MILLIS = 2000;
+    /** The workloads' shortest run: Workload also runs until it has made its GCs, however slow the machine. */
+    private static final long WORKLOAD_MILLIS = 1000;
+    /** NativeLeakTest allows the last 10 % of a run to be missing (async-profiler's tail): not shorter than this. */
+    private static final long NATIVE_LEAK_MILLIS = 2000;
 
     private Recordings() {
     }
@@ -67,6 +70,54 @@ public final class Recordings {
         add(out, gzip());
         add(out, concatenated());
         return out;
+    }
+
+    /**
+     * async-profiler 4.2 in wall-clock mode ({@code event=wall}): batched profiler.WallClockSample events, or with
+     * {@code nobatch} jdk.ExecutionSample events in states RUNNABLE and SLEEPING, as async-profiler 2.x-3.x wrote them.
+     */
+    public static synchronized Path asyncProfilerWall(boolean batched) throws Exception {
+        return batched ? require(asyncProfiler("25", "ap25-wall", "event=wall"))
+                : require(asyncProfiler("25", "ap25-wall-nobatch", "event=wall,nobatch"));
+    }
+
+    /** async-profiler 4.2 sampling CPU and wall clock at once ({@code event=cpu,wall=5ms}). */
+    public static synchronized Path asyncProfilerCpuAndWall() throws Exception {
+        return require(asyncProfiler("25", "ap25-cpu-wall", "event=cpu,wall=5ms"));
+    }
+
+    /**
+     * async-profiler 3.0 (its library from the jar named by the system property {@code asyncprofiler30.jar}) on JDK
+     * 17, which it supports: every sample is a jdk.ExecutionSample, CPU ones in STATE_DEFAULT, wall ones RUNNABLE or
+     * SLEEPING.
+     */
+    public static synchronized Path asyncProfiler30(String name, String options) throws Exception {
+        Path out = DIR.resolve(name + ".jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("17"));
+        Path lib = nativeLibrary("3.0", System.getProperty("asyncprofiler30.jar"));
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-agentpath:" + lib + "=start," + options + ",file=" + part);
+        return publish(part, out);
+    }
+
+    /**
+     * Two samplers of cpu and of alloc in one file: a JDK recording with default settings runs while async-profiler
+     * records cpu and alloc with jfrsync, so the JDK chunk holds the JDK's jdk.ExecutionSample and
+     * jdk.ObjectAllocationSample events beside the profiler's samples.
+     */
+    public static synchronized Path asyncProfilerBesideJdk() throws Exception {
+        Path out = DIR.resolve("ap25-beside-jdk.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
+                "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,jfrsync=default,file=" + part);
+        return publish(part, out);
     }
 
     /** A small async-profiler recording (one chunk, tens of kB). */
@@ -223,6 +274,25 @@ public final class Recordings {
         Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** Another version's linux-x64 library, extracted from its jar (null or missing jar: the test is skipped). */
+    static synchronized Path nativeLibrary(String version, String jar) throws IOException {
+        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)), "async-profiler " + version + "'s jar is not there");
+        Path lib = DIR.resolve("libasyncProfiler-" + version + ".so");
+        if (!Files.exists(lib)) {
+            Files.createDirectories(DIR);
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar)) {
+                java.util.zip.ZipEntry e = zip.getEntry("linux-x64/libasyncProfiler.so");
+                assumeTrue(e != null, "async-profiler " + version + "'s jar has no linux-x64 library");
+                Path tmp = Files.createTempFile(DIR, "lib", ".tmp");
+                try (InputStream in = zip.getInputStream(e)) {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        return lib;
+    }
+
     /** async-profiler's linux-x64 library, extracted from its jar on the test class path. */
     public static synchronized Path nativeLibrary() throws IOException {
         Path lib = DIR.resolve("libasyncProfiler.so");
@@ -278,6 +348,25 @@ public final class Recordings {
     }
 
     /**
+     * The Datadog-shaped events beside the JDK's own samplers (default settings): two sources of cpu
+     * (datadog.ExecutionSample and jdk.ExecutionSample) and of alloc, as in a Datadog recording that also ran JDK JFR.
+     */
+    public static synchronized Path datadogShapedWithJdk() throws Exception {
+        Path out = DIR.resolve("jdk25-datadog-shaped-with-jdk.jfr");
+        if (Files.exists(out)) {
+            return out;
+        }
+        Path home = require(jdkHome("25"));
+        Path part = partial(out);
+        // DatadogShaped sleeps a millisecond in each round: at the default 20 ms and with a short cpuWork its two
+        // seconds got a JDK sample or two, and none on a loaded machine; cpuWork is now longer and the JDK samples
+        // every 1 ms
+        runMain(home, compiled("DatadogShaped", "17"), "DatadogShaped", part, WORKLOAD_MILLIS,
+                "-XX:StartFlightRecording=settings=default,jdk.ExecutionSample#period=1ms,filename=" + part);
+        return publish(part, out);
+    }
+
+    /**
      * async-profiler's nativemem engine recording every malloc and free (nativemem=0) of a JDK 25 workload that
      * frees most native memory at once (NativeLeak.churn) and keeps some for good (NativeLeak.leak).
      */
@@ -288,7 +377,7 @@ public final class Recordings {
         }
         Path home = require(jdkHome("25"));
         Path part = partial(out);
-        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, WORKLOAD_MILLIS, "--enable-native-access=ALL-UNNAMED",
+        runMain(home, compiled("NativeLeak", "25"), "NativeLeak", part, NATIVE_LEAK_MILLIS, "--enable-native-access=ALL-UNNAMED",
                 "-agentpath:" + nativeLibrary() + "=start,nativemem=0,file=" + part);
         return publish(part, out);
     }
@@ -315,7 +404,8 @@ public final class Recordings {
         cmd.addAll(args);
         Path log = DIR.resolve(out.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(millis + 60_000, TimeUnit.MILLISECONDS)) {
+        // only a stuck workload takes this long: a loaded machine may take a minute to start a JVM and profiler
+        if (!p.waitFor(millis + 300_000, TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IOException("workload did not finish: " + cmd);
         }

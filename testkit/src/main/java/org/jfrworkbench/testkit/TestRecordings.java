@@ -15,9 +15,12 @@ import jdk.jfr.Recording;
 /**
  * Real JFR recordings made in the test JVM with the JDK's "profile" settings: execution samples,
  * allocation samples, old-object (live) samples and GC heap summaries from a small workload.
- * Two shapes ({@code mapHeavy} or not) give the diff page something to show.
+ * Two shapes ({@code mapHeavy} or not) give the diff page something to show. The workload runs for at least the
+ * given time and at least {@link #ROUNDS} rounds (two GCs), so a loaded machine makes it longer, not emptier.
  */
 public final class TestRecordings {
+    public static final int ROUNDS = 50;
+
     private TestRecordings() {
     }
 
@@ -61,7 +64,7 @@ public final class TestRecordings {
         long end = System.currentTimeMillis() + millis;
         long sink = 0;
         int round = 0;
-        while (System.currentTimeMillis() < end) {
+        while (System.currentTimeMillis() < end || round < ROUNDS) {
             sink += mapHeavy ? fillMaps(retained) : sortAndFormat(retained);
             if (++round % 25 == 0) {
                 System.gc();

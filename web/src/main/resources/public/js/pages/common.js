@@ -1,18 +1,17 @@
 // Pieces shared by the recording, diff and heap pages.
 
-import { el, formatDate, formatDuration } from '../dom.js';
-import * as state from '../state.js';
+import { el, formatDate, formatDuration, labelChips } from '../core/dom.js';
+import * as state from '../core/state.js';
 
 export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
-export const KIND_ORDER = ['cpu', 'wall', 'alloc', 'live', 'lock', 'nativemem', 'leak'];
 
+/**
+ * The kinds with samples, in the API's order (the server's); the first is the view a recording opens with, the one
+ * the server prepares after an upload.
+ */
 export function kindsOf(recording) {
-  const kinds = Object.keys((recording && recording.kinds) || {}).filter(k => (recording.kinds[k].samples || recording.kinds[k].weight) > 0);
-  return kinds.sort((a, b) => (KIND_ORDER.indexOf(a) + 99) % 99 - (KIND_ORDER.indexOf(b) + 99) % 99 || a.localeCompare(b));
-}
-
-export function labelChips(labels) {
-  return Object.entries(labels || {}).map(([k, v]) => el('span', { class: 'chip', text: k + '=' + v }));
+  const kinds = (recording && recording.kinds) || {};
+  return Object.keys(kinds).filter(k => (kinds[k].samples || kinds[k].weight) > 0);
 }
 
 /** A short JVM description: "Java 25.0.3 · OpenJDK 64-Bit Server VM"; the full version string is long. */
@@ -55,6 +54,15 @@ export function kindTabs(kinds, current, onPick) {
     list.appendChild(tab);
   }
   return list;
+}
+
+/**
+ * Runs release when the page's lifetime ends (app.js aborts it when another page replaces this one), or at once if
+ * it already has: a page left while it was loading still releases what it created.
+ */
+export function onLeave(lifetime, release) {
+  if (lifetime.aborted) release();
+  else lifetime.addEventListener('abort', release, { once: true });
 }
 
 export function message(title, ...lines) {

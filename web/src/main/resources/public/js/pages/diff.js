@@ -1,17 +1,18 @@
 // Diff page: baseline vs target of one kind. Merged flame graph (width = mean of both normalised shares),
 // coloured by the change of each frame's share: red grows, blue shrinks, stronger = bigger change.
 
-import { el, clear, formatPercent, toast, nameCell } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
-import { diffColor } from '../colors.js';
-import { kindsOf, kindTabs, message, link, loading, labelChips } from './common.js';
+import { el, clear, formatPercent, labelChips, toast, nameCell } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
+import { diffColor } from '../flame/colors.js';
+import { kindsOf, kindTabs, message, link, loading, onLeave } from './common.js';
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   const [base, target] = await Promise.all([api.get(st.base), api.get(st.id)]);
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   const baseKinds = kindsOf(base);
   const kinds = kindsOf(target).filter(k => baseKinds.includes(k));
@@ -47,6 +48,10 @@ export async function mount(root, st) {
   right.appendChild(changes);
 
   let dataKey = null, seq = 0, current = st;
+  onLeave(lifetime, () => {
+    seq++; // a diff still loading is dropped
+    panel.destroy();
+  });
   async function update(s) {
     current = s;
     const kind = kinds.includes(s.kind) ? s.kind : kinds[0];

@@ -1,19 +1,20 @@
 // Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
 // that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
 
-import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
-import { recordingHeader, message, link, loading } from './common.js';
-import { timeTick } from '../timeline.js';
+import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
+import { recordingHeader, message, link, loading, onLeave } from './common.js';
+import { timeTick } from '../components/timeline.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   const [recording, heap] = await Promise.all([api.get(st.id), api.heap(st.id), d3Ready()]);
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   root.appendChild(recordingHeader(recording, [link('Flame graph', { page: 'recording', id: recording.id }, { class: 'button' })]));
   const gcs = heap.gcs || [];
@@ -37,10 +38,20 @@ export async function mount(root, st) {
   function relative(ms) { return ms - (recording.startMillis || (gcs[0] && gcs[0].startMillis) || 0); }
   let selected = -1;
   const draw = () => drawChart(chartBox, gcs, heap.samples || [], relative, selected, i => state.update({ gc: String(i) }));
-  let drawnWidth = 0;
-  new ResizeObserver(() => requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } })).observe(chartBox);
+  let drawnWidth = 0, frame = 0;
+  const resizer = new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => { if (chartBox.clientWidth !== drawnWidth) { drawnWidth = chartBox.clientWidth; draw(); } });
+  });
+  resizer.observe(chartBox);
 
   let seq = 0, dataKey = null, panel = null, current = st;
+  onLeave(lifetime, () => {
+    seq++; // a live heap still loading is dropped
+    resizer.disconnect();
+    cancelAnimationFrame(frame);
+    if (panel) panel.destroy();
+  });
   async function update(s) {
     current = s;
     const gc = s.gc !== undefined ? Math.min(gcs.length - 1, Math.max(0, Number(s.gc) | 0)) : gcs.length - 1;
@@ -57,6 +68,7 @@ export async function mount(root, st) {
     }
     if (mine !== seq) return;
     clear(body);
+    if (panel) panel.destroy();
     panel = null;
     if (!live.liveSamples) {
       body.appendChild(message('No live-object samples in this recording',

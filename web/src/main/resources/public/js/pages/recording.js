@@ -1,23 +1,22 @@
 // Recording page: kind tabs, timeline with a range brush, thread filter, inverted toggle,
 // the flame graph and the hot-methods table. Everything it shows follows the URL state.
 
-import { el, clear, formatCount, toast } from '../dom.js';
-import { api } from '../api.js';
-import * as state from '../state.js';
-import { FlameTree } from '../flametree.js';
-import { FlamePanel } from '../flamepanel.js';
-import { kindsOf, kindTabs, recordingHeader, message, link, loading } from './common.js';
+import { el, clear, formatCount, toast } from '../core/dom.js';
+import { api, urls } from '../core/api.js';
+import * as state from '../core/state.js';
+import { FlameTree } from '../flame/flametree.js';
+import { FlamePanel } from '../flame/flamepanel.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave } from './common.js';
 
-const flameParams = (kind, s) => ({ kind, from: s.from, to: s.to, threads: s.threads, invert: s.invert === '1' ? 'true' : undefined });
-
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
-  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, flameParams(st.kind, st)).catch(e => e) : null };
+  const early = { kind: st.kind, request: st.kind ? api.flame(st.id, st).catch(e => e) : null };
   // workbench:* marks split the first paint for DevTools and the flame graph benchmark
   performance.mark('workbench:mount');
   const recording = await api.get(st.id);
   performance.mark('workbench:metadata');
+  if (lifetime.aborted) return { update() {} };
   clear(root);
   const kinds = kindsOf(recording);
   if (!kinds.length) {
@@ -28,7 +27,7 @@ export async function mount(root, st) {
   const kindOf = s => (kinds.includes(s.kind) ? s.kind : kinds[0]);
   const heapLink = recording.heap && (recording.heap.gcs > 0 || recording.heap.hasLive)
     ? link('Live heap', { page: 'heap', id: recording.id }, { class: 'button', id: 'heap-link' }) : null;
-  const original = el('a', { class: 'button', href: '/api/recordings/' + encodeURIComponent(recording.id) + '/original',
+  const original = el('a', { class: 'button', href: urls.original(recording.id),
     download: recording.name || recording.id, text: 'Download original' });
   let shownKind = kindOf(st);
   // filled once the graph has painted (see extras below)
@@ -58,16 +57,24 @@ export async function mount(root, st) {
   const status = el('div', { class: 'status-line', id: 'flame-status', 'aria-live': 'polite' });
   left.appendChild(status);
   const panel = new FlamePanel(left, { unit: 'samples', fileName: recording.name || recording.id });
+  let timeline = null, hot = null, hotRows = null, extras = null, picker = null, seq = 0;
+  onLeave(lifetime, () => {
+    seq++; // a flame graph still loading is dropped
+    panel.destroy();
+    if (timeline) timeline.destroy();
+    if (picker) picker.destroy();
+  });
 
   // What the graph's first paint does not need (timeline and D3, hot-methods table, compare picker) loads after
   // it, so their modules do not queue on the browser's six connections ahead of the graph's code and data.
-  let timeline = null, hot = null, hotRows = null, extras = null;
-  const loadExtras = () => extras ??= Promise.all([import('../timeline.js'), import('../hotmethods.js'), import('../comparepicker.js')])
+  const loadExtras = () => extras ??= Promise.all([import('../components/timeline.js'), import('../components/hotmethods.js'), import('../components/comparepicker.js')])
     .then(([t, h, c]) => {
+      if (lifetime.aborted) return;
       timelineSpace.remove();
       timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
       hot = new h.HotMethods(right, { onFocus: name => panel.focusMethod(name), onSort: key => state.update({ sort: key }) });
-      compareSlot.replaceWith(c.comparePicker(recording, () => shownKind));
+      picker = c.comparePicker(recording, () => shownKind);
+      compareSlot.replaceWith(picker.root);
       applyExtras(current);
       if (hotRows) hot.setRows(...hotRows);
       return timeline.start();
@@ -84,7 +91,7 @@ export async function mount(root, st) {
     hot.sort(s.sort);
   }
 
-  let dataKey = null, seq = 0, current = st;
+  let dataKey = null, current = st;
   async function update(s) {
     current = s;
     const kind = shownKind = kindOf(s);
@@ -113,7 +120,7 @@ export async function mount(root, st) {
     try {
       const prefetched = early.kind === kind && s === st ? early.request : null;
       early.kind = null;
-      flame = await (prefetched || api.flame(recording.id, flameParams(kind, s)));
+      flame = await (prefetched || api.flame(recording.id, { ...s, kind }));
       if (flame instanceof Error) throw flame;
     } catch (e) {
       if (mine === seq) { status.textContent = ''; toast(e.message, true); dataKey = null; }

@@ -1,14 +1,14 @@
 // Recordings page: Lucene search with facets, the list (newest first), upload with progress, delete,
 // and picking two recordings to diff.
 
-import { el, clear, formatBytes, formatDate, formatDuration, toast } from '../dom.js';
-import { api, upload } from '../api.js';
-import * as state from '../state.js';
-import { KIND_LABELS, kindsOf, labelChips, link, loading } from './common.js';
+import { el, clear, formatBytes, formatDate, formatDuration, labelChips, toast } from '../core/dom.js';
+import { api, upload } from '../core/api.js';
+import * as state from '../core/state.js';
+import { KIND_LABELS, kindsOf, link, loading, onLeave } from './common.js';
 
 const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['Java', 'java'], kinds: ['Kinds', 'kind'] };
 
-export async function mount(root, st) {
+export async function mount(root, st, lifetime) {
   const search = el('input', { type: 'search', id: 'recordings-search', class: 'search wide', spellcheck: 'false',
     placeholder: 'Search recordings: name, label:service=checkout, java:25, kind:alloc, method:HashMap  (/)',
     'aria-label': 'Search recordings (Lucene query syntax)' });
@@ -27,7 +27,9 @@ export async function mount(root, st) {
     const [base, target] = [...picked].sort((a, b) => (when.get(a) || 0) - (when.get(b) || 0));
     state.update({ page: 'diff', base, id: target }, { reset: true });
   });
-  const dropzone = uploadBox(() => refresh(state.readState()));
+  // an upload that ends after the user left the page does not redraw it
+  const dropzone = uploadBox(() => { if (!lifetime.aborted) refresh(state.readState()); });
+  const timers = new Set(); // the delete buttons' confirm windows
   root.append(
     el('header', { class: 'page-head' }, el('div', {}, el('h1', { class: 'title', text: 'Recordings' }),
       el('p', { class: 'facts', text: 'Upload JFR recordings (.jfr, .jfr.gz, .zip) or collapsed stacks, then open, search and diff them.' }))),
@@ -37,6 +39,10 @@ export async function mount(root, st) {
     el('div', { class: 'recordings-grid' }, facets, list));
 
   let seq = 0;
+  onLeave(lifetime, () => {
+    seq++;
+    for (const t of timers) clearTimeout(t);
+  });
   async function refresh(s) {
     search.value = s.q || '';
     const mine = ++seq;
@@ -50,7 +56,7 @@ export async function mount(root, st) {
     if (mine !== seq) return;
     drawFacets(facets, result.facets || {}, s.q);
     for (const r of result.recordings || []) when.set(r.id, r.startMillis || r.uploadedMillis || 0);
-    drawList(list, result, picked, compare, () => refresh(state.readState()));
+    drawList(list, result, picked, compare, () => refresh(state.readState()), timers);
   }
   await refresh(st);
   return { update: refresh };
@@ -75,7 +81,7 @@ function drawFacets(box, facets, q) {
   if (!box.firstChild) box.appendChild(el('p', { class: 'hint', text: 'Facets appear once recordings are uploaded.' }));
 }
 
-function drawList(box, result, picked, compare, reload) {
+function drawList(box, result, picked, compare, reload, timers) {
   clear(box);
   const recordings = result.recordings || [];
   const total = result.total ?? recordings.length;
@@ -100,8 +106,14 @@ function drawList(box, result, picked, compare, reload) {
     const del = el('button', { type: 'button', class: 'button small danger', text: 'Delete', 'aria-label': 'Delete ' + (r.name || r.id) });
     let armed = 0;
     del.addEventListener('click', async () => {
-      if (!armed) { del.textContent = 'Confirm'; armed = setTimeout(() => { armed = 0; del.textContent = 'Delete'; }, 4000); return; }
+      if (!armed) {
+        del.textContent = 'Confirm';
+        armed = setTimeout(() => { timers.delete(armed); armed = 0; del.textContent = 'Delete'; }, 4000);
+        timers.add(armed);
+        return;
+      }
       clearTimeout(armed);
+      timers.delete(armed);
       try { await api.remove(r.id); toast('Deleted ' + (r.name || r.id)); reload(); } catch (e) { toast(e.message, true); }
     });
     body.appendChild(el('tr', { dataset: { id: r.id } },

@@ -19,20 +19,25 @@ class AllocationRateTest {
     @Test
     void measuresThisJvmsAllocationRateBetweenTwoChoices() throws Exception {
         AllocationRate rate = new AllocationRate(10);
+        long t0 = System.nanoTime();
         rate.nextInterval();
-        assertIntervalAtLeastThisThreadsRate(rate);
+        assertIntervalAtLeastThisThreadsRate(rate, t0);
     }
 
-    /** Allocates for 200 ms; the next interval is at least what this thread allocated (others only add) per second, over 10 samples/s. */
-    private static void assertIntervalAtLeastThisThreadsRate(AllocationRate rate) {
-        long t0 = System.nanoTime();
+    /**
+     * Allocates for 200 ms; the next interval is at least what this thread allocated (others only add) per second, over
+     * 10 samples/s. The seconds are counted from t0, taken before the rate's window opened, to after it closed: a busy
+     * machine that pauses this thread between the two only makes the rate's window the shorter.
+     */
+    private static void assertIntervalAtLeastThisThreadsRate(AllocationRate rate, long t0) {
+        long start = System.nanoTime();
         long bytes = 0;
-        while (System.nanoTime() - t0 < 200_000_000L) {
+        while (System.nanoTime() - start < 200_000_000L) {
             sink = new byte[64 * 1024];
             bytes += 64 * 1024;
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
         long interval = rate.nextInterval();
+        double seconds = (System.nanoTime() - t0) / 1e9;
         assertTrue(interval >= 0.8 * bytes / seconds / 10, "interval " + interval + " for " + bytes + " B in " + seconds + " s");
     }
 
@@ -54,7 +59,8 @@ class AllocationRateTest {
         // and the other way: a quiet start, then steady allocation after the mark
         rate.nextInterval();
         Thread.sleep(300);
+        long t0 = System.nanoTime();
         rate.mark();
-        assertIntervalAtLeastThisThreadsRate(rate); // measured over the 0.3 s before the mark too, it would be ~0.4 of that
+        assertIntervalAtLeastThisThreadsRate(rate, t0); // measured over the 0.3 s before the mark too, it would be ~0.4 of that
     }
 }

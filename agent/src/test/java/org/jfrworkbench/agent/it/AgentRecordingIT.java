@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.jfrworkbench.agent.AgentOptions;
 import org.jfrworkbench.model.Kind;
@@ -33,8 +34,17 @@ class AgentRecordingIT {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
         // the defaults (cpu 10 ms, allocations at 50 samples/s per processor up to 150/s, live objects) with a short interval
-        String out = jvm.run("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2",
-                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "10");
+        Path log = tmp.resolve("out.log");
+        Process app = jvm.start("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2", List.of("-Xmx96m"), log,
+                CACHE, "stdin");
+        // runs until three chunks are closed and hold what the checks below need, however slow the machine
+        AgentChunks.awaitChunks(app, log, dir, closed -> {
+            Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+            return closed.size() >= 3 && n.getOrDefault("jdk.ExecutionSample", 0) > 50 && n.getOrDefault("jdk.GarbageCollection", 0) >= 3
+                    && AgentChunks.count(n, "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB") > 50
+                    && n.getOrDefault("profiler.LiveObject", 0) > 0;
+        });
+        String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("async-profiler"), out);
         assertTrue(out.contains("cpu=ctimer"), "at 10 ms cpu samples come from CPU timers: " + out);
 
@@ -113,13 +123,15 @@ class AgentRecordingIT {
     void allocationSamplingAimsAtTheSteadyRateNotTheStartUpBurst(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        // a 1 s burst as fast as the JVM allocates, then 20 MB/s paced by the clock, with 6 s chunks: the first chunk's
-        // second half (3-6 s) sees only the steady rate
-        String out = jvm.run("dir=" + dir + ",interval=6s", List.of("-Xmx96m"), tmp.resolve("out.log"),
-                "org.jfrworkbench.samples.AllocationPhases", "1000", "20", "16");
+        // a 0.5 s burst as fast as the JVM allocates, then 20 MB/s paced by the clock, with 4 s chunks: the first chunk's
+        // second half (2-4 s) sees only the steady rate as long as main starts within 1.5 s of the chunk
+        Path log = tmp.resolve("out.log");
+        Process app = jvm.start("dir=" + dir + ",interval=4s", List.of("-Xmx96m"), log,
+                "org.jfrworkbench.samples.AllocationPhases", "500", "20", "stdin");
+        AgentChunks.awaitChunks(app, log, dir, closed -> closed.size() >= 2);
+        String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("allocation phases done"), out);
         List<Path> chunks = AgentChunks.chunks(dir);
-        assertTrue(chunks.size() >= 2, "a second chunk: " + chunks);
         List<Long> intervals = allocIntervals(chunks);
         double perSecond = allocSamplesPerSecond(chunks.get(1));
         // 20 MB/s over 100 samples/s is ~200 KB; measured over the whole first chunk the burst would make it megabytes
@@ -157,15 +169,25 @@ class AgentRecordingIT {
     void jfrEngineRecordsTheSameKindsAndNativeMemory(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        String out = jvm.run("dir=" + dir + ",engine=jfr,interval=2s,nmt-interval=1s,label.service=cache,label.team=heap",
-                List.of("-Xmx96m", "-XX:NativeMemoryTracking=summary"), tmp.resolve("out.log"), CACHE, "5");
+        Path log = tmp.resolve("out.log");
+        Process app = jvm.start("dir=" + dir + ",engine=jfr,interval=2s,nmt-interval=1s,label.service=cache,label.team=heap",
+                List.of("-Xmx96m", "-XX:NativeMemoryTracking=summary"), log, CACHE, "stdin");
+        String[] kinds = {"jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.OldObjectSample", "jdk.GCHeapSummary",
+            "jdk.GarbageCollection", "workbench.HeapSummary", "workbench.MemoryPoolSummary", "workbench.NativeMemorySummary"};
+        // until two chunks are closed, with every kind and three GCs in them (on a loaded machine a fixed run once
+        // ended while the first rotation was still under way: one chunk)
+        AgentChunks.awaitChunks(app, log, dir, closed -> {
+            Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+            return closed.size() >= 2 && Stream.of(kinds).allMatch(k -> n.getOrDefault(k, 0) > 0)
+                    && n.getOrDefault("jdk.GarbageCollection", 0) >= 3;
+        });
+        String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("JDK Flight Recorder"), out);
         List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
         List<RecordedEvent> events = AgentChunks.events(chunks);
         Map<String, Integer> all = AgentChunks.counts(events);
-        for (String kind : new String[] {"jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.OldObjectSample",
-                "jdk.GCHeapSummary", "jdk.GarbageCollection", "workbench.HeapSummary", "workbench.MemoryPoolSummary"}) {
+        for (String kind : kinds) {
             assertTrue(all.getOrDefault(kind, 0) > 0, kind + " missing: " + all);
         }
         assertEquals("heap", AgentChunks.labels(events).get("team"));
@@ -197,8 +219,15 @@ class AgentRecordingIT {
     void everySamplerOffRecordsGcAndHeapEventsWithoutSamples(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        String out = jvm.run("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s,label.service=cache",
-                List.of("-Xmx96m"), tmp.resolve("out.log"), CACHE, "5");
+        Path log = tmp.resolve("out.log");
+        Process app = jvm.start("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s,label.service=cache",
+                List.of("-Xmx96m"), log, CACHE, "stdin");
+        AgentChunks.awaitChunks(app, log, dir, closed -> {
+            Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+            return closed.size() >= 2 && AgentChunks.count(n, "jdk.GarbageCollection") >= 3
+                    && AgentChunks.count(n, "workbench.HeapSummary") > 0 && AgentChunks.count(n, "jdk.GCHeapSummary") > 0;
+        });
+        String out = ChildJvm.stop(app, log);
         List<Path> chunks = AgentChunks.chunks(dir);
         assertTrue(chunks.size() >= 2, "several chunk files: " + chunks);
         List<RecordedEvent> events = AgentChunks.events(chunks);
@@ -220,10 +249,16 @@ class AgentRecordingIT {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
         Path log = tmp.resolve("app.log");
-        Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "7");
-        Thread.sleep(1500); // let the JVM come up before attaching
+        Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "stdin");
+        ChildJvm.awaitOutput(app, log, "retaining cache started"); // the JVM is up: it can be attached to
         attach(jvm, app, "dir=" + dir + ",interval=2s,label.service=attached");
-        String out = ChildJvm.finish(app, log);
+        AgentChunks.awaitChunks(app, log, dir, closed -> {
+            Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+            return n.getOrDefault("jdk.ExecutionSample", 0) > 0 && n.getOrDefault("workbench.HeapSummary", 0) > 0
+                    && n.getOrDefault("jdk.GarbageCollection", 0) > 0
+                    && AgentChunks.count(n, "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB") > 0;
+        });
+        String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("[workbench-agent] recording with"), out);
         List<RecordedEvent> events = AgentChunks.events(AgentChunks.chunks(dir));
         Map<String, Integer> all = AgentChunks.counts(events);
@@ -246,24 +281,18 @@ class AgentRecordingIT {
         Path first = tmp.resolve("first");
         Path second = tmp.resolve("second");
         Path log = tmp.resolve("app.log");
-        Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "20");
-        Thread.sleep(1500);
+        Process app = jvm.start(null, List.of("-Xmx96m", "-XX:+EnableDynamicAgentLoading"), log, CACHE, "stdin");
+        ChildJvm.awaitOutput(app, log, "retaining cache started");
         attach(jvm, app, "dir=" + first + ",interval=2s,label.service=first");
-        Thread.sleep(4000);
+        AgentChunks.awaitChunks(app, log, first, closed -> AgentChunks.counts(AgentChunks.events(closed))
+                .getOrDefault("jdk.ExecutionSample", 0) > 0);
         attach(jvm, app, "stop"); // the agent stops on a thread of its own: wait for the last chunk to close
-        List<Path> files = List.of();
-        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); System.nanoTime() < end; Thread.sleep(200)) {
-            try (var list = Files.list(first)) {
-                files = list.toList();
-            }
-            if (allClosed(files)) {
-                break;
-            }
-        }
-        assertTrue(allClosed(files), "every chunk closed at stop: " + files);
+        ChildJvm.await(app, log, () -> allClosed(files(first)), () -> "every chunk closed at stop: " + files(first));
         // the second time with Java frames only (cstack=no): its GC and JIT threads' samples show no native frames
         attach(jvm, app, "dir=" + second + ",interval=2s,label.service=second,cstack=no");
-        String out = ChildJvm.finish(app, log);
+        AgentChunks.awaitChunks(app, log, second, closed -> AgentChunks.counts(AgentChunks.events(closed))
+                .getOrDefault("jdk.ExecutionSample", 0) > 0);
+        String out = ChildJvm.stop(app, log);
         assertTrue(out.contains("[workbench-agent] stopped") && !out.contains("already recording"), out);
         for (Path dir : List.of(first, second)) {
             List<RecordedEvent> events = AgentChunks.events(AgentChunks.chunks(dir));
@@ -278,6 +307,12 @@ class AgentRecordingIT {
         assertEquals(0, AgentChunks.nativeFrames(after), "no native frames with cstack=no");
     }
 
+    private static List<Path> files(Path dir) throws java.io.IOException {
+        try (var list = Files.list(dir)) {
+            return list.toList();
+        }
+    }
+
     private static boolean allClosed(List<Path> files) {
         return !files.isEmpty() && files.stream().allMatch(f -> f.toString().endsWith(".jfr"));
     }
@@ -285,7 +320,7 @@ class AgentRecordingIT {
     private static void attach(ChildJvm jvm, Process app, String options) throws Exception {
         Process attach = new ProcessBuilder(jvm.java().toString(), "-jar", ChildJvm.AGENT_JAR.toString(), String.valueOf(app.pid()), options)
                 .redirectErrorStream(true).start();
-        assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(attach.waitFor(ChildJvm.STUCK_SECONDS, TimeUnit.SECONDS));
         String attachOut = new String(attach.getInputStream().readAllBytes());
         assertEquals(0, attach.exitValue(), attachOut);
     }

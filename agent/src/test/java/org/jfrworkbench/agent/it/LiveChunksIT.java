@@ -27,8 +27,13 @@ class LiveChunksIT {
     @Test
     void chunksCloseAfterAGcSoTheLiveViewOverAllChunksHoldsTheRetainedObjectsNotTheGarbage() throws Exception {
         Path dir = tmp.resolve("rec");
-        ChildJvm.jdk("25").run("dir=" + dir + ",interval=2s,alloc=64k", List.of("-Xmx96m"), tmp.resolve("out.log"),
-                "org.jfrworkbench.samples.RetainingCache", "8");
+        Path log = tmp.resolve("out.log");
+        Process app = ChildJvm.jdk("25").start("dir=" + dir + ",interval=2s,alloc=64k", List.of("-Xmx96m"), log,
+                "org.jfrworkbench.samples.RetainingCache", "stdin");
+        // three closed chunks whose live samples already number 100 (the last chunk and the final GC come at exit)
+        AgentChunks.awaitChunks(app, log, dir, closed -> closed.size() >= 3
+                && Imported.readAll(closed, tmp.resolve("closed.jfr")).samples(Kind.LIVE).size() >= 100);
+        ChildJvm.stop(app, log);
         Profile p = Imported.readAll(AgentChunks.chunks(dir), tmp.resolve("all.jfr"));
         assertTrue(p.chunks() >= 4, "several chunks: " + p.chunks());
         List<GcEvent> gcs = p.heap().gcs();

@@ -17,6 +17,10 @@ final class ChunkResolver {
     private final LongIntMap frameTypes = new LongIntMap();
     private final LongIntMap symbolIds = new LongIntMap(4096);
     private final LongIntMap classOfMethodIds = new LongIntMap(1024);
+    /** Thread-state pool key to {@link Profile#states()} id + 1; the last key is kept beside it (it rarely changes). */
+    private final LongIntMap stateIds = new LongIntMap();
+    private long lastStateKey = Long.MIN_VALUE;
+    private int lastState;
     private ConstantPools pools;
     private JfrType methodType;
     private JfrType frameTypeType;
@@ -34,11 +38,12 @@ final class ChunkResolver {
     void reset(ConstantPools chunkPools, ChunkTypes types, boolean sameKeys) {
         if (!sameKeys) {
             for (LongIntMap m : new LongIntMap[] {threadIds, methodIds, classNames, frameTypes, symbolIds,
-                    classOfMethodIds}) {
+                    classOfMethodIds, stateIds}) {
                 m.clear();
             }
         }
         this.pools = chunkPools;
+        this.lastStateKey = Long.MIN_VALUE;
         JfrType stackTrace = types.byName("jdk.types.StackTrace");
         JfrType frame = ConstantPools.fieldType(stackTrace, "frames");
         this.methodType = ConstantPools.fieldType(frame, "method");
@@ -71,6 +76,26 @@ final class ChunkResolver {
             id = profile.threads().add(new ThreadTable.ThreadInfo(name == null ? "thread " + key : name, javaId, osId));
         }
         threadIds.put(key, id);
+        return id;
+    }
+
+    /** {@link Profile#states()} id of a thread-state key of the given pool type; 0 when absent. */
+    int state(JfrType stateType, long key) {
+        if (key == lastStateKey) {
+            return lastState;
+        }
+        int id = stateIds.get(key);
+        if (id < 0) {
+            Object s = stateType == null ? null : pools.get(stateType, key);
+            String name = s == null ? null : pools.text(pools.field(stateType, s, "name"), 0);
+            if (name == null) {
+                name = pools.text(s, 0);
+            }
+            id = name == null ? 0 : profile.states().intern(name);
+            stateIds.put(key, id);
+        }
+        lastStateKey = key;
+        lastState = id;
         return id;
     }
 

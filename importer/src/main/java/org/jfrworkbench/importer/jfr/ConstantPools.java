@@ -157,6 +157,12 @@ final class ConstantPools implements JfrInput.StringPool {
         return i < 0 ? null : values[t.index].get(i);
     }
 
+    /** Every entry of type t's pool (empty when the chunk has none), in key order of reading. */
+    List<Object> values(JfrType t) {
+        List<Object> v = t == null ? null : values[t.index];
+        return v == null ? List.of() : v;
+    }
+
     @Override
     public Object string(long key) {
         return stringType == null ? null : text(get(stringType, key), 0);

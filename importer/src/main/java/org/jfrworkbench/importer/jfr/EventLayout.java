@@ -6,7 +6,8 @@ package org.jfrworkbench.importer.jfr;
  */
 final class EventLayout {
     enum Mapping {
-        CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
+        /** jdk.ExecutionSample: cpu or wall by its producer, the recording's mode and its thread state (EventMapper). */
+        EXECUTION, CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
         FREE, GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
         SYSTEM_PROPERTY
     }
@@ -24,6 +25,10 @@ final class EventLayout {
     final int objectClass;
     /** The native address of profiler.Malloc / profiler.Free, or -1. */
     final int address;
+    /** The thread state (a jdk.types.ThreadState key) of execution and wall samples, or -1. */
+    final int state;
+    /** The {@link org.jfrworkbench.model.Profile#sources()} id of the sampler that wrote this type's samples. */
+    final int source;
     static final byte VARINT = 0, SCALAR = 1, MATERIALISE = 2, SKIP = 3;
     /** How to read field i: one compressed integer, another scalar, a value the handler reads, or skip it. */
     final byte[] reads;
@@ -32,9 +37,10 @@ final class EventLayout {
     /** Whether every field read is one compressed integer (most sample events): {@link EventDecoder} decodes these. */
     final boolean varintsOnly;
 
-    EventLayout(JfrType type, Mapping mapping) {
+    EventLayout(JfrType type, Mapping mapping, int source) {
         this.type = type;
         this.mapping = mapping;
+        this.source = source;
         this.time = type.field("startTime");
         this.duration = type.field("duration");
         int sampled = type.field("sampledThread");
@@ -42,7 +48,7 @@ final class EventLayout {
         this.stack = type.field("stackTrace");
         int w = type.field(switch (mapping) {
             // async-profiler batches wall samples in "samples"; Datadog weights cpu and wall samples by "weight"
-            case CPU -> "weight";
+            case EXECUTION, CPU -> "weight";
             case WALL -> type.field("samples") >= 0 ? "samples" : "weight";
             case ALLOC_WEIGHT -> "weight";
             case ALLOC_TLAB -> "tlabSize";
@@ -51,7 +57,9 @@ final class EventLayout {
             case LIVE_OLD_OBJECT -> "objectSize";
             default -> "duration";
         });
-        boolean count = mapping == Mapping.CPU || mapping == Mapping.WALL;
+        boolean count = mapping == Mapping.EXECUTION || mapping == Mapping.CPU || mapping == Mapping.WALL;
+        int st = count ? type.field("state") : -1;
+        this.state = st >= 0 && type.fields[st].constantPool && ValueReader.isScalar(type.fields[st]) ? st : -1;
         this.weight = count && w >= 0 && !integral(type.fields[w]) ? -1 : w;
         this.weight2 = type.field(switch (mapping) {
             case ALLOC_TLAB -> "allocationSize";
@@ -76,7 +84,8 @@ final class EventLayout {
         int last = reads.length - 1;
         if (samplesOnly) {
             last = -1;
-            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass, address}) {
+            for (int i : new int[] {time, duration, thread, stack, weight, weight2, allocationTime, objectClass, address,
+                    state}) {
                 last = Math.max(last, i);
             }
         }
@@ -96,7 +105,9 @@ final class EventLayout {
     /** The mapping for an event type name, or null when the type is only counted. */
     static Mapping mappingOf(String name) {
         switch (name) {
-            case "jdk.ExecutionSample", "jdk.CPUTimeSample", "datadog.ExecutionSample":
+            case "jdk.ExecutionSample":
+                return Mapping.EXECUTION;
+            case "jdk.CPUTimeSample", "datadog.ExecutionSample":
                 return Mapping.CPU;
             case "profiler.WallClockSample", "jdk.NativeMethodSample", "datadog.MethodSample":
                 return Mapping.WALL;

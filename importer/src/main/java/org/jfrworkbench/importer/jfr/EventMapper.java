@@ -1,10 +1,21 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.util.List;
+
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
+import org.jfrworkbench.model.Sources;
 
-/** Maps the events of one chunk to the model: samples per kind, GCs, heap readings, labels and JVM facts. */
+/**
+ * Maps the events of one chunk to the model: samples per kind, GCs, heap readings, labels and JVM facts.
+ *
+ * <p>jdk.ExecutionSample means CPU in the JDK's chunks, but async-profiler writes its wall-clock samples as
+ * jdk.ExecutionSample too, so in its chunks the kind follows the recording's mode and the sample's thread state (the
+ * rules of docs/producers.md): in wall-clock mode ({@code event=wall}) every sample is wall; otherwise STATE_DEFAULT
+ * (3.0 on: its CPU samplers) is cpu and any other state wall; before 3.0 (no STATE_DEFAULT) a sleeping thread is
+ * wall and the rest cpu.
+ */
 final class EventMapper {
     private final ProfileBuilder builder;
     private final Profile profile;
@@ -16,6 +27,12 @@ final class EventMapper {
     private final GcJoiner gcs;
     /** The sample table per kind, looked up once per chunk rather than per event. */
     private final SampleTable[] tables = new SampleTable[Kind.values().length];
+    /** Whether async-profiler wrote this chunk (its events are named like the JDK's, its samplers are its own). */
+    private final boolean asyncProfiler;
+    /** Whether the chunk's thread states include async-profiler's STATE_DEFAULT (3.0 on), and its ids. */
+    private final boolean hasDefaultState;
+    private final int stateDefault;
+    private final int stateSleeping;
 
     EventMapper(ProfileBuilder builder, ChunkTypes types, ConstantPools pools, ChunkReader chunk, boolean sameKeys) {
         this.builder = builder;
@@ -29,15 +46,68 @@ final class EventMapper {
         for (Kind k : Kind.values()) {
             tables[k.ordinal()] = profile.samples(k);
         }
+        List<String> states = threadStates(types, pools);
+        boolean profilerTypes = false;
+        for (int i = 0; i < types.size(); i++) {
+            profilerTypes |= types.get(i).name.startsWith("profiler.");
+        }
+        this.hasDefaultState = states.contains("STATE_DEFAULT");
+        // 2.0-2.4 declare no profiler.* type; their states are RUNNABLE and SLEEPING only, the JDK's a dozen
+        this.asyncProfiler = profilerTypes || hasDefaultState
+                || !states.isEmpty() && !states.contains("STATE_NEW") && !states.contains("STATE_PARKED");
+        this.stateDefault = asyncProfiler && hasDefaultState ? profile.states().intern("STATE_DEFAULT") : -1;
+        this.stateSleeping = asyncProfiler && states.contains("STATE_SLEEPING") ? profile.states().intern("STATE_SLEEPING") : -1;
         this.layouts = new EventLayout[types.size()];
         for (int i = 0; i < types.size(); i++) {
             JfrType t = types.get(i);
             EventLayout.Mapping m = EventLayout.mappingOf(t.name);
             if (m != null) {
-                layouts[i] = new EventLayout(t, m);
+                layouts[i] = new EventLayout(t, m, profile.sources().intern(sourceOf(t.name, asyncProfiler)));
             }
             builder.noteType(t.name);
         }
+    }
+
+    /** The sampler that writes events of this type in a chunk of this producer ({@link Sources}). */
+    static String sourceOf(String type, boolean asyncProfilerChunk) {
+        if (asyncProfilerChunk) {
+            return Sources.ASYNC_PROFILER;
+        }
+        if (type.startsWith("datadog.")) {
+            return Sources.DATADOG;
+        }
+        return switch (type) {
+            case "jdk.CPUTimeSample" -> Sources.JDK_CPU_TIME;
+            case "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB" -> Sources.JDK_TLAB;
+            default -> type.startsWith("profiler.") ? Sources.ASYNC_PROFILER : Sources.JDK;
+        };
+    }
+
+    /** The names in the chunk's jdk.types.ThreadState pool. */
+    private static List<String> threadStates(ChunkTypes types, ConstantPools pools) {
+        JfrType stateType = types.byName("jdk.types.ThreadState");
+        List<String> names = new java.util.ArrayList<>();
+        for (Object v : pools.values(stateType)) {
+            String name = pools.text(pools.field(stateType, v, "name"), 0);
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    /** The kind of an execution sample (the class comment's rules). */
+    private Kind executionKind(int state) {
+        if (!asyncProfiler) {
+            return Kind.CPU;
+        }
+        if (builder.asyncProfilerWallMode()) {
+            return Kind.WALL;
+        }
+        if (hasDefaultState) {
+            return state == stateDefault ? Kind.CPU : Kind.WALL;
+        }
+        return state == stateSleeping ? Kind.WALL : Kind.CPU;
     }
 
     EventLayout[] layouts() {
@@ -49,8 +119,12 @@ final class EventMapper {
         JfrField[] f = l.type.fields;
         long time = l.time >= 0 ? chunk.timestamp(f[l.time], longs[base + l.time]) : chunk.chunkStartNanos();
         switch (l.mapping) {
-            case CPU -> sample(Kind.CPU, l, longs, base, time, count(l, longs, base));
-            case WALL -> sample(Kind.WALL, l, longs, base, time, count(l, longs, base));
+            case EXECUTION -> {
+                int state = state(l, longs, base);
+                sample(executionKind(state), l, longs, base, time, count(l, longs, base), state);
+            }
+            case CPU -> sample(Kind.CPU, l, longs, base, time, count(l, longs, base), state(l, longs, base));
+            case WALL -> sample(Kind.WALL, l, longs, base, time, count(l, longs, base), state(l, longs, base));
             case ALLOC_WEIGHT, ALLOC_SIZE -> sample(Kind.ALLOC, l, longs, base, time, at(longs, base, l.weight));
             case ALLOC_TLAB -> {
                 long tlab = at(longs, base, l.weight);
@@ -73,7 +147,7 @@ final class EventMapper {
                 // JDK < 20 has no objectSize: each surviving sample then counts as one, which keeps the proportions
                 long size = l.weight >= 0 ? Math.max(0, longs[base + l.weight]) : 1;
                 profile.samples(Kind.LIVE).add(allocated, thread(l, longs, base), stack(l, longs, base), size,
-                        oldObjectClass(l, longs, base));
+                        oldObjectClass(l, longs, base), 0, l.source);
             }
             case LOCK -> sample(Kind.LOCK, l, longs, base, time,
                     l.duration >= 0 ? chunk.timespan(f[l.duration], longs[base + l.duration]) : 0);
@@ -98,8 +172,16 @@ final class EventMapper {
     }
 
     private void sample(Kind kind, EventLayout l, long[] longs, int base, long time, long weight) {
+        sample(kind, l, longs, base, time, weight, 0);
+    }
+
+    private void sample(Kind kind, EventLayout l, long[] longs, int base, long time, long weight, int state) {
         int objectClass = kind == Kind.CPU || kind == Kind.WALL || kind == Kind.NATIVEMEM ? 0 : objectClass(l, longs, base);
-        tables[kind.ordinal()].add(time, thread(l, longs, base), stack(l, longs, base), weight, objectClass);
+        tables[kind.ordinal()].add(time, thread(l, longs, base), stack(l, longs, base), weight, objectClass, state, l.source);
+    }
+
+    private int state(EventLayout l, long[] longs, int base) {
+        return l.state >= 0 ? resolver.state(l.type.fields[l.state].type, longs[base + l.state]) : 0;
     }
 
     private static long at(long[] longs, int base, int i) {
@@ -187,16 +269,8 @@ final class EventMapper {
                 long hw = e.number("hwThreads", -1);
                 builder.fact("hwThreads", hw >= 0 ? Long.toString(hw) : null);
             }
-            case ACTIVE_SETTING -> builder.setting(e.text("name"), e.text("value"));
-            case SYSTEM_PROPERTY -> {
-                String key = e.text("key");
-                String value = e.text("value");
-                if ("java.version".equals(key) && value != null) {
-                    profile.metadata().put("javaVersion", value);
-                } else if ("java.vm.version".equals(key)) {
-                    builder.fact("javaVersion", value);
-                }
-            }
+            case ACTIVE_SETTING -> builder.setting(e.text("name"), e.text("value"), asyncProfiler);
+            case SYSTEM_PROPERTY -> builder.systemProperty(e.text("key"), e.text("value"));
             default -> { }
         }
     }

@@ -57,11 +57,12 @@ final class LiveBuffer {
      * Adds the samples that met a GC to the profile. gcStarts: epoch nanoseconds, sorted; with no GC in the file
      * there is nothing to tell survivors from garbage, so all samples are kept.
      */
-    void flush(Profile profile, long[] gcStarts) {
+    void flush(Profile profile, long[] gcStarts, String sourceName) {
         SampleTable live = profile.samples(Kind.LIVE);
+        int source = size == 0 ? 0 : profile.sources().intern(sourceName);
         for (int i = 0; i < size; i++) {
             if (gcStarts.length == 0 || metGc(gcStarts, allocated[i], reported[i])) {
-                live.add(allocated[i], threads[i], stacks[i], weights[i], classes[i]);
+                live.add(allocated[i], threads[i], stacks[i], weights[i], classes[i], 0, source);
             }
         }
         size = 0;

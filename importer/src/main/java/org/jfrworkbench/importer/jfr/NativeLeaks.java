@@ -79,7 +79,8 @@ final class NativeLeaks {
         SampleTable leaks = profile.samples(Kind.LEAK);
         for (int s = 0; s < live.length; s++) {
             if (live[s] && mallocs.time(s) <= cutoff) {
-                leaks.add(mallocs.time(s), mallocs.thread(s), mallocs.stack(s), mallocs.weight(s), mallocs.objectClass(s));
+                leaks.add(mallocs.time(s), mallocs.thread(s), mallocs.stack(s), mallocs.weight(s), mallocs.objectClass(s),
+                        mallocs.state(s), mallocs.source(s));
             }
         }
         size = 0;

@@ -5,7 +5,9 @@ import java.util.List;
 
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.HeapSample;
+import org.jfrworkbench.model.JavaVersion;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.Sources;
 
 /** What spans chunks while a file is read: the profile, the chunk number, settings, facts and agent heap events. */
 final class ProfileBuilder {
@@ -13,6 +15,9 @@ final class ProfileBuilder {
     private int chunkNumber;
     private long allocationInterval = -1;
     private String producer;
+    private boolean asyncProfilerWallMode;
+    /** The Java version properties, first value of each: the Java version is derived from them at the end. */
+    private final java.util.Map<String, String> javaProperties = new java.util.HashMap<>();
     private final List<GcEvent> agentGcs = new ArrayList<>();
     private final LiveBuffer live = new LiveBuffer();
 
@@ -94,8 +99,40 @@ final class ProfileBuilder {
         }
     }
 
-    /** async-profiler states its allocation sampling interval in bytes as the "alloc" setting. */
-    void setting(String name, String value) {
+    /** Keeps the properties the Java version is derived from (async-profiler records java.vm.* but no java.version). */
+    void systemProperty(String key, String value) {
+        if (key != null && value != null && !value.isBlank() && (key.equals("java.version")
+                || key.equals("java.specification.version") || key.equals("java.vm.specification.version")
+                || key.equals("java.vm.version"))) {
+            javaProperties.putIfAbsent(key, value.trim());
+        }
+    }
+
+    /**
+     * javaVersion: the java.version property as recorded, else the feature version; javaFeature: the feature version
+     * ("8" for a JDK 8u144 whose HotSpot calls itself 25.144-b01), see {@link JavaVersion}.
+     */
+    private void javaVersion() {
+        String feature = JavaVersion.feature(javaProperties.get("java.version"),
+                javaProperties.get("java.specification.version"), javaProperties.get("java.vm.specification.version"),
+                javaProperties.get("java.vm.version"), profile.metadata().get("jvmVersion"));
+        fact("javaVersion", javaProperties.getOrDefault("java.version", feature));
+        fact("javaFeature", feature);
+    }
+
+    /** Whether async-profiler's settings say it ran in wall-clock mode ({@code event=wall}). */
+    boolean asyncProfilerWallMode() {
+        return asyncProfilerWallMode;
+    }
+
+    /**
+     * async-profiler states its allocation sampling interval in bytes as the "alloc" setting, and its mode as the
+     * "event" setting (in its first chunk only, before any sample; later chunks of the file keep the mode).
+     */
+    void setting(String name, String value, boolean fromAsyncProfiler) {
+        if (fromAsyncProfiler && "event".equals(name) && value != null) {
+            asyncProfilerWallMode = value.trim().equals("wall");
+        }
         if ("alloc".equals(name) && value != null) {
             try {
                 allocationInterval = Long.parseLong(value.trim());
@@ -124,6 +161,7 @@ final class ProfileBuilder {
 
     /** Completes the profile once every chunk is read. */
     void finish() {
+        javaVersion();
         fact("producer", producer != null ? producer : profile.chunks() > 0 ? "JDK Flight Recorder" : null);
         nativeLeaks.finish(profile);
         gcJoiner.finish(profile);
@@ -133,7 +171,8 @@ final class ProfileBuilder {
                 profile.heap().addGc(agent);
             }
         }
-        live.flush(profile, profile.heap().gcs().stream().mapToLong(GcEvent::startNanos).sorted().toArray());
+        live.flush(profile, profile.heap().gcs().stream().mapToLong(GcEvent::startNanos).sorted().toArray(),
+                Sources.ASYNC_PROFILER);
     }
 
     /** An agent GC reading is redundant when the JVM's own events describe a GC starting at about the same time. */

@@ -26,7 +26,7 @@ class LiveBufferTest {
         buffer.add(450, 500, 0, -1, 1000, 0);  // allocated after the last GC: says nothing about liveness
         buffer.endChunk(65536);
         Profile p = new Profile();
-        buffer.flush(p, new long[] {100});
+        buffer.flush(p, new long[] {100}, "async-profiler");
         assertEquals(1, p.samples(Kind.LIVE).size());
         assertEquals(LiveUpscaling.upscale(1000, 65536), p.samples(Kind.LIVE).weight(0));
         assertEquals(10, p.samples(Kind.LIVE).time(0), "the allocation time is the sample's time");
@@ -34,7 +34,7 @@ class LiveBufferTest {
         buffer.add(450, 500, 0, -1, 1000, 0);
         buffer.endChunk(65536);
         Profile noGcs = new Profile();
-        buffer.flush(noGcs, new long[0]);
+        buffer.flush(noGcs, new long[0], "async-profiler");
         assertEquals(1, noGcs.samples(Kind.LIVE).size(), "without GCs nothing tells survivors from garbage: all kept");
     }
 }

@@ -59,7 +59,8 @@ class PipelinedReadTest {
         byte[] original = Files.readAllBytes(source);
         Random random = new Random(7);
         int failures = 0;
-        for (int c = 0; c < 300; c++) {
+        // cases until eleven have broken a chunk and kept the rest (about one in thirty does, fewer in a small file)
+        for (int c = 0; c < 3000 && failures <= 10; c++) {
             byte[] bytes = original.clone();
             for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
                 bytes[68 + random.nextInt(bytes.length - 68)] ^= (byte) (1 << random.nextInt(8));

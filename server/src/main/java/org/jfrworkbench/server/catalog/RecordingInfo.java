@@ -3,6 +3,8 @@ package org.jfrworkbench.server.catalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jfrworkbench.analysis.KindBreakdown;
+import org.jfrworkbench.model.JavaVersion;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
@@ -12,28 +14,39 @@ public record RecordingInfo(String id, String sha256, String name, Map<String, S
                             long startMillis, long durationMillis, int chunks, Map<String, KindSummary> kinds,
                             Map<String, String> jvm, long sizeBytes, long uploadedMillis) {
 
-    /** Sample count, total weight and unit of one kind. */
-    public record KindSummary(long samples, long weight, String unit) {
+    /**
+     * Sample count, total weight and unit of one kind, of its default source; every source with its totals and thread
+     * states, and the default source's states (see {@link KindBreakdown}).
+     */
+    public record KindSummary(long samples, long weight, String unit, String source,
+                              Map<String, KindBreakdown.SourceTotals> sources, Map<String, Long> states) {
     }
 
-    public static RecordingInfo of(String id, String sha256, String name, Profile p, long sizeBytes, long uploadedMillis) {
+    /**
+     * The info of an imported profile; uploadLabels (given with the upload) are added to the labels recorded in the
+     * file here, never into the profile, which is not changed after import.
+     */
+    public static RecordingInfo of(String id, String sha256, String name, Profile p, Map<String, String> uploadLabels,
+                                   long sizeBytes, long uploadedMillis) {
         Map<String, KindSummary> kinds = new LinkedHashMap<>();
         for (Map.Entry<Kind, SampleTable> e : p.kinds().entrySet()) {
-            kinds.put(e.getKey().id(), new KindSummary(e.getValue().size(), e.getValue().totalWeight(), e.getKey().unit()));
+            KindBreakdown b = KindBreakdown.of(e.getKey(), e.getValue());
+            kinds.put(e.getKey().id(), new KindSummary(b.samples(), b.weight(), b.unit(), b.source(), b.sources(),
+                    b.states()));
         }
-        return new RecordingInfo(id, sha256, name, new LinkedHashMap<>(p.labels()), p.startMillis(), p.durationMillis(),
+        Map<String, String> labels = new LinkedHashMap<>(p.labels());
+        labels.putAll(uploadLabels);
+        return new RecordingInfo(id, sha256, name, labels, p.startMillis(), p.durationMillis(),
                 p.chunks(), kinds, new LinkedHashMap<>(p.metadata()), sizeBytes, uploadedMillis);
     }
 
-    /** The Java feature version ("25") from javaVersion / jvmVersion metadata, or "" when unknown. */
+    /**
+     * The Java feature version ("8", "25"): the importer's javaFeature, else derived from the stored facts (infos
+     * written before javaFeature existed), never HotSpot's own version (JDK 8's "25.144-b01" is Java 8).
+     */
     public String javaMajor() {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(1\\.)?(\\d+)")
-                .matcher(jvm.getOrDefault("javaVersion", "").trim());
-        if (m.find()) {
-            return m.group(2);
-        }
-        // "OpenJDK 64-Bit Server VM (25.0.3+9-LTS) for linux-amd64 ..."
-        m = java.util.regex.Pattern.compile("\\((1\\.)?(\\d+)[.+\\-)]").matcher(jvm.getOrDefault("jvmVersion", ""));
-        return m.find() ? m.group(2) : "";
+        String feature = jvm.getOrDefault("javaFeature", "");
+        return !feature.isEmpty() ? feature
+                : JavaVersion.feature(null, null, null, jvm.get("javaVersion"), jvm.get("jvmVersion"));
     }
 }

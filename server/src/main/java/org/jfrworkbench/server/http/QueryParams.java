@@ -1,6 +1,8 @@
 package org.jfrworkbench.server.http;
 
 import java.util.BitSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 import io.javalin.http.Context;
 import org.jfrworkbench.analysis.BadQueryException;
@@ -50,9 +52,40 @@ final class QueryParams {
                 }
             }
         }
+        Kind kind = kind(ctx);
         SampleFilter filter = new SampleFilter(from == null ? Long.MIN_VALUE : start + from * 1_000_000,
-                to == null ? Long.MAX_VALUE : start + to * 1_000_000 + 999_999, threads);
-        return new FlameGraphQuery(kind(ctx), filter, ctx.queryParam("search"), boolParam(ctx, "invert"), naming(ctx), 1.0);
+                to == null ? Long.MAX_VALUE : start + to * 1_000_000 + 999_999, threads, states(ctx), source(ctx));
+        SampleFilter.check(data.profile(), kind, filter.states(), filter.source());
+        return new FlameGraphQuery(kind, filter, ctx.queryParam("search"), boolParam(ctx, "invert"), naming(ctx), 1.0);
+    }
+
+    /** {@code states=STATE_RUNNABLE,STATE_SLEEPING}: thread states as recorded; absent = every state. */
+    static Set<String> states(Context ctx) {
+        String v = ctx.queryParam("states");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (String part : v.split(",")) {
+            if (!part.isBlank()) {
+                out.add(part.trim());
+            }
+        }
+        return out;
+    }
+
+    /** {@code source=jdk}: which sampler's samples; absent = the kind's default source. */
+    static String source(Context ctx) {
+        String v = ctx.queryParam("source");
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    /** The states and source of a diff, checked against both recordings. */
+    static SampleFilter diffFilter(Context ctx, Kind kind, ProfileData base, ProfileData target) {
+        SampleFilter filter = SampleFilter.ALL.with(states(ctx), source(ctx));
+        SampleFilter.check(base.profile(), kind, filter.states(), filter.source());
+        SampleFilter.check(target.profile(), kind, filter.states(), filter.source());
+        return filter;
     }
 
     static Kind kind(Context ctx) {

@@ -240,12 +240,13 @@ final class RecordingApi {
         String base = store.info(required(ctx, "base")).id();
         String target = store.info(required(ctx, "target")).id();
         boolean binary = binaryFormat(ctx);
-        DiffQuery query = new DiffQuery(kind(ctx), naming(ctx));
+        Kind kind = kind(ctx);
         ProfileData a = store.load(base);
         ProfileData b = store.load(target);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
-        a.samples(query.kind());
-        b.samples(query.kind());
+        a.samples(kind);
+        b.samples(kind);
+        DiffQuery query = new DiffQuery(kind, naming(ctx), QueryParams.diffFilter(ctx, kind, a, b));
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
         send(ctx, key, () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)

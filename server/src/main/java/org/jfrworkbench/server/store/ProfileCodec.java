@@ -10,8 +10,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
+import org.jfrworkbench.model.Dictionary;
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.GcEvent;
@@ -31,7 +33,15 @@ import org.jfrworkbench.model.ThreadTable;
  */
 public final class ProfileCodec {
     private static final int MAGIC = 0x57425046; // "WBPF"
-    private static final int VERSION = 1;
+    /** 2: samples carry a thread state and a source, and execution samples are classified by producer and mode. */
+    static final int VERSION = 2;
+
+    /** A profile file written by an earlier version: its kinds may be classified by older rules, so re-import it. */
+    public static final class OutdatedProfileException extends IOException {
+        OutdatedProfileException(int version) {
+            super("profile file of version " + version + ", this version reads " + VERSION + ": re-import the original");
+        }
+    }
 
     private ProfileCodec() {
     }
@@ -86,6 +96,12 @@ public final class ProfileCodec {
             out.writeLong(t.javaId());
             out.writeLong(t.osId());
         }
+        for (Dictionary d : List.of(p.states(), p.sources())) {
+            out.writeInt(d.size());
+            for (int i = 1; i < d.size(); i++) {
+                out.writeUTF(clip(d.get(i)));
+            }
+        }
         Map<Kind, SampleTable> kinds = p.kinds();
         out.writeInt(kinds.size());
         for (SampleTable t : kinds.values()) {
@@ -98,6 +114,8 @@ public final class ProfileCodec {
                 out.writeInt(t.stack(i));
                 out.writeLong(t.weight(i));
                 out.writeInt(t.objectClass(i));
+                out.writeByte(t.state(i));
+                out.writeByte(t.source(i));
             }
         }
         out.writeInt(p.heap().gcs().size());
@@ -134,6 +152,15 @@ public final class ProfileCodec {
         out.flush();
     }
 
+    /** Whether the file is a profile of this version (false for an earlier one, which is to be re-imported). */
+    public static boolean isCurrent(Path file) throws IOException {
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
+            return in.readInt() == MAGIC && in.readInt() == VERSION;
+        } catch (EOFException e) {
+            return false;
+        }
+    }
+
     public static Profile read(Path file) throws IOException {
         long size = Files.size(file);
         try (InputStream is = Files.newInputStream(file)) {
@@ -144,8 +171,15 @@ public final class ProfileCodec {
     /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
     public static Profile read(InputStream is, long size) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(is, 1 << 16));
-        if (in.readInt() != MAGIC || in.readInt() != VERSION) {
-            throw new IOException("not a profile file of this version");
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a profile file");
+        }
+        int version = in.readInt();
+        if (version < VERSION) {
+            throw new OutdatedProfileException(version);
+        }
+        if (version != VERSION) {
+            throw new IOException("profile file of version " + version + " is newer than this version reads (" + VERSION + ")");
         }
         Profile p = new Profile();
         int chunks = in.readInt();
@@ -188,12 +222,19 @@ public final class ProfileCodec {
         for (int i = 1; i < n; i++) {
             p.threads().add(new ThreadTable.ThreadInfo(in.readUTF(), in.readLong(), in.readLong()));
         }
+        for (Dictionary d : List.of(p.states(), p.sources())) {
+            n = count(in, size);
+            for (int i = 1; i < n; i++) {
+                d.intern(in.readUTF());
+            }
+        }
         n = count(in, size);
         for (int k = 0; k < n; k++) {
             SampleTable t = p.samples(Kind.values()[in.readByte()]);
             int samples = count(in, size);
             for (int i = 0; i < samples; i++) {
-                t.add(in.readLong(), in.readInt(), in.readInt(), in.readLong(), in.readInt());
+                t.add(in.readLong(), in.readInt(), in.readInt(), in.readLong(), in.readInt(), in.readUnsignedByte(),
+                        in.readUnsignedByte());
             }
         }
         n = count(in, size);
@@ -218,6 +259,7 @@ public final class ProfileCodec {
         if (in.readInt() != MAGIC) {
             throw new IOException("profile file is damaged (no end marker)");
         }
+        p.seal();
         return p;
     }
 

@@ -98,6 +98,16 @@ public final class RecordingStore implements Closeable {
                     changed = true;
                     continue;
                 }
+                if (!ProfileCodec.isCurrent(dir.resolve(PROFILE))) {
+                    LOG.info("re-importing recording {}: its profile file is of an earlier version", id);
+                    info = reimport(dir, info);
+                    infos.put(id, info);
+                    index.delete(id);
+                    index.add(info, load(id));
+                    indexed.remove(id);
+                    changed = true;
+                    continue;
+                }
                 infos.put(id, info);
                 if (!indexed.remove(id)) {
                     LOG.info("re-indexing recording {} found without an index entry", id);
@@ -114,6 +124,28 @@ public final class RecordingStore implements Closeable {
         if (changed) {
             index.commit();
         }
+    }
+
+    /**
+     * Imports a stored original again and replaces its profile and meta files (each written aside, fsynced and
+     * renamed over the old one): a profile of an earlier version may hold kinds classified by older rules.
+     */
+    private RecordingInfo reimport(Path dir, RecordingInfo old) throws IOException {
+        Kind collapsedKind = old.kinds().size() == 1 ? Kind.parse(old.kinds().keySet().iterator().next()) : Kind.CPU;
+        Profile profile = importer.read(dir.resolve(ORIGINAL), collapsedKind);
+        RecordingInfo info = RecordingInfo.of(old.id(), old.sha256(), old.name(), profile, old.labels(), old.sizeBytes(),
+                old.uploadedMillis());
+        Path profileTmp = tmp.resolve(old.id() + "-" + PROFILE);
+        Path metaTmp = tmp.resolve(old.id() + "-" + META);
+        ProfileCodec.write(profile, profileTmp);
+        JSON.writeValue(metaTmp.toFile(), info);
+        fsync(profileTmp, false);
+        fsync(metaTmp, false);
+        // meta first: a crash between the two leaves the old profile, so the next start re-imports again
+        Files.move(metaTmp, dir.resolve(META), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(profileTmp, dir.resolve(PROFILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsync(dir, true);
+        return info;
     }
 
     private static RecordingInfo readComplete(Path dir) {
@@ -175,9 +207,8 @@ public final class RecordingStore implements Closeable {
                 throw new org.jfrworkbench.importer.InvalidRecordingException(0, "empty upload");
             }
             Profile profile = importer.read(original, collapsedKind);
-            profile.labels().putAll(labels);
             String display = name == null || name.isBlank() ? "recording-" + id : name;
-            RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, staged.size(),
+            RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
             ProfileCodec.write(profile, staged.dir().resolve(PROFILE));
             CrashPoint.reached("import");

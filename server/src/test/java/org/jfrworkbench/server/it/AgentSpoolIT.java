@@ -23,9 +23,13 @@ class AgentSpoolIT {
     void spoolStaysWithinItsBoundWhileNobodyListens() throws Exception {
         ChildJvm jvm = ChildJvm.jdk("25");
         Path dir = tmp.resolve("spool");
-        long bound = 150 * 1024; // a few chunks: exceeded even when a busy machine slows the workload down
-        String out = jvm.run("dir=" + dir + ",interval=1s,spool-max=150k,upload=http://127.0.0.1:" + freePort(),
-                List.of(), tmp.resolve("app.log"), "org.jfrworkbench.samples.CheckoutService", "after", "7");
+        long bound = 150 * 1024; // a few chunks
+        Path log = tmp.resolve("app.log");
+        Process app = jvm.start("dir=" + dir + ",interval=1s,spool-max=150k,upload=http://127.0.0.1:" + freePort(),
+                List.of(), log, "org.jfrworkbench.samples.CheckoutService", "after", "stdin");
+        // runs until the spool has gone over its bound and dropped chunks, however long that takes on a busy machine
+        ChildJvm.await(app, log, () -> Files.readString(log).contains("oldest chunk"), () -> "no chunk dropped");
+        String out = ChildJvm.stop(app, log);
         List<Path> left = AgentChunks.chunks(dir);
         long size = 0;
         for (Path p : left) {

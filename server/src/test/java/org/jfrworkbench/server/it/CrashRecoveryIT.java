@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,6 +65,7 @@ class CrashRecoveryIT {
         int kills = 0;
         while (next.get() < 24 || kills < 5) {
             try (ServerProcess server = new ServerProcess(data, "--no-samples")) {
+                Semaphore answered = new Semaphore(0);
                 Thread[] workers = new Thread[2];
                 for (int w = 0; w < workers.length; w++) {
                     workers[w] = new Thread(() -> {
@@ -78,6 +81,7 @@ class CrashRecoveryIT {
                                 if (r.statusCode() == 201 || r.statusCode() == 200) {
                                     acknowledged.add(JSON.readTree(r.body()).get("id").asText());
                                 }
+                                answered.release();
                             } catch (Exception e) {
                                 return; // the server died under us
                             }
@@ -85,7 +89,11 @@ class CrashRecoveryIT {
                     });
                     workers[w].start();
                 }
-                Thread.sleep(1500 + random.nextInt(3000));
+                // the kill comes after a random number of answers (counted, not timed, so a slow machine changes
+                // nothing): the other worker's upload is in flight then, at whatever stage it has reached
+                int answers = 1 + random.nextInt(4);
+                assertTrue(answered.tryAcquire(answers, ServerProcess.STUCK_SECONDS, TimeUnit.SECONDS),
+                        "the server answered " + answers + " uploads:\n" + server.log);
                 server.kill();
                 kills++;
                 for (Thread t : workers) {

@@ -1,7 +1,10 @@
 package org.jfrworkbench.server.torture;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +12,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.CRC32;
 import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -41,7 +46,7 @@ final class BadInputs {
 
     private final long seed;
     private final List<byte[]> samples;
-    private final byte[][] bombs;
+    final byte[][] bombs;
     final double[] bombRatios;
 
     BadInputs(long seed, List<Path> sampleRecordings) throws IOException {
@@ -54,8 +59,9 @@ final class BadInputs {
             }
         }).toList();
         // zeros (no known format once expanded) and one letter repeated (text, so only the ratio limit stops it)
-        this.bombs = new byte[][] {gzipFilled(0, 96 << 20), gzip(gzipFilled('a', 512 << 20)), zip("bomb.jfr", new byte[96 << 20]),
-            zip("inner.jfr.gz", gzipFilled('a', 512 << 20)), gzipFilled('a', 96 << 20), gzip(gzipFilled(0, 512 << 20))};
+        byte[] letters = gzipFilled('a', 512 << 20);
+        this.bombs = new byte[][] {gzipFilled(0, 96 << 20), gzip(letters), zip("bomb.jfr", new byte[96 << 20]),
+            zip("inner.jfr.gz", letters), gzipFilled('a', 96 << 20), gzip(gzipFilled(0, 512 << 20))};
         long[] expanded = {96 << 20, 512 << 20, 96 << 20, 512 << 20, 96 << 20, 512 << 20};
         this.bombRatios = new double[bombs.length];
         for (int i = 0; i < bombs.length; i++) {
@@ -174,23 +180,58 @@ final class BadInputs {
         };
     }
 
-    /** gzip of n copies of one byte, streamed: the bombs expand to more than the test JVM should hold at once. */
+    /** The deflated segment a bomb repeats: large enough that its few bytes of framing leave the ratio near 1030:1. */
+    private static final int SEGMENT = 32 << 20;
+
+    /**
+     * gzip of n copies of one byte (a multiple of 32 MB) as one deflate stream, made in a fraction of the time deflating
+     * n bytes takes: 32 MB are deflated once, ending with a full flush, which closes the segment on a byte boundary with
+     * no reference to what came before it; copies of that segment, an empty final block and the trailer make a stream
+     * that inflates to n bytes and is no larger than deflating all n would make it.
+     */
     static byte[] gzipFilled(int value, long n) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] block = new byte[1 << 20];
+        if (n <= 0 || n % SEGMENT != 0) {
+            throw new IllegalArgumentException("not a multiple of " + SEGMENT + ": " + n);
+        }
+        byte[] block = new byte[SEGMENT];
         Arrays.fill(block, (byte) value);
-        try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16) {
-            {
-                def.setLevel(Deflater.BEST_COMPRESSION);
+        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        deflater.setInput(block);
+        ByteArrayOutputStream segment = new ByteArrayOutputStream();
+        byte[] buf = new byte[1 << 16];
+        int k;
+        do {
+            k = deflater.deflate(buf, 0, buf.length, Deflater.FULL_FLUSH);
+            segment.write(buf, 0, k);
+        } while (k == buf.length);
+        deflater.finish();
+        ByteArrayOutputStream last = new ByteArrayOutputStream();
+        while (!deflater.finished()) {
+            last.write(buf, 0, deflater.deflate(buf));
+        }
+        deflater.end();
+        CRC32 crc = new CRC32();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
+        byte[] deflated = segment.toByteArray();
+        for (long i = 0; i < n / SEGMENT; i++) {
+            out.writeBytes(deflated);
+            crc.update(block);
+        }
+        out.writeBytes(last.toByteArray());
+        for (long v : new long[] {crc.getValue(), n}) {
+            for (int i = 0; i < 4; i++) {
+                out.write((int) (v >>> (8 * i)));
             }
-        }) {
-            for (long left = n; left > 0; left -= block.length) {
-                gz.write(block, 0, (int) Math.min(block.length, left));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** How many bytes a gzip stream inflates to, read through the JDK's own decoder. */
+    static long gunzippedSize(byte[] gzip) throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip))) {
+            return in.transferTo(OutputStream.nullOutputStream());
+        }
     }
 
     static byte[] gzip(byte[] data) {

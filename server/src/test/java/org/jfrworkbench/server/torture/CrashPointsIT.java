@@ -76,7 +76,7 @@ class CrashPointsIT {
                         }
                     });
                     upload.start();
-                    server.awaitOutput("reached " + point, 60_000);
+                    server.awaitOutput("reached " + point, ServerProcess.STUCK_SECONDS * 1000);
                     server.kill();
                     kills.merge(point, 1, Integer::sum);
                     upload.join(30_000);

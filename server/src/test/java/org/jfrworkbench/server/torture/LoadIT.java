@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfrworkbench.testkit.process.ServerProcess;
@@ -14,13 +15,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Concurrent uploads plus flame graph, diff and search queries against one server process (bounded heap) for a
- * fixed time: 60 s by default, 5 minutes in the long form ({@code -Dtorture.loadSeconds=N} sets it). Every answer is
- * checked (flame totals, search hits, diff status); the summary prints throughput and p50/p99 per request type.
+ * Concurrent uploads plus flame graph, diff and search queries against one server process (bounded heap): by default
+ * until every request type has been answered a set number of times ({@link #UPLOADS} uploads, {@link #QUERIES} of each
+ * query), so a slow machine runs longer instead of checking less; for 5 minutes in the long form
+ * ({@code -Dtorture.loadSeconds=N} sets a time). Every answer is checked (flame totals, search hits, diff status); the
+ * summary prints throughput and p50/p99 per request type.
  */
 class LoadIT {
     static final int UPLOADERS = 1;
     static final int QUERIERS = 2;
+    static final int UPLOADS = 50;
+    static final int QUERIES = 1000;
+    private static final List<String> TYPES = List.of("upload", "flame", "search", "diff", "sample-flame", "sample-diff");
 
     @TempDir
     Path temp;
@@ -28,7 +34,7 @@ class LoadIT {
     @Test
     void concurrentUploadsAndQueriesRunWithoutErrorsForMinutes() throws Exception {
         long seed = Torture.seed();
-        int seconds = Integer.getInteger("torture.loadSeconds", Torture.LONG ? 300 : 60);
+        Integer seconds = Integer.getInteger("torture.loadSeconds", Torture.LONG ? 300 : null);
         Path gcLog = temp.resolve("gc.log");
         try (ServerProcess server = new ServerProcess(temp.resolve("data"), Torture.boundedHeap(gcLog))) {
             Http http = new Http(server.base);
@@ -48,7 +54,10 @@ class LoadIT {
             threads.add(new Thread(() -> sampleQueries(http, traffic, samples, seed), "load-samples"));
             long started = System.nanoTime();
             threads.forEach(Thread::start);
-            Thread.sleep(seconds * 1000L);
+            // an error or a dead server ends the run early: the checks below then say what went wrong
+            while (!done(seconds, started, traffic.stats) && traffic.errors.isEmpty() && server.process.isAlive()) {
+                Thread.sleep(50);
+            }
             traffic.stop();
             for (Thread t : threads) {
                 t.join(60_000);
@@ -65,11 +74,23 @@ class LoadIT {
                     + " (%d collections), no OOM%n", Torture.HEAP_MB, heap.maxBeforeGc(), live, heap.collections());
             assertEquals(List.of(), new ArrayList<>(traffic.errors));
             assertTrue(live < Torture.HEAP_MB * 3 / 4, "live heap " + live + " MB stays below 3/4 of -Xmx");
-            for (String type : List.of("upload", "flame", "search", "diff", "sample-flame", "sample-diff")) {
+            for (String type : TYPES) {
                 assertTrue(traffic.stats.count(type) > 0, type + " requests ran");
             }
+            assertTrue(seconds != null || enough(traffic.stats), "every request type answered often enough: " + traffic.stats.table(elapsed));
             assertEquals(3 + traffic.uploads(), http.get("/api/recordings?limit=1").json().get("total").asInt());
         }
+    }
+
+    /** Given a time, whether it is up; otherwise whether every type was answered often enough (or the run is stuck). */
+    private static boolean done(Integer seconds, long started, Stats stats) {
+        long elapsed = System.nanoTime() - started;
+        return seconds != null ? elapsed >= TimeUnit.SECONDS.toNanos(seconds)
+                : enough(stats) || elapsed >= TimeUnit.SECONDS.toNanos(ServerProcess.STUCK_SECONDS);
+    }
+
+    private static boolean enough(Stats stats) {
+        return TYPES.stream().allMatch(t -> stats.count(t) >= (t.equals("upload") ? UPLOADS : QUERIES));
     }
 
     private static void sampleQueries(Http http, GoodTraffic traffic, List<String[]> samples, long seed) {

@@ -5,9 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import org.jfrworkbench.testkit.process.ServerProcess;
 
 /**
  * The suite's switches and shared facts. {@code -Dtorture.long=true} runs the long form (more cases, more kills,
@@ -59,7 +62,8 @@ final class Torture {
         Process p = new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "GC.run").redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         p.waitFor();
-        for (int i = 0; i < 50; i++) {
+        // jcmd returns once the GC is done; its log line may follow a moment later
+        for (long stuck = System.nanoTime() + TimeUnit.SECONDS.toNanos(ServerProcess.STUCK_SECONDS); System.nanoTime() < stuck; ) {
             List<String> full = Files.readAllLines(gcLog).stream().filter(l -> l.contains("Pause Full (Diagnostic Command)")).toList();
             if (!full.isEmpty()) {
                 Matcher m = GC_LINE.matcher(full.get(full.size() - 1));
@@ -67,7 +71,7 @@ final class Torture {
                     return Long.parseLong(m.group(2));
                 }
             }
-            Thread.sleep(100);
+            Thread.sleep(50);
         }
         throw new AssertionError("no full GC in the server's GC log after jcmd GC.run");
     }

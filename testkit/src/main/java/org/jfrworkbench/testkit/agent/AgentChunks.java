@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.jfrworkbench.testkit.process.ChildJvm;
 
 /** Reads the agent's chunk files with the JDK's own parser (not `jfr summary`, which mislabels jfrsync files). */
 public final class AgentChunks {
@@ -19,6 +21,31 @@ public final class AgentChunks {
     public static List<Path> chunks(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
+        }
+    }
+
+    public interface ChunkCheck {
+        boolean enough(List<Path> chunks) throws Exception;
+    }
+
+    /**
+     * Waits while a child JVM records into dir until its closed chunk files hold what a test needs (checked again each
+     * time another chunk closes) and returns them; fails when the child exits first or is stuck.
+     */
+    public static List<Path> awaitChunks(Process child, Path log, Path dir, ChunkCheck check) throws Exception {
+        List<Path> checked = List.of();
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ChildJvm.STUCK_SECONDS); ; Thread.sleep(50)) {
+            List<Path> closed = Files.isDirectory(dir) ? chunks(dir) : List.of();
+            if (!closed.equals(checked)) {
+                checked = closed;
+                if (!closed.isEmpty() && check.enough(closed)) {
+                    return closed;
+                }
+            }
+            if (!child.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError((child.isAlive() ? "not within " + ChildJvm.STUCK_SECONDS + " s" : "child JVM exited")
+                        + ": closed chunks " + checked + " hold " + counts(events(checked)) + "\n" + Files.readString(log));
+            }
         }
     }
 

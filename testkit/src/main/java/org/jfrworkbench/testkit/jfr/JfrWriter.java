@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Writes JFR chunks (version 2, compressed integers) whose metadata the test chooses: any types, fields in any order
  * and of any type, so the importer can be checked on layouts no JDK or profiler writes. One instance is one chunk;
- * the primitive types and java.lang.String are declared up front, time is in nanosecond ticks from the chunk start.
+ * the primitive types and java.lang.String are declared up front, time is in nanosecond ticks from the chunk start
+ * unless the chunk is given a clock of its own (start tick and ticks per second).
  */
 public final class JfrWriter {
     /** A field: name, type name, constant-pool reference or inline, array or not, and @Timestamp/@Timespan unit. */
@@ -46,10 +47,19 @@ public final class JfrWriter {
     private final Map<String, List<byte[]>> pools = new LinkedHashMap<>();
     private final long startNanos;
     private final long durationNanos;
+    private final long startTicks;
+    private final long ticksPerSecond;
 
     public JfrWriter(long startNanos, long durationNanos) {
+        this(startNanos, durationNanos, 0, 1_000_000_000L);
+    }
+
+    /** A chunk whose TICKS values count from startTicks at ticksPerSecond (a JDK on a 2.5 GHz TSC: 2,500,000,000). */
+    public JfrWriter(long startNanos, long durationNanos, long startTicks, long ticksPerSecond) {
         this.startNanos = startNanos;
         this.durationNanos = durationNanos;
+        this.startTicks = startTicks;
+        this.ticksPerSecond = ticksPerSecond;
         for (String p : List.of("boolean", "byte", "char", "short", "int", "long", "float", "double", "java.lang.String")) {
             type(p, null);
         }
@@ -138,7 +148,7 @@ public final class JfrWriter {
         java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(chunk);
         h.put(new byte[] {'F', 'L', 'R', 0}).putShort((short) 2).putShort((short) 1).putLong(chunk.length)
                 .putLong(checkpointOffset).putLong(metadataOffset).putLong(startNanos).putLong(durationNanos)
-                .putLong(0).putLong(1_000_000_000L).putInt(1);
+                .putLong(startTicks).putLong(ticksPerSecond).putInt(1);
         return chunk;
     }
 

@@ -63,8 +63,41 @@ public record ChildJvm(String name, Path javaHome, Map<String, String> environme
         return finish(p, log);
     }
 
+    /** A deadline only a stuck child reaches: on a loaded machine a JVM's start and exit alone can take tens of seconds. */
+    public static final long STUCK_SECONDS = 300;
+
+    /** Ends a workload started with {@code stdin} as its run length (closes its standard input) and waits as {@link #finish}. */
+    public static String stop(Process p, Path log) throws Exception {
+        p.getOutputStream().close();
+        return finish(p, log);
+    }
+
+    /** Waits until the child printed {@code text} (e.g. that its main method runs); fails when it exits first. */
+    public static void awaitOutput(Process p, Path log, String text) throws Exception {
+        await(p, log, () -> Files.readString(log).contains(text), () -> "no '" + text + "' in the output");
+    }
+
+    public interface Check {
+        boolean holds() throws Exception;
+    }
+
+    public interface Message {
+        String get() throws Exception;
+    }
+
+    /** Polls until the condition holds; fails when the child exits first or after {@link #STUCK_SECONDS}. */
+    public static void await(Process p, Path log, Check condition, Message message) throws Exception {
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STUCK_SECONDS); !condition.holds(); ) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError((p.isAlive() ? "not within " + STUCK_SECONDS + " s: " : "child JVM exited first: ")
+                        + message.get() + "\n" + Files.readString(log));
+            }
+            Thread.sleep(50);
+        }
+    }
+
     public static String finish(Process p, Path log) throws Exception {
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        if (!p.waitFor(STUCK_SECONDS, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("child JVM did not finish: " + Files.readString(log));
         }

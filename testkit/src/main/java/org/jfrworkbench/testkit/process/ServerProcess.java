@@ -3,8 +3,14 @@ package org.jfrworkbench.testkit.process;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,10 +21,13 @@ import java.util.regex.Pattern;
 
 /** {@code java -jar workbench.jar serve} as a child process on a free port; also used by the torture suite. */
 public final class ServerProcess implements AutoCloseable {
+    /** A deadline only a stuck server reaches: on a loaded machine a JVM's start alone can take tens of seconds. */
+    public static final long STUCK_SECONDS = 300;
     private static final Pattern LISTENING = Pattern.compile("on http://[^:]+:(\\d+)/");
     public final Process process;
     public final String base;
     public final StringBuffer log = new StringBuffer();
+    private static List<String> archiveOptions;
 
     public ServerProcess(Path data, String... extra) throws Exception {
         this(data, List.of("-Xmx1g"), extra);
@@ -29,6 +38,7 @@ public final class ServerProcess implements AutoCloseable {
         String jar = System.getProperty("workbench.jar", "target/workbench.jar");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(classDataArchive(java, jar));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", jar, "serve", "--port", "0", "--data", data.toString()));
         cmd.addAll(List.of(extra));
@@ -54,7 +64,67 @@ public final class ServerProcess implements AutoCloseable {
         });
         reader.setDaemon(true);
         reader.start();
-        base = "http://127.0.0.1:" + port.get(60, TimeUnit.SECONDS);
+        base = "http://127.0.0.1:" + port.get(STUCK_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The JVM options that map a class-data archive of the server's classes (dynamic CDS, JDK 19+): a server started
+     * with it skips loading and verifying most of its classes, which takes about 40 % off each start, and these tests
+     * start two dozen. The archive is made once per build by a server that handles a request and exits normally (the
+     * tests kill theirs, and a killed JVM writes no archive); where it cannot be made, servers start without it.
+     */
+    private static synchronized List<String> classDataArchive(String java, String jar) throws Exception {
+        if (archiveOptions != null) {
+            return archiveOptions;
+        }
+        archiveOptions = List.of(); // one attempt per test JVM, whatever comes of it
+        Path archive = Path.of(jar).toAbsolutePath().resolveSibling("workbench-server.jsa");
+        // an archive of an older jar would not map (the JVM checks the jar): make a new one
+        if (!Files.exists(archive)
+                || Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(Path.of(jar))) < 0) {
+            Path made = archive.resolveSibling(archive.getFileName() + ".part");
+            trainArchive(java, jar, made);
+            if (Files.exists(made)) {
+                Files.move(made, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        // -Xlog:cds=off: the JDK's base archive was made without --enable-native-access, which each start would report
+        archiveOptions = Files.exists(archive)
+                ? List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off") : List.of();
+        return archiveOptions;
+    }
+
+    /** Runs a server that writes the classes it loaded to {@code archive} as it exits: a start, an upload, a list. */
+    private static void trainArchive(String java, String jar, Path archive) throws Exception {
+        Path data = archive.resolveSibling("workbench-server-cds-data");
+        Path log = archive.resolveSibling("workbench-server-cds.log");
+        // the output goes to a file: the JVM writes the archive as it exits, after this test has stopped reading
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+                "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar, "serve", "--port", "0", "--data", data.toString(),
+                "--no-samples")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long stuck = System.nanoTime() + TimeUnit.SECONDS.toNanos(STUCK_SECONDS);
+            while (p.isAlive() && System.nanoTime() < stuck) {
+                Matcher m = LISTENING.matcher(Files.readString(log));
+                if (m.find()) {
+                    HttpClient http = HttpClient.newHttpClient();
+                    URI base = URI.create("http://127.0.0.1:" + m.group(1));
+                    http.send(HttpRequest.newBuilder(base.resolve("/api/recordings?name=cds"))
+                            .POST(HttpRequest.BodyPublishers.ofString("a.A.a;b.B.b 1\n")).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    http.send(HttpRequest.newBuilder(base.resolve("/api/recordings")).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            p.destroy(); // SIGTERM: the JVM exits normally and writes the archive
+        } finally {
+            if (!p.waitFor(STUCK_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
     }
 
     /** Waits until the server printed a line containing text (e.g. a crash point's announcement). */

@@ -1,4 +1,8 @@
-// HTTP API client (docs/http-api.md). Errors carry the server's {"error": "..."} message.
+// HTTP API client (docs/http-api.md); its URLs come from urls.js. Errors carry the server's {"error": "..."} message.
+
+import { takeEarly, urls } from './urls.js';
+
+export { urls };
 
 // The binary flame graph (format=binary): a JSON header with the dictionaries, then typed-array columns used in
 // place, so a 160 000-node tree costs no JSON parsing and no per-node copies. Here rather than in a module of its
@@ -6,9 +10,6 @@
 
 const MAGIC = 'JFWF', DIFF_MAGIC = 'JFWD';
 const VERSION = 1;
-
-/** The byte order of typed arrays is the machine's; the format is little-endian. */
-export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The JSON header of a binary response and a reader of its columns, each checked against the buffer's length. */
 function binaryReader(buffer, magic, what) {
@@ -78,17 +79,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The response index.html started fetching before the modules loaded, if it is for this URL (once). */
-function early(url) {
-  const started = window.__prefetch && window.__prefetch[url];
-  if (started) delete window.__prefetch[url];
-  return started;
-}
-
 async function request(path, options = {}) {
   let response;
   try {
-    response = await ((!options.method && early(path)) || fetch(path, options));
+    response = await ((!options.method && takeEarly(path)) || fetch(path, options));
   } catch (e) {
     throw new ApiError(0, 'Cannot reach the server: ' + e.message);
   }
@@ -101,24 +95,6 @@ async function request(path, options = {}) {
     throw new ApiError(response.status, message);
   }
   return body;
-}
-
-function query(params) {
-  const out = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') out.set(k, v);
-  const s = out.toString();
-  return s ? '?' + s : '';
-}
-
-/** Must build the same URL as the inline prefetch in index.html. */
-export function flameUrl(id, { kind, from, to, threads, invert } = {}) {
-  const format = LITTLE_ENDIAN ? 'binary' : undefined;
-  return '/api/recordings/' + encodeURIComponent(id) + '/flame' + query({ kind, from, to, threads, invert, format });
-}
-
-/** Must build the same URL as the inline prefetch in index.html. */
-export function diffUrl(base, target, kind) {
-  return '/api/diff' + query({ base, target, kind, format: LITTLE_ENDIAN ? 'binary' : undefined });
 }
 
 /** Reads a flame graph or diff response: the binary form, or the JSON error the server answers instead. */
@@ -136,19 +112,19 @@ async function readBinary(response, decode, what) {
 }
 
 function binaryResponse(url, decode, what) {
-  return (early(url) || fetch(url)).then(r => readBinary(r, decode, what),
+  return (takeEarly(url) || fetch(url)).then(r => readBinary(r, decode, what),
     e => { throw new ApiError(0, 'Cannot reach the server: ' + e.message); });
 }
 
 export const api = {
-  list: (q, limit = 200, offset = 0) => request('/api/recordings' + query({ q, limit, offset })),
-  get: id => request('/api/recordings/' + encodeURIComponent(id)),
-  remove: id => request('/api/recordings/' + encodeURIComponent(id), { method: 'DELETE' }),
-  flame: (id, p) => binaryResponse(flameUrl(id, p), decodeFlame, 'flame graph'),
-  diff: (base, target, kind) => binaryResponse(diffUrl(base, target, kind), decodeDiff, 'diff'),
-  heap: id => request('/api/recordings/' + encodeURIComponent(id) + '/heap'),
-  live: (id, gc) => binaryResponse('/api/recordings/' + encodeURIComponent(id) + '/live'
-    + query({ gc, format: LITTLE_ENDIAN ? 'binary' : undefined }), decodeLive, 'live heap'),
+  list: (q, limit = 200, offset = 0) => request(urls.recordings(q, limit, offset)),
+  get: id => request(urls.recording(id)),
+  remove: id => request(urls.recording(id), { method: 'DELETE' }),
+  /** view: {kind, from, to, threads, invert} as the page's URL state has them */
+  flame: (id, view) => binaryResponse(urls.flame(id, view), decodeFlame, 'flame graph'),
+  diff: (base, target, kind) => binaryResponse(urls.diff(base, target, kind), decodeDiff, 'diff'),
+  heap: id => request(urls.heap(id)),
+  live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
 };
 
 /**
@@ -163,7 +139,7 @@ export function upload(file, { name, labels, kind, onProgress } = {}) {
     if (labels) form.append('labels', labels);
     if (kind) form.append('kind', kind);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/recordings');
+    xhr.open('POST', urls.upload());
     xhr.responseType = 'text';
     xhr.upload.onprogress = e => { if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total); };
     xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the connection was lost'));

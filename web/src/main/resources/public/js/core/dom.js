@@ -96,6 +96,11 @@ export function download(filename, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** A recording's labels as k=v chips. */
+export function labelChips(labels) {
+  return Object.entries(labels || {}).map(([k, v]) => el('span', { class: 'chip', text: k + '=' + v }));
+}
+
 /**
  * A method or class name with its package muted and Class.method emphasised; the cell's text stays the full name.
  */

@@ -1,10 +1,9 @@
 // "Compare with…" on the recording page: pick another recording (by default those sharing this one's service
 // label) and open the diff with this recording as the target or as the baseline.
 
-import { el, clear, formatDate } from './dom.js';
-import { api } from './api.js';
-import * as state from './state.js';
-import { labelChips } from './pages/common.js';
+import { el, clear, formatDate, labelChips } from '../core/dom.js';
+import { api } from '../core/api.js';
+import * as state from '../core/state.js';
 
 /** The Lucene query for "recordings like this one": same service (or app) label when it has one. */
 export function similarQuery(recording) {
@@ -15,7 +14,10 @@ export function similarQuery(recording) {
   return '';
 }
 
-/** A menu button; kindOf() gives the kind the diff opens with (the one shown on the page). */
+/**
+ * A menu button ({root}); kindOf() gives the kind the diff opens with (the one shown on the page). destroy() drops
+ * a pending search.
+ */
 export function comparePicker(recording, kindOf) {
   const summary = el('summary', { class: 'button', id: 'compare-button', text: 'Compare with\u2026' });
   const filter = el('input', { type: 'search', class: 'compare-filter', id: 'compare-search', spellcheck: 'false',
@@ -66,5 +68,5 @@ export function comparePicker(recording, kindOf) {
   filter.addEventListener('keydown', e => { if (e.key === 'Enter') { clearTimeout(typing); load(); } });
   root.addEventListener('toggle', () => { if (root.open) { load(); filter.focus(); } });
   root.addEventListener('keydown', e => { if (e.key === 'Escape') { e.stopPropagation(); root.open = false; summary.focus(); } });
-  return root;
+  return { root, destroy() { clearTimeout(typing); seq++; } };
 }

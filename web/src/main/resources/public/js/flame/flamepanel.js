@@ -1,10 +1,10 @@
 // A flame graph with its toolbar: breadcrumb of the zoomed path, regex search with the matched share,
 // reset, and exports (collapsed text, SVG, PNG). Search and zoom live in the URL (state.js).
 
-import { el, clear, download, formatPercent, formatWeight, toast } from './dom.js';
+import { el, clear, download, formatPercent, formatWeight, toast } from '../core/dom.js';
 import { FlameGraph } from './flamegraph.js';
 import { FRAME_TYPES, frameColor } from './colors.js';
-import * as state from './state.js';
+import * as state from '../core/state.js';
 
 export class FlamePanel {
   /**
@@ -49,6 +49,11 @@ export class FlamePanel {
       colorOf: options.colorOf,
     });
     this.drawLegend();
+  }
+
+  /** Releases the graph (its resize observer and canvas). */
+  destroy() {
+    this.graph.destroy();
   }
 
   commitSearch() {

@@ -1,6 +1,6 @@
 // Hot-methods table: self and total per method, sortable; Enter or click focuses the flame graph on it.
 
-import { el, clear, formatPercent, formatWeight, nameCell } from './dom.js';
+import { el, clear, formatPercent, formatWeight, nameCell } from '../core/dom.js';
 
 const LIMIT = 300;
 

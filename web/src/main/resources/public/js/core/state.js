@@ -13,6 +13,8 @@
 //   gc       GC index on the heap page
 //   sort     hot-methods column (self | total)
 
+import { defaultPage } from './urls.js';
+
 const KEYS = ['page', 'id', 'base', 'q', 'kind', 'from', 'to', 'threads', 'search', 'zoom', 'invert', 'gc', 'sort'];
 
 export function readState(search = location.search) {
@@ -22,7 +24,7 @@ export function readState(search = location.search) {
     const value = params.get(key);
     if (value !== null && value !== '') state[key] = value;
   }
-  if (!state.page) state.page = state.base && state.id ? 'diff' : state.id ? 'recording' : 'recordings';
+  if (!state.page) state.page = defaultPage(state.id, state.base);
   return state;
 }
 

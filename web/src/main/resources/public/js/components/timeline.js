@@ -1,6 +1,6 @@
 // Samples over time (D3 bars) with a brush that selects the time range of the flame graph.
 
-import { el, d3Ready } from './dom.js';
+import { el, d3Ready } from '../core/dom.js';
 
 const HEIGHT = 84, MARGIN = { top: 6, right: 12, bottom: 20, left: 44 };
 
@@ -12,7 +12,19 @@ export class Timeline {
     container.appendChild(this.root);
     this.quiet = false;
     this.svg = null;
-    new ResizeObserver(() => requestAnimationFrame(() => { if (this.svg && this.data && this.root.clientWidth !== this.width) this.draw(); })).observe(this.root);
+    this.frame = 0;
+    this.resizer = new ResizeObserver(() => {
+      cancelAnimationFrame(this.frame);
+      this.frame = requestAnimationFrame(() => { if (this.svg && this.data && this.root.clientWidth !== this.width) this.draw(); });
+    });
+    this.resizer.observe(this.root);
+  }
+
+  /** Stops following the container's size; a D3 still loading draws nothing. */
+  destroy() {
+    this.destroyed = true;
+    this.resizer.disconnect();
+    cancelAnimationFrame(this.frame);
   }
 
   /**
@@ -21,6 +33,7 @@ export class Timeline {
    */
   start() {
     this.started ??= d3Ready().then(() => {
+      if (this.destroyed) return;
       this.svg = d3.select(this.root).append('svg').attr('role', 'img').attr('aria-label', 'Samples over time; drag to select a range');
       if (this.data) this.draw();
     });
