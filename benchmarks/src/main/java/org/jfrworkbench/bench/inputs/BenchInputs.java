@@ -47,7 +47,7 @@ public final class BenchInputs {
         add(InputSpec.of("ap-cpu-50mb-chunks", "async-profiler cpu, a chunk every 2 s", Producer.ASYNC_PROFILER,
                 cpu + ",chunktime=2s").stopAfter(1800, 0, 50 * MB));
         add(InputSpec.of("ap-wall-50mb", "async-profiler wall clock (event=wall), one chunk", Producer.ASYNC_PROFILER,
-                "event=wall,interval=250us").stopAfter(320, 0, 0));
+                "event=wall,interval=250us").stopAfter(120, 0, 0));
         add(InputSpec.of("ap-cpuwall-50mb", "async-profiler cpu and wall clock, one chunk", Producer.ASYNC_PROFILER,
                 cpu + ",wall=1ms").stopAfter(1800, 31, 0));
         add(InputSpec.of("ap-cpualloc-38mb", "async-profiler cpu and alloc, one chunk", Producer.ASYNC_PROFILER,
