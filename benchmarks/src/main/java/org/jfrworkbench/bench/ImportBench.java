@@ -24,160 +24,244 @@ import one.jfr.MethodRef;
 import one.jfr.StackTrace;
 import one.jfr.event.Event;
 
+import org.jfrworkbench.bench.inputs.BenchInputs;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
-import org.jfrworkbench.testkit.Recordings;
 
 /**
- * Reads >= 50 MB multi-chunk async-profiler recordings (by default two: copies of one short recording end to end, and
- * one long recording of a varied workload whose chunks are not copies; or the files given as arguments) with (a) our importer, (b) the JDK's RecordingFile touching
- * every stack trace and (c) async-profiler's JfrReader resolving every sample's stack, and prints median times,
- * ratios and heap figures. The times come from one JVM that runs the three readers in turn, round after round, so
- * each ratio compares reads made moments apart (the machine is shared); the heap figures from a JVM per reader.
- * Run on demand ({@code benchmarks/run.sh ImportBench [a.jfr b.jfr]}), not part of the tests.
+ * Reads each benchmark input ({@link BenchInputs}: all of them, the named ones, or the files given) with (a) our
+ * importer, building the whole model, (b) async-profiler's JfrReader resolving every sample's stack and every
+ * frame's method, and (c) the JDK's RecordingFile touching every stack frame, and prints per input the ratios of
+ * wall and CPU time and the heap each needs. Every reader reads every event of the same file.
+ *
+ * <p>The times come from one JVM per input that runs the readers in turn, round after round, so each ratio compares
+ * reads made moments apart (the machine is shared): the medians of the per-round ratios of wall time and of the CPU
+ * time the whole JVM used meanwhile (GC, JIT and our decoder thread included). The heap figures come from a JVM per
+ * reader: the peak heap used with a large -Xmx, and the smallest -Xmx (in steps of about 1.4x) that completes a read.
+ *
+ * <p>Run on demand: {@code benchmarks/run.sh ImportBench [NAME|FILE...]}. Options: {@code -Dbench.rounds=7},
+ * {@code -Dbench.warmup=2} (rounds at least; as many as it takes to read 100 MB, at most 30), {@code -Dbench.xmx=3g} (of the timing JVM), {@code -Dbench.heap=false} (no heap runs),
+ * {@code -Dbench.recordingFile=false} (leave the JDK's parser out: it is ten times slower than the others).
  */
 public final class ImportBench {
-    private static final List<String> READERS = List.of("workbench", "RecordingFile", "JfrReader");
-    private static final int WARMUP = 2;
-    private static final int ITERATIONS = 7;
-    private static final long TARGET_BYTES = 50L << 20;
+    private static final String WORKBENCH = "workbench";
+    private static final String JFR_READER = "JfrReader";
+    private static final String RECORDING_FILE = "RecordingFile";
+    private static final int WARMUP = Integer.getInteger("bench.warmup", 2);
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 7);
+    private static final String XMX = System.getProperty("bench.xmx", "3g");
+    /** Heaps tried for the smallest -Xmx, in MB: steps of about 1.4x. */
+    private static final int[] HEAPS = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
+        4096};
 
     private ImportBench() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 3 && args[0].equals("child")) {
+        if (args.length >= 3 && args[0].equals("child")) {
             if (args[1].equals("paired")) {
-                paired(Path.of(args[2]));
+                paired(Path.of(args[2]), List.of(args).subList(3, args.length));
             } else {
-                child(args[1], Path.of(args[2]));
+                System.out.println(readMeasuringHeap(args[1], Path.of(args[2])));
             }
             return;
         }
-        List<Path> inputs = new ArrayList<>();
-        for (String a : args) {
-            inputs.add(Path.of(a));
+        List<String> readers = new ArrayList<>(List.of(WORKBENCH, JFR_READER));
+        if (!"false".equals(System.getProperty("bench.recordingFile"))) {
+            readers.add(RECORDING_FILE);
         }
-        if (inputs.isEmpty()) {
-            inputs.add(makeInput());
-            inputs.add(makeRealisticInput());
-        }
-        for (Path input : inputs) {
-            System.out.printf("input: %s (%.1f MB)%n", input, Files.size(input) / 1048576.0);
-            runChild("paired", input, "-Xmx2g", true).forEach(System.out::println);
-            System.out.println();
-            for (String reader : READERS) {
-                List<String> out = runChild(reader, input, "-Xmx2g", true);
-                System.out.printf("%-14s peak heap used %6.1f MB (-Xmx2g), smallest -Xmx of 16m/32m/64m/96m/128m/256m/"
-                        + "512m/1g that completes: %s   (%s)%n", reader, parse(out)[1], smallestHeap(reader, input),
-                        out.get(out.size() - 1));
+        boolean heap = !"false".equals(System.getProperty("bench.heap"));
+        List<String> names = args.length > 0 ? List.of(args) : BenchInputs.names();
+        List<String> table = new ArrayList<>();
+        for (String name : names) {
+            Path file = Files.isRegularFile(Path.of(name)) ? Path.of(name) : null;
+            String facts;
+            if (file == null) {
+                BenchInputs.Facts f = BenchInputs.facts(name);
+                file = f.file();
+                facts = String.format("%s: %s, %.1f MB, %d chunk%s, %,d samples (%s), %,d distinct stacks", name,
+                        f.description(), f.bytes() / 1048576.0, f.chunks(), f.chunks() == 1 ? "" : "s", f.samples(),
+                        f.kinds(), f.distinctStacks());
+            } else {
+                facts = String.format("%s: %.1f MB", file, Files.size(file) / 1048576.0);
             }
+            System.out.println("input " + facts);
+            System.out.println("load: " + load());
+            List<String> out = runChild(List.of("-Xmx" + XMX), "paired", file, readers);
+            out.forEach(System.out::println);
+            Map<String, double[]> times = results(out);
+            String heaps = "";
+            if (heap) {
+                StringBuilder h = new StringBuilder();
+                for (String reader : readers) {
+                    double peak = results(runChild(List.of("-Xmx" + XMX), reader, file, List.of())).get("PEAK")[0];
+                    String smallest = smallestHeap(reader, file);
+                    System.out.printf("%-14s peak heap used %7.1f MB (-Xmx%s), smallest -Xmx that completes: %s%n",
+                            reader, peak, XMX, smallest);
+                    h.append(String.format(" | %.0f MB / %s", peak, smallest));
+                }
+                heaps = h.toString();
+            }
+            System.out.println("load: " + load());
             System.out.println();
+            table.add(String.format("| %s | %.0f / %.0f ms | %.0f / %.0f ms | **%.2fx** / %.2fx | %s%s |", name,
+                    times.get(WORKBENCH)[0], times.get(WORKBENCH)[1], times.get(JFR_READER)[0], times.get(JFR_READER)[1],
+                    times.get("RATIO " + JFR_READER)[0], times.get("RATIO " + JFR_READER)[1],
+                    times.containsKey("RATIO " + RECORDING_FILE)
+                            ? String.format("%.1fx / %.1fx", times.get("RATIO " + RECORDING_FILE)[0],
+                            times.get("RATIO " + RECORDING_FILE)[1]) : "-", heaps));
+        }
+        System.out.println("| input | workbench wall / CPU | JfrReader wall / CPU | vs JfrReader wall / CPU "
+                + "| vs RecordingFile wall / CPU |" + (heap ? String.join(" |", readers.stream()
+                .map(r -> " " + r + " peak / smallest -Xmx").toList()) + " |" : ""));
+        table.forEach(System.out::println);
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return String.format("%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
 
-    /** A varied workload recorded by async-profiler with a chunk every 5 s until >= 50 MB (about 45 s, 9 chunks). */
-    private static Path makeRealisticInput() throws Exception {
-        Path p = Recordings.variedAsyncProfiler(TARGET_BYTES);
-        if (p == null) {
-            throw new IOException("no JDK 25 to record the benchmark input; pass a .jfr file as the argument");
+    /** The RESULT lines of a child: the name after RESULT, then numbers. */
+    private static Map<String, double[]> results(List<String> lines) {
+        Map<String, double[]> r = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("RESULT ")) {
+                String[] f = line.substring(7).split(" ");
+                int numbers = 0;
+                while (numbers < f.length && isNumber(f[f.length - 1 - numbers])) {
+                    numbers++;
+                }
+                String key = String.join(" ", Arrays.asList(f).subList(0, f.length - numbers));
+                r.put(key, Arrays.stream(f, f.length - numbers, f.length).mapToDouble(Double::parseDouble).toArray());
+            }
         }
-        if (Files.size(p) < TARGET_BYTES) {
-            System.out.printf("note: %s is only %.1f MB (5 minutes were not enough)%n", p, Files.size(p) / 1048576.0);
+        return r;
+    }
+
+    private static boolean isNumber(String s) {
+        try {
+            Double.parseDouble(s);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
         }
-        return p;
     }
 
     /**
-     * Times the readers in turn in this JVM, round after round; prints medians and the medians of the per-round
-     * ratios, of wall time and of the CPU time the whole JVM used meanwhile (GC and JIT threads included), which a
-     * busy machine disturbs far less than wall time.
+     * Times the readers in turn in this JVM, round after round, in an order that changes every round; prints medians
+     * and the medians of the per-round ratios, of wall time and of the CPU time the whole JVM used meanwhile.
      */
-    private static void paired(Path input) throws IOException {
+    private static void paired(Path input, List<String> readers) throws IOException {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        for (int i = 0; i < WARMUP; i++) {
-            for (String reader : READERS) {
+        // small files get more warm-up rounds: every reader has its code compiled before the timed rounds
+        long warmup = Math.max(WARMUP, Math.min(30, (100L << 20) / Math.max(1, Files.size(input))));
+        for (int i = 0; i < warmup; i++) {
+            for (String reader : readers) {
                 read(reader, input);
             }
         }
         Map<String, double[]> wall = new LinkedHashMap<>();
         Map<String, double[]> cpu = new LinkedHashMap<>();
-        READERS.forEach(r -> {
-            wall.put(r, new double[ITERATIONS]);
-            cpu.put(r, new double[ITERATIONS]);
+        Map<String, String> what = new LinkedHashMap<>();
+        readers.forEach(r -> {
+            wall.put(r, new double[ROUNDS]);
+            cpu.put(r, new double[ROUNDS]);
         });
-        for (int i = 0; i < ITERATIONS; i++) {
-            for (String reader : READERS) {
+        for (int i = 0; i < ROUNDS; i++) {
+            for (int j = 0; j < readers.size(); j++) {
+                String reader = readers.get((i + j) % readers.size());
+                System.gc();
                 long c0 = os.getProcessCpuTime();
                 long t0 = System.nanoTime();
-                read(reader, input);
+                what.put(reader, read(reader, input));
                 wall.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
                 cpu.get(reader)[i] = (os.getProcessCpuTime() - c0) / 1e6;
             }
         }
         double mb = Files.size(input) / 1048576.0;
-        for (String reader : READERS) {
-            double w = median(wall.get(reader).clone());
-            System.out.printf("%-14s wall median %8.1f ms (min %.1f)   %7.1f MB/s   cpu median %8.1f ms%n", reader, w,
-                    Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), median(cpu.get(reader).clone()));
+        for (String reader : readers) {
+            double w = median(wall.get(reader));
+            double c = median(cpu.get(reader));
+            System.out.printf("%-14s wall median %8.1f ms (min %.1f)  %6.1f MB/s   cpu median %8.1f ms   read: %s%n",
+                    reader, w, Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), c, what.get(reader));
+            System.out.printf("RESULT %s %.1f %.1f%n", reader, w, c);
         }
-        for (String peer : List.of("RecordingFile", "JfrReader")) {
-            System.out.printf("workbench speed vs %s: wall %.2fx, cpu %.2fx (medians of %d rounds' ratios; above 1 = "
-                    + "workbench faster)%n", peer, medianRatio(wall, peer), medianRatio(cpu, peer), ITERATIONS);
+        for (String peer : readers.subList(1, readers.size())) {
+            double w = medianRatio(wall, peer);
+            double c = medianRatio(cpu, peer);
+            System.out.printf("workbench vs %s: wall %.2fx, cpu %.2fx (medians of %d rounds' ratios; above 1 = "
+                    + "workbench faster)%n", peer, w, c, ROUNDS);
+            System.out.printf("RESULT RATIO %s %.3f %.3f%n", peer, w, c);
         }
     }
 
     private static double medianRatio(Map<String, double[]> times, String peer) {
-        double[] r = new double[ITERATIONS];
-        for (int i = 0; i < ITERATIONS; i++) {
-            r[i] = times.get(peer)[i] / times.get("workbench")[i];
+        double[] r = new double[ROUNDS];
+        for (int i = 0; i < ROUNDS; i++) {
+            r[i] = times.get(peer)[i] / times.get(WORKBENCH)[i];
         }
         return median(r);
     }
 
     private static double median(double[] values) {
-        Arrays.sort(values);
-        return values[values.length / 2];
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    /** A few MB (10 s) from async-profiler (all engines), copied end to end until >= 50 MB: a valid multi-chunk file. */
-    private static Path makeInput() throws Exception {
-        Path one = Recordings.asyncProfiler("25", "bench-source-10s",
-                "event=cpu,interval=1ms,alloc=16k,live,lock=0,wall=1ms", 10_000);
-        if (one == null) {
-            throw new IOException("no JDK 25 to record the benchmark input; pass a .jfr file as the argument");
-        }
-        Path big = Recordings.DIR.resolve("bench-50mb.jfr");
-        long copies = Math.max(1, (TARGET_BYTES + Files.size(one) - 1) / Files.size(one));
-        if (!Files.exists(big) || Files.size(big) != copies * Files.size(one)) {
-            Path[] parts = new Path[(int) copies];
-            Arrays.fill(parts, one);
-            Recordings.concatenate(big, parts);
-        }
-        return big;
-    }
-
+    /** The smallest -Xmx of {@link #HEAPS} with which one read completes: doubling up, then the steps between. */
     private static String smallestHeap(String reader, Path input) throws Exception {
-        for (String xmx : List.of("16m", "32m", "64m", "96m", "128m", "256m", "512m", "1g")) {
-            if (!runChild(reader, input, "-Xmx" + xmx, false).isEmpty()) {
-                return "-Xmx" + xmx;
+        int fail = -1;
+        int ok = -1;
+        for (int i = 0; i < HEAPS.length; i = Math.min(HEAPS.length - 1, i + 2)) {
+            if (completes(reader, input, HEAPS[i])) {
+                ok = i;
+                break;
+            }
+            fail = i;
+            if (i == HEAPS.length - 1) {
+                return "more than -Xmx" + HEAPS[i] + "m";
             }
         }
-        return "more than -Xmx1g";
+        for (int i = fail + 1; i < ok; i++) {
+            if (completes(reader, input, HEAPS[i])) {
+                return "-Xmx" + HEAPS[i] + "m";
+            }
+        }
+        return "-Xmx" + HEAPS[ok] + "m";
     }
 
-    /** Runs one reader in a fresh JVM; the output lines, or an empty list when it failed (e.g. out of memory). */
-    private static List<String> runChild(String reader, Path input, String xmx, boolean timed) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                xmx, "-XX:+UseG1GC", "-cp", classPath(), "-Dbench.timed=" + timed, ImportBench.class.getName(),
-                "child", reader, input.toString()));
+    private static boolean completes(String reader, Path input, int mb) throws Exception {
+        return !runChild(List.of("-Xmx" + mb + "m"), reader, input, List.of()).isEmpty();
+    }
+
+    /**
+     * Runs a child JVM of this class; its output lines, or an empty list when it failed (e.g. out of memory) and it
+     * was one read of a heap search; a failed timing run throws.
+     */
+    private static List<String> runChild(List<String> jvm, String what, Path input, List<String> readers)
+            throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-XX:+UseG1GC", "-Dbench.warmup=" + WARMUP, "-Dbench.rounds=" + ROUNDS, "-cp", classPath(),
+                ImportBench.class.getName(), "child", what, input.toString()));
+        cmd.addAll(readers);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            if (timed) {
-                throw new IOException(reader + " failed: " + new String(out));
+        boolean done = p.waitFor(60, TimeUnit.MINUTES);
+        if (!done || p.exitValue() != 0) {
+            if (!done) {
+                p.destroyForcibly();
+            }
+            if (what.equals("paired") || jvm.get(0).equals("-Xmx" + XMX)) {
+                throw new IOException(what + " failed: " + new String(out));
             }
             return List.of();
         }
@@ -186,7 +270,7 @@ public final class ImportBench {
 
     private static String classPath() throws URISyntaxException {
         List<String> parts = new ArrayList<>();
-        for (Class<?> c : List.of(ImportBench.class, Importer.class, JfrReader.class, Recordings.class)) {
+        for (Class<?> c : List.of(ImportBench.class, Importer.class, JfrReader.class)) {
             String p = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
             if (!parts.contains(p)) {
                 parts.add(p);
@@ -195,51 +279,26 @@ public final class ImportBench {
         return String.join(java.io.File.pathSeparator, parts);
     }
 
-    private static double[] parse(List<String> lines) {
-        for (String line : lines) {
-            if (line.startsWith("RESULT ")) {
-                String[] f = line.split(" ");
-                return new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2])};
-            }
-        }
-        throw new IllegalStateException("no result in " + lines);
-    }
-
-    private static void child(String reader, Path input) throws Exception {
-        boolean timed = Boolean.getBoolean("bench.timed");
-        if (!timed) {
-            System.out.println(read(reader, input));
-            return;
-        }
-        for (int i = 0; i < WARMUP; i++) {
-            read(reader, input);
-        }
+    /** One read in this JVM: prints what was read and the peak heap used (after a GC before it). */
+    private static String readMeasuringHeap(String reader, Path input) throws IOException {
         System.gc();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             pool.resetPeakUsage();
         }
-        double[] times = new double[ITERATIONS];
-        String what = "";
-        for (int i = 0; i < ITERATIONS; i++) {
-            long t0 = System.nanoTime();
-            what = read(reader, input);
-            times[i] = (System.nanoTime() - t0) / 1e6;
-        }
+        String what = read(reader, input);
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
                 peak += pool.getPeakUsage().getUsed();
             }
         }
-        Arrays.sort(times);
-        System.out.println("RESULT " + times[ITERATIONS / 2] + " " + peak / 1048576.0);
-        System.out.println(what);
+        return what + "\nRESULT PEAK " + peak / 1048576.0;
     }
 
     /** Reads the whole file; returns a line describing what was read, so no reader's work can be skipped. */
-    private static String read(String reader, Path input) throws IOException {
+    static String read(String reader, Path input) throws IOException {
         switch (reader) {
-            case "workbench": {
+            case WORKBENCH: {
                 Profile p = new Importer().read(input);
                 long samples = 0;
                 for (Kind k : Kind.values()) {
@@ -248,7 +307,7 @@ public final class ImportBench {
                 long events = p.sourceEvents().values().stream().mapToLong(Long::longValue).sum();
                 return events + " events, " + samples + " samples, " + p.stacks().size() + " distinct stacks";
             }
-            case "RecordingFile": {
+            case RECORDING_FILE: {
                 long events = 0;
                 long frames = 0;
                 try (RecordingFile rf = new RecordingFile(input)) {
@@ -265,7 +324,7 @@ public final class ImportBench {
                 }
                 return events + " events, " + frames + " frames";
             }
-            case "JfrReader": {
+            case JFR_READER: {
                 long events = 0;
                 long frames = 0;
                 try (JfrReader r = new JfrReader(input.toString())) {

@@ -47,20 +47,20 @@ public final class BenchInputs {
         add(InputSpec.of("ap-cpu-50mb-chunks", "async-profiler cpu, a chunk every 2 s", Producer.ASYNC_PROFILER,
                 cpu + ",chunktime=2s").stopAfter(1800, 0, 50 * MB));
         add(InputSpec.of("ap-wall-50mb", "async-profiler wall clock (event=wall), one chunk", Producer.ASYNC_PROFILER,
-                "event=wall,interval=250us").stopAfter(130, 0, 0));
+                "event=wall,interval=250us").stopAfter(120, 0, 0));
         add(InputSpec.of("ap-cpuwall-50mb", "async-profiler cpu and wall clock, one chunk", Producer.ASYNC_PROFILER,
-                cpu + ",wall=1ms").stopAfter(1800, 20, 0));
+                cpu + ",wall=1ms").stopAfter(1800, 31, 0));
         add(InputSpec.of("ap-cpualloc-38mb", "async-profiler cpu and alloc, one chunk", Producer.ASYNC_PROFILER,
                 cpu + ",alloc=16k").stopAfter(1800, 23, 0));
         add(InputSpec.of("ap-jfrsync-50mb", "async-profiler cpu and alloc with the JDK's profile recording (jfrsync)",
-                Producer.ASYNC_PROFILER, cpu + ",alloc=16k,jfrsync=profile").stopAfter(1800, 40, 0));
+                Producer.ASYNC_PROFILER, cpu + ",alloc=16k,jfrsync=profile").stopAfter(1800, 31, 0));
         add(InputSpec.of("jfr-profile-5mb", "JDK Flight Recorder, settings=profile", Producer.JFR, "settings=profile")
                 .stopAfter(60, 0, 0));
         add(InputSpec.of("jfr-profile-50mb-chunks", "JDK Flight Recorder, settings=profile with 1 ms execution "
                 + "samples, 4 MB chunks", Producer.JFR, "settings=profile,jdk.ExecutionSample#period=1ms")
-                .withJvmOptions("-XX:FlightRecorderOptions:maxchunksize=4m").stopAfter(120, 0, 0));
+                .withJvmOptions("-XX:FlightRecorderOptions:maxchunksize=4m").stopAfter(520, 0, 0));
         add(InputSpec.of("ap-cpu-300mb", "async-profiler cpu, one chunk", Producer.ASYNC_PROFILER, cpu)
-                .stopAfter(3600, 250, 0));
+                .stopAfter(3600, 360, 0));
         add(InputSpec.of("ap-cpuwall-300mb-chunks", "async-profiler cpu and wall clock, a chunk every 10 s",
                 Producer.ASYNC_PROFILER, cpu + ",wall=1ms,chunktime=10s").stopAfter(3600, 0, 300 * MB));
     }

@@ -90,9 +90,10 @@ final class ChunkReader {
     void readEvents() throws InvalidRecordingException {
         builder.profile().addChunk(header.startNanos(), header.durationNanos());
         mapper = new EventMapper(builder, types, pools, this, sameKeys);
+        pools.stackTraces.resolve(in, values, builder.resolver());
         EventLayout[] layouts = mapper.layouts();
         int pipeline = pipelineBytes;
-        if (pipeline >= 0 && bytes != null && header.compressedIntegers() && in.limit() >= pipeline) {
+        if (pipeline >= 0 && header.compressedIntegers() && in.limit() >= pipeline) {
             EventDecoder decoder = EventDecoder.start(new JfrInput(chunk, bytes, fileOffset, true), layouts, counts);
             if (decoder != null) {
                 readEventsPipelined(layouts, decoder);

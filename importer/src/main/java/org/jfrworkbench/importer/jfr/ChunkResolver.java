@@ -1,35 +1,26 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.util.Arrays;
-
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.ThreadTable;
 
 /**
- * Turns one chunk's constant-pool keys into model ids (threads, stacks, methods, class names), caching each key so
- * every pool entry is resolved once per chunk.
+ * Turns one chunk's constant-pool keys into model ids (threads, stacks, frames, methods, class names), caching each
+ * key so every pool entry is resolved once per chunk.
  */
 final class ChunkResolver {
-    private static final int MAX_FRAMES = 65536;
-
     private final Profile profile;
     // the caches are emptied, not reallocated, for each chunk: their arrays are sized once per file
     private final LongIntMap threadIds = new LongIntMap();
-    /** Model stack id + 1 per stack of the stack-trace pool (by its index there), 0 = not resolved yet. */
-    private int[] modelStacks = new int[1024];
     private final LongIntMap methodIds = new LongIntMap(4096);
     private final LongIntMap classNames = new LongIntMap();
     private final LongIntMap frameTypes = new LongIntMap();
-    /** Model frame id + 1 per distinct frame of the stack-trace pool, 0 = not resolved yet. */
-    private int[] modelFrames = new int[1024];
     private final LongIntMap symbolIds = new LongIntMap(4096);
     private final LongIntMap classOfMethodIds = new LongIntMap(1024);
     /** Thread-state pool key to {@link Profile#states()} id + 1; the last key is kept beside it (it rarely changes). */
     private final LongIntMap stateIds = new LongIntMap();
     private long lastStateKey = Long.MIN_VALUE;
     private int lastState;
-    private int[] frames = new int[256];
     private ConstantPools pools;
     private JfrType methodType;
     private JfrType frameTypeType;
@@ -50,8 +41,6 @@ final class ChunkResolver {
                     classOfMethodIds, stateIds}) {
                 m.clear();
             }
-            Arrays.fill(modelFrames, 0);
-            Arrays.fill(modelStacks, 0);
         }
         this.pools = chunkPools;
         this.lastStateKey = Long.MIN_VALUE;
@@ -112,49 +101,27 @@ final class ChunkResolver {
 
     /** Model stack id for a stack-trace key; -1 when the event has none (or the pool lacks it). */
     int stack(long key) {
-        int s = pools.stackTraces.find(key);
-        if (s < 0) {
-            return -1;
-        }
-        int[] model = modelStacks;
-        int id = s < model.length ? model[s] - 1 : -1;
-        return id >= 0 ? id : resolveStack(s);
+        return pools.stackTraces.find(key);
     }
 
-    /** The first sight of a pool stack in this key space: its frames become model frames and a model stack. */
-    private int resolveStack(int s) {
-        StackTraces st = pools.stackTraces;
-        int first = st.firstFrame(s);
-        int depth = Math.min(st.endFrame(s) - first, MAX_FRAMES);
-        if (frames.length < depth) {
-            frames = new int[Math.max(depth, frames.length * 2)];
-        }
-        if (modelFrames.length < st.distinctFrames()) {
-            modelFrames = Arrays.copyOf(modelFrames, Math.max(st.distinctFrames(), modelFrames.length * 2));
-        }
-        int[] model = modelFrames;
-        for (int i = 0; i < depth; i++) {
-            int f = st.frame(first + i);
-            int frame = model[f] - 1;
-            if (frame < 0) {
-                frame = profile.frames().add(method(st.method(f)), st.line(f), frameType(st.type(f)));
-                model[f] = frame + 1;
-            }
-            frames[i] = frame;
-        }
-        int id = profile.stacks().add(frames, 0, depth, st.truncated(s) || depth < st.endFrame(s) - first);
-        if (modelStacks.length <= s) {
-            modelStacks = Arrays.copyOf(modelStacks, Math.max(s + 1, modelStacks.length * 2));
-        }
-        modelStacks[s] = id + 1;
-        return id;
+    /** The model stack of frames[0, depth) (model frame ids, leaf first). */
+    int stack(int[] frames, int depth, boolean truncated) {
+        return profile.stacks().add(frames, 0, depth, truncated);
     }
 
-    private int method(long key) {
+    /** The model frame of a model method, line and frame type (ordinal). */
+    int frame(int method, int line, int type) {
+        return profile.frames().add(method, line, FrameType.of(type));
+    }
+
+    /** Model method id of a method key. */
+    int method(long key) {
         int id = methodIds.get(key);
-        if (id >= 0) {
-            return id;
-        }
+        return id >= 0 ? id : resolveMethod(key);
+    }
+
+    private int resolveMethod(long key) {
+        int id;
         int cls = 0;
         int name = 0;
         int descriptor = 0;
@@ -206,14 +173,15 @@ final class ChunkResolver {
         return id;
     }
 
-    private FrameType frameType(long key) {
+    /** The {@link FrameType} ordinal of a frame-type key. */
+    int frameType(long key) {
         int t = frameTypes.get(key);
         if (t < 0) {
             Object v = frameTypeType == null ? null : pools.get(frameTypeType, key);
             t = FrameType.fromJfrName(pools.text(v, 0)).ordinal();
             frameTypes.put(key, t);
         }
-        return FrameType.of(t);
+        return t;
     }
 
     /** String id of a class's dotted name (Java array syntax for arrays); 0 when absent. */

@@ -1,5 +1,7 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -72,8 +74,34 @@ final class EventDecoder implements Runnable {
         };
     }
 
-    /** A decoder for the chunk, started; null when every spare processor already runs one (read sequentially then). */
+    /**
+     * Whether a second thread is only started when the machine has a processor to spare (its load average, read at
+     * most once a second, below its processors minus a half): on a machine busy with other work the second thread
+     * only adds its hand-overs to the CPU time the import competes for. Tests switch it off to read both ways.
+     */
+    static volatile boolean onlyWhenIdle = true;
+    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
+    private static volatile long loadCheckedAt = System.nanoTime() - 2_000_000_000L;
+    private static volatile boolean machineIdle = true;
+
+    private static boolean machineIdle() {
+        long now = System.nanoTime();
+        if (now - loadCheckedAt > 1_000_000_000L) {
+            double load = OS.getSystemLoadAverage();
+            machineIdle = load < 0 || load < OS.getAvailableProcessors() - 0.5;
+            loadCheckedAt = now;
+        }
+        return machineIdle;
+    }
+
+    /**
+     * A decoder for the chunk, started; null when every spare processor already runs one, or the machine is busy
+     * (read sequentially then).
+     */
     static EventDecoder start(JfrInput in, EventLayout[] layouts, EventCounts counts) {
+        if (onlyWhenIdle && !machineIdle()) {
+            return null;
+        }
         if (!SPARE.tryAcquire()) {
             return null;
         }

@@ -20,12 +20,14 @@ final class JfrInput {
     }
 
     static final VarHandle LITTLE_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LITTLE_ENDIAN_LONG_BUFFER =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** The high bit of each byte of a little-endian long: set while a compressed integer continues. */
     static final long STOP_BITS = 0x8080808080808080L;
     static final long VALUE_BITS = 0x7f7f7f7f7f7f7f7fL;
 
     private final ByteBuffer buf;
-    /** The chunk's bytes on the heap when it is small enough to copy: much faster to read than the mapped buffer. */
+    /** The chunk's bytes on the heap when it is small enough to copy: faster to read than the mapped buffer. */
     private final byte[] bytes;
     private final long fileOffset;
     private final int limit;
@@ -47,6 +49,21 @@ final class JfrInput {
     /** The chunk's heap copy, or null when it is read from the mapped file. */
     byte[] heapBytes() {
         return bytes;
+    }
+
+    /**
+     * The eight bytes at chunk position p as a little-endian long, from the heap copy or the mapped file; the caller
+     * makes sure they lie in the chunk. What the fast paths read eight bytes at a time with.
+     */
+    long word(int p) {
+        byte[] b = bytes;
+        return b != null ? (long) LITTLE_ENDIAN_LONG.get(b, p) : (long) LITTLE_ENDIAN_LONG_BUFFER.get(buf, p);
+    }
+
+    /** The byte at chunk position p, which the caller makes sure lies in the chunk. */
+    int byteAt(int p) {
+        byte[] b = bytes;
+        return (b != null ? b[p] : buf.get(p)) & 0xff;
     }
 
     int remaining() {
@@ -80,11 +97,10 @@ final class JfrInput {
     }
 
     long varLong() throws InvalidRecordingException {
-        byte[] b = bytes;
         int p = pos;
-        if (b != null && limit - p >= 9) {
+        if (limit - p >= 9) {
             // 8 bytes at once, no branch per byte: the value ends at the first byte without the high bit
-            long w = (long) LITTLE_ENDIAN_LONG.get(b, p);
+            long w = word(p);
             long stops = ~w & STOP_BITS;
             if (stops != 0) {
                 int bits = Long.numberOfTrailingZeros(stops) + 1;
@@ -92,25 +108,51 @@ final class JfrInput {
                 return Long.compress(w & (-1L >>> -bits), VALUE_BITS);
             }
             pos = p + 9;
-            return Long.compress(w, VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
+            return Long.compress(w, VALUE_BITS) | (long) byteAt(p + 8) << 56;
         }
-        return b == null && limit - p >= 9 ? varLongMapped(p) : varLongChecked();
+        return varLongChecked();
     }
 
-    /** A value in the mapped buffer (chunks too large to copy) with at least 9 bytes left: no check per byte. */
-    private long varLongMapped(int p) {
-        ByteBuffer b = buf;
-        long result = 0;
-        for (int shift = 0; shift < 56; shift += 7) {
-            byte x = b.get(p++);
-            result |= (long) (x & 0x7f) << shift;
-            if (x >= 0) {
-                pos = p;
-                return result;
+    /**
+     * Moves past count compressed integers. Eight bytes are looked at at once: a value ends at each byte without the
+     * high bit, so counting those bytes counts values. A nine-byte value (its last byte may have the high bit set)
+     * shows as eight bytes with the high bit in a row, and is read on its own, as are the last bytes of the chunk.
+     */
+    void skipVarints(long count) throws InvalidRecordingException {
+        int p = pos;
+        // continuation bytes since the last value ended: the value being skipped began that many bytes before p
+        int run = 0;
+        while (count > 0) {
+            for (int end = limit - 8; count > 0 && p <= end; ) {
+                long w = word(p);
+                long stops = ~w & STOP_BITS;
+                if (stops == 0 || run + (Long.numberOfTrailingZeros(stops) >>> 3) >= 8) {
+                    break;
+                }
+                int ends = Long.bitCount(stops);
+                if (ends < count) {
+                    count -= ends;
+                    run = Long.numberOfLeadingZeros(stops) >>> 3;
+                    p += 8;
+                } else {
+                    for (long k = count; k > 1; k--) {
+                        stops &= stops - 1;
+                    }
+                    p += (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+                    count = 0;
+                    run = 0;
+                }
+            }
+            if (count > 0) {
+                // a nine-byte value, or the chunk's last bytes: one value read on its own, from its start
+                pos = p - run;
+                varLong();
+                count--;
+                p = pos;
+                run = 0;
             }
         }
-        pos = p + 1;
-        return result | (b.get(p) & 0xffL) << 56;
+        pos = p;
     }
 
     private long varLongChecked() throws InvalidRecordingException {

@@ -4,10 +4,13 @@ import java.util.Arrays;
 
 /**
  * Map from long keys to non-negative ints; {@link #get} answers -1 for absent keys. JFR ids are mostly small and
- * dense, so keys below {@link #DENSE_LIMIT} live in a direct array; the rest in an open-addressing table.
+ * dense, so keys below a limit (by default {@link #DENSE_LIMIT}) live in a direct array; the rest in an
+ * open-addressing table.
  */
 final class LongIntMap {
     private static final int DENSE_LIMIT = 1 << 16;
+    /** Keys below this live in the dense array. */
+    private final int denseLimit;
     /** value + 1 per small key, 0 = absent; grows with the largest small key put */
     private int[] dense = new int[0];
     private long[] keys;
@@ -20,13 +23,19 @@ final class LongIntMap {
     }
 
     LongIntMap(int expected) {
+        this(expected, DENSE_LIMIT);
+    }
+
+    /** A map whose keys below denseLimit live in a direct array (at most 4 bytes per key below the largest put). */
+    LongIntMap(int expected, int denseLimit) {
+        this.denseLimit = denseLimit;
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[cap];
         values = new int[cap];
     }
 
     int get(long key) {
-        if (key >= 0 && key < DENSE_LIMIT) {
+        if (key >= 0 && key < denseLimit) {
             return key < dense.length ? dense[(int) key] - 1 : -1;
         }
         int mask = keys.length - 1;
@@ -42,10 +51,10 @@ final class LongIntMap {
         if (value < 0) {
             return;   // get answers -1 for absent keys anyway
         }
-        if (key >= 0 && key < DENSE_LIMIT) {
+        if (key >= 0 && key < denseLimit) {
             int k = (int) key;
             if (k >= dense.length) {
-                dense = Arrays.copyOf(dense, Math.min(DENSE_LIMIT, Math.max(k + 1, dense.length * 2 + 64)));
+                dense = Arrays.copyOf(dense, Math.min(denseLimit, Math.max(k + 1, dense.length * 2 + 64)));
             }
             dense[k] = value + 1;
             return;

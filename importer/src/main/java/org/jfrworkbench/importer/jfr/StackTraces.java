@@ -1,71 +1,37 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.util.Arrays;
-
 import org.jfrworkbench.importer.InvalidRecordingException;
 
 /**
- * The stack-trace pool of one key space in flat primitive arrays (the pool is usually the largest part of a chunk):
- * per stack a frame range and a truncated flag; per frame one int, the index of a distinct (method key, line,
- * frame-type key). Stacks share most of their frames, so the distinct frames are few and each is resolved to a model
- * frame once; storing an int per frame instead of the three keys keeps the pool small. Which field is which comes
- * from the metadata, found by name.
+ * The stack-trace pool of one key space: each stack key's model stack id. The pool is usually most of a chunk, and
+ * its stacks come before the methods, classes and symbols their frames name, so it is read in two passes. While the
+ * pools are read, each entry is only checked and skipped (counting the ends of its compressed integers), and its
+ * position noted. Once every pool is known, {@link #resolve} decodes the noted entries and turns each frame straight
+ * into a model frame (a frame seen before costs one probe of {@link FrameKeyMap}) and each stack into a model stack:
+ * no per-frame intermediate is stored, and nothing touches the model before the chunk's pools have all been read.
+ * Which field is which comes from the metadata, found by name.
  */
 final class StackTraces {
-    private final LongIntMap index = new LongIntMap(1024);
-    private int count;
-    private int[] frameStart = new int[1025];
-    private boolean[] truncated = new boolean[1024];
-    private int[] frames = new int[8192];
-    private int frameCount;
-    private final FrameKeyMap distinct = new FrameKeyMap();
-    private long[] methods = new long[1024];
-    private int[] lines = new int[1024];
-    private long[] types = new long[1024];
-    private int distinctCount;
+    /** Larger than most maps' dense part: async-profiler's stack keys go up to a few times the number of stacks. */
+    private static final int DENSE_KEYS = 1 << 20;
+    private static final int MAX_FRAMES = 65536;
+
+    private final LongIntMap index = new LongIntMap(1024, DENSE_KEYS);
+    /** The key space's (method key, line, frame-type key) to model frame id: one probe per frame. */
+    private final FrameKeyMap chunkFrames = new FrameKeyMap();
     /**
-     * A direct-mapped cache in front of {@link #distinct} for frames whose keys pack into one long (method key below
-     * 2^32, line below 2^24, frame-type key below 256: all real ones): one compare instead of a probe of three arrays.
-     * The distinct frames of a chunk are a few thousand, so nearly every frame is answered here.
+     * (Model method, line, frame-type ordinal) to model frame id, for the whole file, behind {@link #chunkFrames}: a
+     * chunk that numbers its methods afresh (async-profiler's do) finds the frames of the chunks before it here
+     * instead of adding each to the model's frame table again.
      */
-    private static final int CACHE_BITS = 12;
-    private final long[] cachedKeys = new long[1 << CACHE_BITS];
-    /** distinct frame + 1, 0 = empty */
-    private final int[] cachedFrames = new int[1 << CACHE_BITS];
-
-    /** Empties the pool for the next key space, keeping the arrays. */
-    void reset() {
-        index.clear();
-        distinct.clear();
-        count = 0;
-        frameCount = 0;
-        distinctCount = 0;
-        Arrays.fill(cachedFrames, 0);
-        rolesFor = null;
-    }
-
-    /** Reads one pool entry of the stack-trace type st. */
-    void read(JfrInput in, ValueReader values, long key, JfrType st) throws InvalidRecordingException {
-        boolean wasTruncated = false;
-        int first = frameCount;
-        for (JfrField f : st.fields) {
-            if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
-                wasTruncated = values.scalar(f) != 0;
-            } else if (f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT) {
-                readFrames(in, values, f.type);
-            } else {
-                values.skip(f, 1);
-            }
-        }
-        if (count == truncated.length) {
-            truncated = Arrays.copyOf(truncated, count * 2);
-            frameStart = Arrays.copyOf(frameStart, count * 2 + 1);
-        }
-        frameStart[count] = first;
-        frameStart[count + 1] = frameCount;
-        truncated[count] = wasTruncated;
-        index.put(key, count++);
-    }
+    private final FrameKeyMap modelFrames = new FrameKeyMap();
+    /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
+    private long[] pendingKeys = new long[1024];
+    private int[] pendingPositions = new int[1024];
+    private int pending;
+    private JfrType pendingType;
+    private int[] frames = new int[256];
+    private long[] packedKeys = new long[256];
 
     private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
     private JfrType rolesFor;
@@ -73,17 +39,94 @@ final class StackTraces {
     /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
     private boolean allVarints;
 
-    private void readFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
+    /** Empties the pool for the next key space, keeping the arrays. */
+    void reset() {
+        index.clear();
+        chunkFrames.clear();
+        pending = 0;
+        rolesFor = null;
+    }
+
+    /** Pass 1: checks one entry of the stack-trace type st and moves past it, noting where it is. */
+    void read(JfrInput in, ValueReader values, long key, JfrType st) throws InvalidRecordingException {
+        int start = in.pos;
+        for (JfrField f : st.fields) {
+            if (isFrames(f)) {
+                skipFrames(in, values, f.type);
+            } else {
+                values.skip(f, 1);
+            }
+        }
+        if (pending == pendingKeys.length) {
+            pendingKeys = java.util.Arrays.copyOf(pendingKeys, pending * 2);
+            pendingPositions = java.util.Arrays.copyOf(pendingPositions, pending * 2);
+        }
+        pendingKeys[pending] = key;
+        pendingPositions[pending++] = start;
+        pendingType = st;
+    }
+
+    private static boolean isFrames(JfrField f) {
+        return f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT;
+    }
+
+    private void skipFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
+        int n = in.readCount("stack frame");
+        JfrField[] fields = frame.fields;
+        roles(frame);
+        if (allVarints) {
+            in.skipVarints((long) n * fields.length);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            for (JfrField f : fields) {
+                values.skip(f, 2);
+            }
+        }
+    }
+
+    /**
+     * Pass 2: every entry noted since the last call becomes a model stack. The entries were checked by pass 1, so
+     * they decode without error. A key noted twice keeps its last entry, as a map of the pool would.
+     */
+    void resolve(JfrInput in, ValueReader values, ChunkResolver resolver) throws InvalidRecordingException {
+        JfrType st = pendingType;
+        for (int e = 0; e < pending; e++) {
+            in.pos = pendingPositions[e];
+            values.budget(in.remaining());
+            boolean wasTruncated = false;
+            int depth = 0;
+            for (JfrField f : st.fields) {
+                if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
+                    wasTruncated = values.scalar(f) != 0;
+                } else if (isFrames(f)) {
+                    depth = readFrames(in, values, f.type, resolver);
+                } else {
+                    values.skip(f, 1);
+                }
+            }
+            int kept = Math.min(depth, MAX_FRAMES);
+            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth));
+        }
+        pending = 0;
+    }
+
+    /** Decodes the frames of one stack into {@link #frames} as model frame ids; returns their number. */
+    private int readFrames(JfrInput in, ValueReader values, JfrType frame, ChunkResolver resolver)
+            throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
         int[] role = roles(frame);
-        if (frames.length - frameCount < n) {
-            frames = Arrays.copyOf(frames, Math.max(frameCount + n, frames.length * 2));
+        if (frames.length < n) {
+            frames = new int[Math.max(n, frames.length * 2)];
         }
-        byte[] b = in.heapBytes();
-        if (b != null && allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
-            in.pos = readVarintFrames(b, in.pos, n, role);
-            return;
+        if (allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
+            int end = readVarintFrames(in, in.pos, n, role, resolver);
+            if (end >= 0) {
+                in.pos = end;
+                return n;
+            }
+            // a frame key too large to pack (never seen): the stack again, frame by frame
         }
         for (int i = 0; i < n; i++) {
             long method = 0;
@@ -105,25 +148,28 @@ final class StackTraces {
                     type = v;
                 }
             }
-            frames[frameCount++] = frameIndex(method, Math.max(0, line), type);
+            frames[i] = modelFrame(method, Math.max(0, line), type, resolver);
         }
+        return n;
     }
 
     /**
-     * The frames of one stack when every frame field is a compressed integer and the heap copy holds at least 9
-     * bytes per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
+     * The frames of one stack when every frame field is a compressed integer and the chunk holds at least 9 bytes
+     * per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
      * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
-     * ends at the first byte without the high bit. Returns the new position.
+     * ends at the first byte without the high bit. Returns the new position, or -1 (and nothing read) when a frame's
+     * key does not pack into a long.
      */
-    private int readVarintFrames(byte[] b, int p, int n, int[] role) {
-        int[] out = frames;
-        int count = frameCount;
+    private int readVarintFrames(JfrInput in, int p, int n, int[] role, ChunkResolver resolver) {
+        // all keys first, then all probes: the probes of a stack do not depend on each other, so the processor
+        // overlaps their cache misses instead of waiting for each before decoding the next frame
+        long[] keys = packedKeys.length >= n ? packedKeys : (packedKeys = new long[Math.max(n, packedKeys.length * 2)]);
         int fieldCount = role.length;
         for (int i = 0; i < n; i++) {
             long method = 0;
             long type = 0;
-            int line = 0;
-            long w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+            long line = 0;
+            long w = in.word(p);
             long stops = ~w & JfrInput.STOP_BITS;
             if (Long.bitCount(stops) >= fieldCount) {
                 long done = 0;
@@ -136,7 +182,7 @@ final class StackTraces {
                     if (r == METHOD) {
                         method = v;
                     } else if (r == LINE) {
-                        line = (int) v;
+                        line = v;
                     } else if (r == TYPE) {
                         type = v;
                     }
@@ -144,7 +190,7 @@ final class StackTraces {
                 p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
             } else {
                 for (int r : role) {
-                    w = (long) JfrInput.LITTLE_ENDIAN_LONG.get(b, p);
+                    w = in.word(p);
                     stops = ~w & JfrInput.STOP_BITS;
                     long v;
                     if (stops != 0) {
@@ -152,59 +198,65 @@ final class StackTraces {
                         v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
                         p += bits >>> 3;
                     } else {
-                        v = Long.compress(w, JfrInput.VALUE_BITS) | (b[p + 8] & 0xffL) << 56;
+                        v = Long.compress(w, JfrInput.VALUE_BITS) | (long) in.byteAt(p + 8) << 56;
                         p += 9;
                     }
                     if (r == METHOD) {
                         method = v;
                     } else if (r == LINE) {
-                        line = (int) v;
+                        line = v;
                     } else if (r == TYPE) {
                         type = v;
                     }
                 }
             }
-            out[count++] = frameIndex(method, Math.max(0, line), type);
+            int l = Math.max(0, (int) line);
+            if (!FrameKeyMap.packs(method, l, type)) {
+                return -1;
+            }
+            keys[i] = FrameKeyMap.pack(method, l, type);
         }
-        frameCount = count;
+        int[] out = frames;
+        FrameKeyMap map = chunkFrames;
+        for (int i = 0; i < n; i++) {
+            long key = keys[i];
+            int f = map.get(key);
+            out[i] = f >= 0 ? f : modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+        }
         return p;
     }
 
-    /** The index of a distinct frame, added when new. */
-    private int frameIndex(long method, int line, long type) {
-        if ((method >>> 32) != 0 || (line >>> 24) != 0 || (type >>> 8) != 0) {
-            return lookUpFrame(method, line, type);
+    /** The model frame id of a chunk frame (method key, line, frame-type key), made (and remembered) when new. */
+    private int modelFrame(long methodKey, int line, long typeKey, ChunkResolver resolver) {
+        boolean packs = FrameKeyMap.packs(methodKey, line, typeKey);
+        long chunkKey = packs ? FrameKeyMap.pack(methodKey, line, typeKey) : 0;
+        int f = packs ? chunkFrames.get(chunkKey) : chunkFrames.getWide(methodKey, line, typeKey);
+        if (f < 0) {
+            f = modelFrame(resolver.method(methodKey), line, resolver.frameType(typeKey), resolver);
+            if (packs) {
+                chunkFrames.put(chunkKey, f);
+            } else {
+                chunkFrames.putWide(methodKey, line, typeKey, f);
+            }
         }
-        long key = method << 32 | (long) line << 8 | type;
-        int slot = (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - CACHE_BITS));
-        int c = cachedFrames[slot] - 1;
-        if (c >= 0 && cachedKeys[slot] == key) {
-            return c;
-        }
-        int f = lookUpFrame(method, line, type);
-        cachedKeys[slot] = key;
-        cachedFrames[slot] = f + 1;
         return f;
     }
 
-    private int lookUpFrame(long method, int line, long type) {
-        int f = distinct.get(method, line, type);
-        return f >= 0 ? f : addFrame(method, line, type);
-    }
-
-    private int addFrame(long method, int line, long type) {
-        int f;
-        if (distinctCount == methods.length) {
-            int cap = distinctCount * 2;
-            methods = Arrays.copyOf(methods, cap);
-            lines = Arrays.copyOf(lines, cap);
-            types = Arrays.copyOf(types, cap);
+    private int modelFrame(int method, int line, int type, ChunkResolver resolver) {
+        if (FrameKeyMap.packs(method, line, type)) {
+            long key = FrameKeyMap.pack(method, line, type);
+            int f = modelFrames.get(key);
+            if (f < 0) {
+                f = resolver.frame(method, line, type);
+                modelFrames.put(key, f);
+            }
+            return f;
         }
-        f = distinctCount++;
-        methods[f] = method;
-        lines[f] = line;
-        types[f] = type;
-        distinct.put(method, line, type, f);
+        int f = modelFrames.getWide(method, line, type);
+        if (f < 0) {
+            f = resolver.frame(method, line, type);
+            modelFrames.putWide(method, line, type, f);
+        }
         return f;
     }
 
@@ -233,42 +285,8 @@ final class StackTraces {
         return roles;
     }
 
-    /** The internal index of a stack key, or -1. */
+    /** The model stack id of a stack key, or -1. */
     int find(long key) {
         return index.get(key);
-    }
-
-    int firstFrame(int stack) {
-        return frameStart[stack];
-    }
-
-    int endFrame(int stack) {
-        return frameStart[stack + 1];
-    }
-
-    boolean truncated(int stack) {
-        return truncated[stack];
-    }
-
-    /** The distinct frame at position i of the flat frame array. */
-    int frame(int i) {
-        return frames[i];
-    }
-
-    /** Number of distinct frames so far; their indices are 0 to this - 1. */
-    int distinctFrames() {
-        return distinctCount;
-    }
-
-    long method(int distinctFrame) {
-        return methods[distinctFrame];
-    }
-
-    int line(int distinctFrame) {
-        return lines[distinctFrame];
-    }
-
-    long type(int distinctFrame) {
-        return types[distinctFrame];
     }
 }

@@ -16,6 +16,7 @@ import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
 import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,9 +30,15 @@ class PipelinedReadTest {
     @TempDir
     Path tmp;
 
+    @BeforeEach
+    void evenOnABusyMachine() {
+        EventDecoder.onlyWhenIdle = false;
+    }
+
     @AfterEach
     void restore() {
         ChunkReader.pipelineBytes = configured;
+        EventDecoder.onlyWhenIdle = true;
     }
 
     @Test
