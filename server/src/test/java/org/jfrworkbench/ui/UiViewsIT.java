@@ -282,6 +282,24 @@ class UiViewsIT {
             assertEquals(share, page.textContent(".state[data-state=STATE_SLEEPING] small"), "with its share of the samples");
             assertEquals("Sleeping", page.textContent(".state[data-state=STATE_SLEEPING] span:not(.swatch)"));
 
+            // a frame's tooltip, once the pointer rests on it, divides its samples among the states as the server does
+            Locator canvas = page.locator(".flame-canvas");
+            BoundingBox box = canvas.boundingBox();
+            canvas.hover(new Locator.HoverOptions().setPosition(box.width * 0.5, box.height - 18 * 1.5));
+            page.waitForSelector(".flame-tooltip:not([hidden]) .tip-state");
+            String frame = page.textContent(".flame-tooltip .tip-name");
+            JsonNode split = get("/api/recordings/" + id + "/frame-states?kind=wall&path="
+                    + enc(org.jfrworkbench.importer.CollapsedFormat.escapeFrame(frame)));
+            List<String> expected = new ArrayList<>();
+            for (JsonNode st : split.get("states")) {
+                expected.add(st.get("state").asText());
+            }
+            @SuppressWarnings("unchecked")
+            List<String> lines = (List<String>) page.locator(".flame-tooltip .tip-state")
+                    .evaluateAll("ls => ls.map(l => l.dataset.state)");
+            assertEquals(expected, lines, "a line per state of the frame's samples, most first: " + split);
+            assertTrue(page.textContent(".flame-tooltip").contains("Thread states"), page.textContent(".flame-tooltip"));
+
             page.locator(".state[data-state=STATE_SLEEPING] input").uncheck();
             page.waitForURL(u -> "STATE_RUNNABLE".equals(param(u, "states")));
             page.waitForFunction("w => document.querySelector('#flame-status').dataset.weight === w", String.valueOf(runnable));

@@ -138,6 +138,7 @@ export const api = {
   flame: (id, view) => binaryResponse(urls.flame(id, view), decodeFlame, 'flame graph'),
   /** view: the diff page's URL state (kind, mode, and the shared or per-side selection) */
   diff: (base, target, view) => binaryResponse(urls.diff(base, target, view), decodeDiff, 'diff'),
+  frameStates: (id, view, path) => request(urls.frameStates(id, view, path)),
   sandwich: (id, view, method) => binaryResponse(urls.sandwich(id, view, method), decodeSandwich, 'sandwich'),
   methodSearch: (q, limit = 200) => request(urls.methodSearch(q, limit)),
   threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),

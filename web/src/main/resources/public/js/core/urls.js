@@ -37,6 +37,9 @@ export const urls = {
   /** The flame graph of a view: its kind, range, threads, states, source, weight and invert. */
   flame: (id, view) => recordingPath(id) + '/flame'
     + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
+  /** How the samples through one frame (its path as zoom= names it; in the view's graph, inverted or not) divide among thread states. */
+  frameStates: (id, view, path) => recordingPath(id) + '/frame-states'
+    + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, path }),
   /** One method's callers and callees in the same selection. */
   sandwich: (id, view, method) => recordingPath(id) + '/sandwich' + query({ ...selection(view), method, format: FORMAT }),
   /** A diff: the kind, mode, and the selection shared by both sides or each side's own (baseFrom, targetStates, …). */

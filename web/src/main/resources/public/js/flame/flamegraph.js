@@ -23,12 +23,18 @@ const DARK = '(prefers-color-scheme: dark)';
 // ImageData holds bytes R, G, B, A: as one 32-bit number that order depends on the machine's
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** A tooltip row: [label, value], or [label, value, attributes of the row]; text only, never markup. */
+function tipRow([label, value, attributes]) {
+  return el('div', { class: 'tip-row', ...attributes }, el('span', { text: label }), el('b', { text: value }));
+}
+
 export class FlameGraph {
   /**
    * @param container  element to draw into
    * @param options    {onZoom(node), onFocus(node), describe(node) -> [[label, value]...], colorOf(node) -> a CSS colour
    *                   or, cheaper for a large tree, a number 0xRRGGBB}
-   *                   onZoom: the user zoomed (click, Enter, U); onFocus: the keyboard focus moved to a frame
+   *                   onZoom: the user zoomed (click, Enter, U); onFocus: the keyboard focus moved to a frame;
+   *                   onTip(node): the tooltip now shows node (-1: hidden), for rows that come later (addTipRows)
    */
   constructor(container, options = {}) {
     this.options = options;
@@ -399,8 +405,20 @@ export class FlameGraph {
   }
 
   hideTip() {
+    const shown = !this.tooltip.hidden;
     this.tooltip.hidden = true;
     this.tipNode = -1;
+    if (shown && this.options.onTip) this.options.onTip(-1);
+  }
+
+  /** Adds rows ([[label, value], …]) to node's tooltip, if it still shows node; whether it did. */
+  addTipRows(node, rows) {
+    const tip = this.tooltip;
+    if (tip.hidden || node !== this.tipNode || !rows.length) return false;
+    tip.append(...rows.map(tipRow));
+    this.tipSize = [tip.offsetWidth, tip.offsetHeight];
+    this.placeTip(...this.tipAt);
+    return true;
   }
 
   /**
@@ -412,11 +430,18 @@ export class FlameGraph {
     if (node !== this.tipNode) {
       this.tipNode = node;
       const rows = this.options.describe ? this.options.describe(node) : [];
-      tip.replaceChildren(el('div', { class: 'tip-name', text: this.tree.nameOf(node) }),
-        ...rows.map(([label, value]) => el('div', { class: 'tip-row' }, el('span', { text: label }), el('b', { text: value }))));
+      tip.replaceChildren(el('div', { class: 'tip-name', text: this.tree.nameOf(node) }), ...rows.map(tipRow));
       tip.hidden = false;
       this.tipSize = [tip.offsetWidth, tip.offsetHeight];
+      if (this.options.onTip) this.options.onTip(node);
     }
+    this.placeTip(x, y);
+  }
+
+  /** Puts the tooltip near (x, y), within the viewport. */
+  placeTip(x, y) {
+    this.tipAt = [x, y];
+    const tip = this.tooltip;
     // fixed to the viewport so the scrolling graph box cannot clip it
     const [w, h] = this.tipSize;
     let left = x + 14, top = y + 14;

@@ -8,12 +8,14 @@ import { FRAME_TYPES, frameColor } from './colors.js';
 import { joinPath, shortName, splitPath } from './names.js';
 import { loadRegexEngine, matchNames, regexEngineReady, searchMatcher } from './search.js';
 import * as state from '../core/state.js';
+import { stateLabel } from '../components/samplefilters.js';
 
 export class FlamePanel {
   /**
    * options: {unit, fileName, legend: 'types' | 'diff', describe(node) extra rows, colorOf(node), extraTools: [nodes],
    * onView({tree, zoom, search}): after the zoom or search shown changed (zoom: a node; search: FlameTree.search's
-   * answer or null), for views that follow the graph (tables)}
+   * answer or null), for views that follow the graph (tables); frameStates(path) -> a promise of the /frame-states
+   * answer for a frame's path (joined as zoom= is), where the view's samples have thread states}
    */
   constructor(container, options = {}) {
     this.options = options;
@@ -76,13 +78,19 @@ export class FlamePanel {
       },
       describe: node => this.describe(node),
       colorOf: options.colorOf,
+      onTip: node => this.tipStates(node),
     });
+    // a frame's thread states, asked for once the pointer rests on it: per path, for the tree shown
+    this.stateAnswers = new Map();
+    this.stateTimer = 0;
     this.drawLegend();
     this.showMode();
   }
 
   /** Releases the graph (its resize observer and canvas). */
   destroy() {
+    clearTimeout(this.stateTimer);
+    this.tipToken = null;
     this.graph.destroy();
   }
 
@@ -115,9 +123,47 @@ export class FlamePanel {
     return rows;
   }
 
+  /**
+   * Adds the thread states of the frame the tooltip shows, once the pointer has rested on it: answers (and requests
+   * under way) are kept per path for the tree shown (a new view is a new tree); only the tooltip built last takes an
+   * answer, so one that arrives after the pointer moved on, or twice, adds nothing.
+   */
+  tipStates(node) {
+    clearTimeout(this.stateTimer);
+    const token = this.tipToken = {};
+    const load = this.options.frameStates;
+    if (node < 0 || !load || !this.tree || this.tree.nameOf(node) === '[other]') return;
+    const tree = this.tree, path = joinPath(tree.pathOf(node));
+    const add = answer => {
+      if (answer && tree === this.tree && token === this.tipToken) this.graph.addTipRows(node, this.stateRows(answer));
+    };
+    const known = this.stateAnswers.get(path);
+    if (known && known.answer) { add(known.answer); return; }
+    this.stateTimer = setTimeout(() => {
+      let entry = this.stateAnswers.get(path);
+      if (!entry) {
+        entry = {};
+        // an extra of the tooltip: a failure leaves it as it was, and the next rest on the frame asks again
+        entry.promise = load(path).then(answer => (entry.answer = answer), () => { this.stateAnswers.delete(path); return null; });
+        this.stateAnswers.set(path, entry);
+      }
+      entry.promise.then(add);
+    }, 250);
+  }
+
+  /** Tooltip rows of a /frame-states answer: per state its weight and share of the frame's. */
+  stateRows(answer) {
+    if (!answer.states.length) return [];
+    const unit = this.options.unit, all = answer.weight || 1;
+    return [['Thread states', '', { class: 'tip-row tip-states-head' }],
+      ...answer.states.map(s => [stateLabel(s.state), formatWeight(s.weight, unit) + '  (' + formatPercent(s.weight / all) + ')',
+        { class: 'tip-row tip-state', dataset: { state: s.state } }])];
+  }
+
   /** Shows a tree and applies search and zoom from the current URL state. */
   show(tree, st, { inverted = false } = {}) {
     this.tree = tree;
+    this.stateAnswers.clear();
     this.graph.setTree(tree, { inverted });
     this.applied = {};
     this.names = null;

@@ -244,6 +244,9 @@ export async function mount(root, st, lifetime) {
     performance.mark('workbench:flame-tree');
     const unit = shownUnit = flame.unit === 'bytes' && sizesMissing(recording, kind) ? 'samples' : flame.unit;
     panel.options.unit = unit;
+    // the frame tooltip's thread states where the states legend is shown: the view's samples have two or more
+    panel.options.frameStates = Object.keys(statesOf(recording, kind, s.source)).length > 1
+      ? path => api.frameStates(recording.id, { ...s, kind }, path) : null;
     problem.hidden = true;
     status.textContent = built.size > 1 ? statusText(flame, unit, built.size, sizesMissing(recording, kind))
       : 'No samples in this range, thread or state selection.';

@@ -30,6 +30,7 @@ import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
 import org.jfrworkbench.analysis.FlameGraphQuery;
+import org.jfrworkbench.analysis.FrameStatesQuery;
 import org.jfrworkbench.analysis.LiveHeapQuery;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.analysis.QueryLimits;
@@ -242,6 +243,21 @@ final class RecordingApi {
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
         warmer.awaitPrepared(key);
         send(ctx, key, () -> treeBytes(data, query.naming()), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
+    }
+
+    /** How the samples through one frame of the flame graph (its path, as zoom= names it) divide among thread states. */
+    void frameStates(Context ctx) throws IOException {
+        String id = library.info(ctx.pathParam("id")).id();
+        ProfileData data = load(id);
+        String path = ctx.queryParam("path");
+        FrameStatesQuery query = new FrameStatesQuery(selection(ctx, data), naming(ctx), QueryParams.boolParam(ctx, "invert"),
+                path == null ? "" : path);
+        data.samples(query.selection().kind());
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, "json");
+        // one pass over the samples with a mark per stack slot; another naming may build its tree first
+        long slots = 16L * data.tree().stackSlots();
+        send(ctx, key, () -> query.naming().equals(org.jfrworkbench.model.FrameNaming.DEFAULT) ? slots : slots + treeBytes(data),
+                () -> query.run(data), result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
 
     /** What an encoded response is built from: the query's result, then its bytes; timed apart for Server-Timing. */

@@ -71,6 +71,7 @@ public final class WorkbenchServer {
         app.get("/api/recordings/{id}/heap", api::heap);
         app.get("/api/recordings/{id}/live", api::live);
         app.get("/api/recordings/{id}/sandwich", api::sandwich);
+        app.get("/api/recordings/{id}/frame-states", api::frameStates);
         app.get("/api/recordings/{id}/threads", new ThreadsApi(library)::threads);
         app.get("/api/diff", api::diff);
         app.get("/api/diff/collapsed", api::diffCollapsed);
