@@ -173,7 +173,7 @@ class UiFlameGraphIT {
 
             // a hot method's row zooms to it and leaves the search as it was
             String before = param(page.url(), "search");
-            page.locator("#hot-methods td.method", new Page.LocatorOptions().setHasText("Sorter.sort")).first().click();
+            page.locator("#hot-methods .vbody .vrow", new Page.LocatorOptions().setHasText("Sorter.sort")).first().click();
             page.waitForFunction("() => (document.querySelector('.crumbs').dataset.path || '').endsWith('com.acme.Sorter.sort')");
             assertEquals(before, param(page.url(), "search"));
             page.waitForSelector("#match-info[data-share='0.900000']");
@@ -325,9 +325,9 @@ class UiFlameGraphIT {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
             Page page = open(context, errors, jfr, "");
-            page.waitForSelector("#hot-methods tbody tr");
+            page.waitForSelector("#hot-methods .vbody .vrow");
             page.waitForSelector("#timeline svg .bars rect", new Page.WaitForSelectorOptions().setState(WaitForSelectorState.ATTACHED));
-            ElementHandle row = page.querySelector("#hot-methods tbody tr");
+            ElementHandle row = page.querySelector("#hot-methods .vbody .vrow");
             ElementHandle bar = page.querySelector("#timeline svg .bars rect");
             ElementHandle tab = page.querySelector(".tab[aria-selected=true]");
             Locator canvas = page.locator(".flame-canvas");

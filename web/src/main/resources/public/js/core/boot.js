@@ -11,8 +11,9 @@ performance.mark('workbench:boot');
 const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
 const PAGE_MODULES = {
   recordings: ['core/api'],
-  recording: FLAME, // its timeline, hot-methods table and compare picker load after the first paint
-  diff: FLAME,
+  // its timeline, side tables and compare picker load after the first paint
+  recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
+  diff: [...FLAME, 'components/samplefilters'],
   heap: [...FLAME, 'components/timeline'],
 };
 
@@ -21,13 +22,16 @@ const param = name => params.get(name) || undefined;
 const id = param('id'), base = param('base'), kind = param('kind');
 const page = param('page') || defaultPage(id, base);
 if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
-if (id && page === 'recording' && kind) {
-  fetchEarly(urls.flame(id, { kind, from: param('from'), to: param('to'), threads: param('threads'), invert: param('invert') }));
+// a range that ends before it starts (or is no number) shows no graph: the page explains it instead
+const from = param('from'), to = param('to');
+const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
+if (id && page === 'recording' && kind && rangeOk) {
+  fetchEarly(urls.flame(id, Object.fromEntries(params)));
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));
   // without a kind in the address the page picks one from both recordings' kinds
-  if (kind) fetchEarly(urls.diff(base, id, kind));
+  if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
 }
 
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
