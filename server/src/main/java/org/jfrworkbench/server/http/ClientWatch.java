@@ -25,6 +25,14 @@ final class ClientWatch {
     interface Client extends AutoCloseable {
         boolean gone();
 
+        /**
+         * As gone, but also asks the socket itself now, not only what the watcher's thread has seen so far: for the
+         * moment work is admitted, when a client that asked and left at once may not have been noticed yet.
+         */
+        default boolean goneNow() {
+            return gone();
+        }
+
         @Override
         void close();
     }
@@ -130,6 +138,23 @@ final class ClientWatch {
         @Override
         public boolean gone() {
             return gone || !channel.isOpen();
+        }
+
+        @Override
+        public boolean goneNow() {
+            if (gone()) {
+                return true;
+            }
+            // a selector of its own for one non-blocking look: readable means the end of the stream (see above)
+            try (Selector probe = Selector.open()) {
+                channel.register(probe, SelectionKey.OP_READ);
+                if (probe.selectNow() > 0) {
+                    gone = true;
+                }
+            } catch (IOException | RuntimeException e) {
+                // cannot tell: the selector's thread still watches
+            }
+            return gone;
         }
 
         @Override

@@ -280,7 +280,7 @@ final class RecordingApi {
             try (ClientWatch.Client client = clients.watch(ctx)) {
                 long reserved = gate.reservation(estimatedBytes.getAsLong());
                 // the tree may grow to what the reservation holds: past that it is a 413, not an OutOfMemoryError
-                entry = gate.run("a view", reserved, client::gone,
+                entry = gate.run("a view", reserved, client::goneNow,
                         () -> QueryLimits.run(client::gone, reserved / BYTES_PER_NODE, () -> {
                             long cpu = THREADS.getCurrentThreadCpuTime();
                             nanos[0] = System.nanoTime();
