@@ -42,6 +42,14 @@ public final class FrameTable {
         return size;
     }
 
+    /** After the import: the lookup index is dropped and the columns trimmed to their size; add() then throws. */
+    void seal() {
+        index.release();
+        methods = java.util.Arrays.copyOf(methods, size);
+        lines = java.util.Arrays.copyOf(lines, size);
+        types = java.util.Arrays.copyOf(types, size);
+    }
+
     /** Approximate heap bytes, from the arrays' capacities. */
     public long footprint() {
         return 64 + 8L * methods.length + types.length + index.footprint();

@@ -41,6 +41,14 @@ public final class MethodTable {
         return size;
     }
 
+    /** After the import: the lookup index is dropped and the columns trimmed to their size; add() then throws. */
+    void seal() {
+        index.release();
+        classNames = java.util.Arrays.copyOf(classNames, size);
+        names = java.util.Arrays.copyOf(names, size);
+        descriptors = java.util.Arrays.copyOf(descriptors, size);
+    }
+
     /** Approximate heap bytes, from the arrays' capacities. */
     public long footprint() {
         return 64 + 12L * classNames.length + index.footprint();

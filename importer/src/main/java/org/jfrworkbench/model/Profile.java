@@ -65,6 +65,9 @@ public final class Profile {
     /** Ends the import: from now on the profile cannot change (see the class comment). */
     public void seal() {
         sealed = true;
+        frames.seal();
+        methods.seal();
+        stacks.seal();
         states.seal();
         sources.seal();
         for (SampleTable t : samples.values()) {

@@ -103,6 +103,22 @@ public final class StackTable {
         return size;
     }
 
+    /**
+     * After the import: the lookup index is dropped, the last page and the per-stack columns trimmed to what they
+     * hold; add() then throws.
+     */
+    void seal() {
+        index.release();
+        if (pages.length > 0 && pageFree > 0) {
+            int last = pages.length - 1;
+            pages[last] = Arrays.copyOf(pages[last], pages[last].length - pageFree);
+            pageFree = 0;
+        }
+        starts = Arrays.copyOf(starts, size);
+        depths = Arrays.copyOf(depths, size);
+        truncated = Arrays.copyOf(truncated, size);
+    }
+
     /** Approximate heap bytes, from the arrays' capacities. */
     public long footprint() {
         long bytes = 64 + 16L * pages.length + 13L * starts.length + index.footprint();
