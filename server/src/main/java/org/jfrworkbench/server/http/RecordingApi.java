@@ -198,6 +198,10 @@ final class RecordingApi {
     /** The profile, read under the gate when it is not in memory: decoding it allocates about its size a few times. */
     private ProfileData load(String id) throws IOException {
         RecordingInfo info = library.info(id);
+        ProfileData cached = library.loaded(info.id());
+        if (cached != null) {
+            return cached; // nothing to decode: no reason to wait behind heavy work
+        }
         try {
             return gate.run("loading a recording", info.sizeBytes() * 4, () -> library.load(info.id()));
         } catch (IOException | RuntimeException e) {

@@ -237,6 +237,12 @@ public final class RecordingLibrary implements Closeable {
         return infos.size();
     }
 
+    /** The profile if it is in memory now, else null (loading it would decode it from the store). */
+    public ProfileData loaded(String id) {
+        info(id);
+        return cache.get(id);
+    }
+
     /** The loaded profile, from the cache or decoded from the store. */
     public ProfileData load(String id) throws IOException {
         info(id);
