@@ -70,6 +70,13 @@ export async function mount(root, st, lifetime) {
     clear(body);
     if (panel) panel.destroy();
     panel = null;
+    if (!live.liveSamples && hasLive) {
+      // a sample counts at a GC only where it is known alive there: an early GC may have none
+      body.appendChild(message('No live-object sample is known alive at this GC',
+        'A sample counts at a GC when it was allocated before it and a collection at or after it still found it'
+        + ' alive. Pick a later GC on the chart.'));
+      return;
+    }
     if (!live.liveSamples) {
       body.appendChild(message('No live-object samples in this recording',
         'The live heap needs allocation samples that are tracked until GC frees them. Record them with one of:',
