@@ -195,6 +195,11 @@ final class RecordingApi {
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
+    /** For the other handlers of the API (threads over time): a profile loaded as this class loads them. */
+    ProfileData profile(String id) throws IOException {
+        return load(id);
+    }
+
     /** The profile, read under the gate when it is not in memory: decoding it allocates about its size a few times. */
     private ProfileData load(String id) throws IOException {
         RecordingInfo info = library.info(id);

@@ -8,21 +8,25 @@ import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.analysis.ThreadTimelines;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.SampleTable;
-import org.jfrworkbench.server.library.RecordingLibrary;
 
 /**
  * {@code GET /api/recordings/{id}/threads?kind=&states=&source=&limit=}: a lane per thread, the samples of the kind
  * (of the states and source asked for) per bucket of the recording's timeline, busiest threads first.
  */
 final class ThreadsApi {
-    private final RecordingLibrary library;
+    /** Loads a recording's profile as the other views do: under the work gate when it is not in memory. */
+    interface Loader {
+        ProfileData load(String id) throws IOException;
+    }
 
-    ThreadsApi(RecordingLibrary library) {
-        this.library = library;
+    private final Loader loader;
+
+    ThreadsApi(Loader loader) {
+        this.loader = loader;
     }
 
     void threads(Context ctx) throws IOException {
-        ProfileData data = library.load(library.info(ctx.pathParam("id")).id());
+        ProfileData data = loader.load(ctx.pathParam("id"));
         Kind kind = QueryParams.kind(ctx);
         SampleTable table = data.samples(kind);
         // the lanes span the whole recording and every thread: only the states and the source select

@@ -72,7 +72,7 @@ public final class WorkbenchServer {
         app.get("/api/recordings/{id}/live", api::live);
         app.get("/api/recordings/{id}/sandwich", api::sandwich);
         app.get("/api/recordings/{id}/frame-states", api::frameStates);
-        app.get("/api/recordings/{id}/threads", new ThreadsApi(library)::threads);
+        app.get("/api/recordings/{id}/threads", new ThreadsApi(api::profile)::threads);
         app.get("/api/diff", api::diff);
         app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
