@@ -20,13 +20,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -172,7 +175,7 @@ class AttacksIT {
         // only a stuck server takes this long
         long deadline = System.currentTimeMillis() + 120_000;
         while (count(server.log, "cancelled: its client is gone") - before < 4 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(200);
+            Thread.sleep(50);
         }
         int cancelled = count(server.log, "cancelled: its client is gone") - before;
         assertTrue(cancelled >= 4, cancelled + " of 6 abandoned views were cancelled:\n" + tail());
@@ -268,25 +271,36 @@ class AttacksIT {
                         .getBytes(StandardCharsets.US_ASCII));
                 sockets.add(d);
             }
+            // the good client's lists are timed while the slow senders hold their connections, until the server has
+            // cut off every one of them (past the per-client limit at once, the rest for their body rate once its grace
+            // has passed): the attack lasts as long as the server lets it, not a guessed time
+            List<Socket> senders = sockets.stream().filter(s -> s.getLocalAddress().equals(sender)).toList();
+            Set<Socket> cut = new HashSet<>();
             List<Double> millis = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // only a stuck server takes this long
+            while (cut.size() < senders.size()) {
+                assertTrue(System.nanoTime() < deadline, (senders.size() - cut.size()) + " slow senders never cut off");
                 Http.Reply list = http.get("/api/recordings?limit=5");
                 assertEquals(200, list.status(), list.body());
                 millis.add(list.millis());
-                for (Socket s : sockets) {
-                    if (s.getLocalAddress().equals(sender)) {
-                        try {
-                            s.getOutputStream().write('x'); // a byte now and then: not idle, far below the minimum rate
-                        } catch (IOException e) {
-                            // closed by the server: the per-client limit or the minimum rate
-                        }
+                for (Socket s : senders) {
+                    if (cut.contains(s)) {
+                        continue;
+                    }
+                    if (answeredOrClosed(s, 1)) {
+                        cut.add(s);
+                        continue;
+                    }
+                    try {
+                        s.getOutputStream().write('x'); // a byte now and then: not idle, far below the minimum rate
+                    } catch (IOException e) {
+                        cut.add(s); // closed by the server
                     }
                 }
-                Thread.sleep(250);
             }
             millis.sort(null);
-            System.out.printf("== 100 slow senders + 100 readers that never read: 20 lists answered, median %.0f ms, max %.0f ms%n",
-                    millis.get(10), millis.get(19));
+            System.out.printf("== 100 slow senders + 100 readers that never read: %d lists answered until every sender was cut"
+                    + " off, median %.0f ms, max %.0f ms%n", millis.size(), millis.get(millis.size() / 2), millis.get(millis.size() - 1));
         } catch (IOException e) {
             // a slow sender's socket the server closed while this test wrote to it: that is the point
         } finally {
@@ -296,6 +310,27 @@ class AttacksIT {
         }
         assertEquals(200, http.get("/api/recordings/" + smallId).status());
         assertTrue(tmpFiles().isEmpty(), "no upload left staged: " + tmpFiles());
+    }
+
+    /**
+     * Whether the server has answered s or closed it, looking for up to waitMillis: its first byte (a 408, say), the end
+     * of the stream or a reset.
+     */
+    static boolean answeredOrClosed(Socket s, int waitMillis) throws IOException {
+        int timeout = s.getSoTimeout();
+        s.setSoTimeout(waitMillis);
+        try {
+            s.getInputStream().read();
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        } finally {
+            if (!s.isClosed()) {
+                s.setSoTimeout(timeout);
+            }
+        }
     }
 
     static Socket connect(InetAddress from, URI to) throws IOException {
@@ -637,7 +672,10 @@ class AttacksIT {
         return out.toByteArray();
     }
 
-    /** n slow senders from 127.0.0.2 and n non-reading readers from 127.0.0.3, held for a few seconds. */
+    /**
+     * n slow senders from 127.0.0.2 and n non-reading readers from 127.0.0.3, held until the server has cut off every
+     * sender (its idle timeout, or the per-client limit at once).
+     */
     static void slowClients(int n) throws Exception {
         URI uri = URI.create(server.base);
         List<Socket> sockets = new ArrayList<>();
@@ -652,7 +690,11 @@ class AttacksIT {
                         .getBytes(StandardCharsets.US_ASCII));
                 sockets.add(d);
             }
-            Thread.sleep(IDLE_SECONDS * 1000L + 1000);
+            for (Socket s : sockets) {
+                if (s.getLocalAddress().getHostAddress().equals("127.0.0.2")) {
+                    assertTrue(answeredOrClosed(s, 120_000), "a slow sender was never cut off"); // only if stuck
+                }
+            }
         } catch (IOException e) {
             // refused or reset by the per-client limit: expected
         } finally {
