@@ -2,14 +2,13 @@ package org.jfrworkbench.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.jfrworkbench.ui.UiServer.enc;
+import static org.jfrworkbench.ui.UiServer.param;
 
 import java.net.URI;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,9 +25,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.MouseButton;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -54,7 +51,7 @@ class UiAnalysisIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null, "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         maps = upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500));
         sort = upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500, false));
@@ -62,12 +59,7 @@ class UiAnalysisIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     static String upload(Path file) throws Exception {
@@ -79,24 +71,9 @@ class UiAnalysisIT {
     }
 
     static JsonNode get(String path) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), path + ": " + response.body());
-        return JSON.readTree(response.body());
+        return UiServer.get(server, path);
     }
 
-    static String param(String url, String name) {
-        for (String part : url.substring(url.indexOf('?') + 1).split("&")) {
-            if (part.startsWith(name + "=")) {
-                return URLDecoder.decode(part.substring(name.length() + 1), StandardCharsets.UTF_8);
-            }
-        }
-        return null;
-    }
-
-    static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
 
     @Test
     void aMethodsSandwichOpensFromItsHotMethodsRowTheCallTreeOrAFramesMenuAndItsFramesLeadOn() throws Exception {

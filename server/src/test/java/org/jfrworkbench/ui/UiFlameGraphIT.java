@@ -29,9 +29,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
 import com.microsoft.playwright.options.WaitForSelectorState;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.ServiceProfile;
 import org.jfrworkbench.testkit.TestRecordings;
@@ -63,7 +61,7 @@ class UiFlameGraphIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null, "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         // 3,000 one-sample stacks beside one of 6,000: each of their frames is about 0.1 px wide
         StringBuilder s = new StringBuilder("java.lang.Thread.run;com.acme.Big.work 6000\n");
@@ -87,12 +85,7 @@ class UiFlameGraphIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     @Test

@@ -13,10 +13,8 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -39,8 +37,7 @@ class UiIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null,
-                "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
         sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500);
@@ -48,12 +45,7 @@ class UiIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     @Test

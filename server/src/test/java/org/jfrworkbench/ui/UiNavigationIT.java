@@ -15,9 +15,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.junit.jupiter.api.AfterAll;
@@ -80,8 +78,7 @@ class UiNavigationIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null,
-                "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500));
         upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false));
@@ -96,12 +93,7 @@ class UiNavigationIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     @Test

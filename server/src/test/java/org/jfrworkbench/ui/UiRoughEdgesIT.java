@@ -22,9 +22,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.jfrworkbench.testkit.jfr.JfrWriter.Field;
@@ -52,7 +50,7 @@ class UiRoughEdgesIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null, "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         maps = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
         mapsId = upload(Files.readAllBytes(maps), "checkout-after.jfr", "service=checkout");
@@ -62,12 +60,7 @@ class UiRoughEdgesIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     static String upload(byte[] bytes, String name, String labels) throws Exception {
@@ -80,10 +73,7 @@ class UiRoughEdgesIT {
     }
 
     static JsonNode get(String path) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), path + ": " + response.body());
-        return JSON.readTree(response.body());
+        return UiServer.get(server, path);
     }
 
     /** Every class an upload row had, in order, seen by a MutationObserver from before the page's code runs. */

@@ -3,14 +3,13 @@ package org.jfrworkbench.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.jfrworkbench.ui.UiServer.enc;
+import static org.jfrworkbench.ui.UiServer.param;
 
 import java.net.URI;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,9 +23,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
-import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.Recordings;
 import org.jfrworkbench.testkit.TestRecordings;
@@ -52,7 +49,7 @@ class UiViewsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = RunningServer.start(RecordingLibrary.open(temp.resolve("data"), new Importer(), 512L << 20), null, "127.0.0.1", 0);
+        server = UiServer.start(temp.resolve("data"));
         browser = new Browser();
         maps = upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500), "service=checkout");
         sort = upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false), "service=checkout");
@@ -60,12 +57,7 @@ class UiViewsIT {
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        UiServer.stop(browser, server);
     }
 
     static String upload(Path file, String labels) throws Exception {
@@ -77,10 +69,7 @@ class UiViewsIT {
     }
 
     static JsonNode get(String path) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), path + ": " + response.body());
-        return JSON.readTree(response.body());
+        return UiServer.get(server, path);
     }
 
     /** Distinct frame names (but the root's) of a flame graph's nodes with weight: the hot-methods rows. */
@@ -116,18 +105,6 @@ class UiViewsIT {
         return path;
     }
 
-    static String param(String url, String name) {
-        for (String part : url.substring(url.indexOf('?') + 1).split("&")) {
-            if (part.startsWith(name + "=")) {
-                return URLDecoder.decode(part.substring(name.length() + 1), StandardCharsets.UTF_8);
-            }
-        }
-        return null;
-    }
-
-    static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
 
     @Test
     void hotMethodsListEveryMethodVirtualisedFilteredAndSortedAndAClickZoomsWithoutTouchingTheSearch() throws Exception {
