@@ -24,7 +24,7 @@ final class Torture {
      * beside heavy views still ran out of memory, although the work gate admits one of them at a time (a gap in the
      * estimates, see the operations guide).
      */
-    static final int HEAP_MB = 512;
+    static final int HEAP_MB = Integer.getInteger("torture.heapMb", 512);
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     private Torture() {
