@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +51,8 @@ public final class RecordingLibrary implements Closeable {
     /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
     private final IndexCommitter committer;
+    /** Decodes under way, by id, so that a profile is decoded once however many requests want it. */
+    private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
 
     /** The result of an import: the recording, whether it is new (201) or was stored before (200), and the steps' times. */
     public record Imported(RecordingInfo info, boolean created, UploadTimings timings) {
@@ -155,7 +158,7 @@ public final class RecordingLibrary implements Closeable {
             RecordingIndex.Entry entry = index.entry(info, data);
             timings.step("prepare");
             for (Future<?> piece : pieces) {
-                await(piece);
+                await(piece, "stored");
             }
             timings.step("store");
             CrashPoint.reached("import");
@@ -184,18 +187,22 @@ public final class RecordingLibrary implements Closeable {
         }
     }
 
-    private static void await(Future<?> f) throws IOException {
+    /** What f computed; its failure rethrown as it was thrown. what: for the message when interrupted. */
+    private static <T> T await(Future<T> f, String what) throws IOException {
         try {
-            f.get();
+            return f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while the recording was stored");
+            throw new java.io.InterruptedIOException("interrupted while the recording was " + what);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
             }
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
             throw new IOException(e.getCause());
         }
@@ -243,23 +250,44 @@ public final class RecordingLibrary implements Closeable {
         return cache.get(id);
     }
 
-    /** The loaded profile, from the cache or decoded from the store. */
+    /**
+     * The loaded profile, from the cache or decoded from the store. Requests that find it missing at once decode it
+     * once: the others wait for that copy instead of each decoding its own.
+     */
     public ProfileData load(String id) throws IOException {
         info(id);
         ProfileData data = cache.get(id);
-        if (data == null) {
-            try {
-                data = store.readProfile(id);
-            } catch (NoSuchFileException e) {
-                throw new RecordingNotFoundException(id); // deleted meanwhile
-            }
-            cache.put(id, data);
-            if (!infos.containsKey(id)) {
-                cache.remove(id); // deleted while it was read: keep no copy
-            }
+        if (data != null) {
+            return data;
         }
-        return data;
+        CompletableFuture<ProfileData> mine = new CompletableFuture<>();
+        CompletableFuture<ProfileData> other = loading.putIfAbsent(id, mine);
+        if (other != null) {
+            return await(other, "loaded");
+        }
+        try {
+            data = cache.get(id);
+            if (data == null) {
+                try {
+                    data = store.readProfile(id);
+                } catch (NoSuchFileException e) {
+                    throw new RecordingNotFoundException(id); // deleted meanwhile
+                }
+                cache.put(id, data);
+                if (!infos.containsKey(id)) {
+                    cache.remove(id); // deleted while it was read: keep no copy
+                }
+            }
+            mine.complete(data);
+            return data;
+        } catch (IOException | RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(id, mine);
+        }
     }
+
 
     /** The original bytes as uploaded; the caller closes the stream. */
     public InputStream original(String id) throws IOException {
