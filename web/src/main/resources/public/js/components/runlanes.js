@@ -51,15 +51,15 @@ export class RunLanes {
     for (const r of runs) for (const c of (r.kinds[kind] || {}).counts || []) if (c > max) max = c;
     const step = (x(new Date(data.from + data.bucketMillis)) - x(new Date(data.from)));
     const lanes = svg.append('g').attr('class', 'lanes').selectAll('g').data(runs).join('g')
-      .attr('class', 'lane').attr('data-id', r => r.id)
+      .attr('class', 'run-lane').attr('data-id', r => r.id)
       .attr('transform', (_, i) => `translate(0,${MARGIN.top + i * LANE})`);
-    lanes.append('rect').attr('class', 'lane-bg').attr('x', LABEL).attr('width', width - MARGIN.right - LABEL).attr('height', LANE - 4);
+    lanes.append('rect').attr('class', 'run-lane-bg').attr('x', LABEL).attr('width', width - MARGIN.right - LABEL).attr('height', LANE - 4);
     // d3's text() sets textContent: run names are untrusted
-    lanes.append('text').attr('class', 'lane-name').attr('x', LABEL - 6).attr('y', LANE / 2).attr('dy', '0.2em')
+    lanes.append('text').attr('class', 'run-lane-name').attr('x', LABEL - 6).attr('y', LANE / 2).attr('dy', '0.2em')
       .attr('text-anchor', 'end').text(r => shorten(r.name || r.id))
       .append('title').text(r => `${r.name || r.id}\n${formatDate(r.startMillis)}`);
     // one path per lane: a bar per bucket with samples
-    lanes.append('path').attr('class', 'lane-bars').attr('d', r => {
+    lanes.append('path').attr('class', 'run-lane-bars').attr('d', r => {
       const counts = (r.kinds[kind] || {}).counts || [];
       const h = LANE - 6;
       let d = '';
