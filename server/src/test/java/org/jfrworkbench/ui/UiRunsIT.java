@@ -1,0 +1,173 @@
+package org.jfrworkbench.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.jfrworkbench.ui.UiServer.enc;
+import static org.jfrworkbench.ui.UiServer.param;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.BoundingBox;
+import org.jfrworkbench.server.http.RunningServer;
+import org.jfrworkbench.testkit.Browser;
+import org.jfrworkbench.testkit.ServiceRun;
+import org.jfrworkbench.testkit.jfr.JfrWriter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs over time in Chromium: two runs of service=checkout 5 s apart (only the second calls audit) and a run of another
+ * service; the service page reached from the label facet, a brushed range's merged flame graph, a second range's diff,
+ * and one recording compared with itself at two ranges from its timeline.
+ */
+class UiRunsIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long T0 = JfrWriter.START_NANOS;
+
+    @TempDir
+    static Path temp;
+    static RunningServer server;
+    static Browser browser;
+    static String first;
+    static String second;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = UiServer.start(temp.resolve("data"));
+        browser = new Browser();
+        first = upload("run1", "service=checkout", ServiceRun.of(T0, 200, 10, i -> i < 100 ? "parse" : "render"));
+        second = upload("run2", "service=checkout",
+                ServiceRun.of(T0 + 5_000_000_000L, 200, 10, i -> i % 2 == 0 ? "parse" : "audit"));
+        upload("catalog", "service=catalog", ServiceRun.of(T0 + 1_000_000_000L, 50, 10, i -> "browse"));
+    }
+
+    @AfterAll
+    static void stop() {
+        UiServer.stop(browser, server);
+    }
+
+    static String upload(String name, String labels, byte[] body) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
+                        + "/api/recordings?name=" + name + "&labels=" + labels))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, response.body());
+        return JSON.readTree(response.body()).get("id").asText();
+    }
+
+    /** Drags across a brush's overlay from one fraction of its width to another. */
+    private static void brush(Page page, String overlay, double from, double to) {
+        Locator area = page.locator(overlay);
+        area.scrollIntoViewIfNeeded();
+        BoundingBox box = area.boundingBox();
+        double y = box.y + box.height / 2;
+        page.mouse().move(box.x + box.width * from, y);
+        page.mouse().down();
+        page.mouse().move(box.x + box.width * to, y, new com.microsoft.playwright.Mouse.MoveOptions().setSteps(5));
+        page.mouse().up();
+    }
+
+    @Test
+    void theServicePageMergesABrushedRangeAcrossRunsAndDiffsItWithASecondRange() throws Exception {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.click(".facet-time[data-label='service=checkout']");
+            page.waitForURL(u -> "service".equals(param(u, "page")));
+            page.waitForFunction("() => document.querySelectorAll('#run-lanes .run-lane').length === 2");
+            assertEquals(List.of("run1", "run2"), page.locator("#run-lanes .run-lane-name").evaluateAll(
+                    "ts => ts.map(t => t.firstChild.textContent)"));
+            String q = param(page.url(), "q");
+
+            // a range over the second run only: its samples alone, audit among them
+            brush(page, "#run-lanes .overlay", 0.6, 0.98);
+            page.waitForURL(u -> param(u, "from") != null);
+            String from = param(page.url(), "from");
+            String to = param(page.url(), "to");
+            JsonNode merged = UiServer.get(server, "/api/merged/flame?q=" + enc(q) + "&kind=cpu&from=" + from + "&to=" + to
+                    + "&search=audit&literal=true");
+            assertTrue(merged.get("total").asLong() > 0);
+            assertEquals(second, merged.get("runs").get(0).get("id").asText());
+            page.waitForSelector("#flame-status[data-weight='" + merged.get("total").asLong() + "']");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals(List.of(second), page.locator("#runs-used .run-used").evaluateAll("rs => rs.map(r => r.dataset.id)"));
+            page.fill("#flame-search", "audit");
+            page.press("#flame-search", "Enter");
+            double share = merged.get("search").get("share").asDouble();
+            assertTrue(share > 0.4 && share < 0.6, "audit is half of the second run: " + share);
+            page.waitForFunction("s => Math.abs(Number(document.querySelector('#match-info').dataset.share) - s) < 1e-6", share);
+
+            // the state is the URL: a reload shows the same range and graph
+            page.reload();
+            page.waitForSelector("#flame-status[data-weight='" + merged.get("total").asLong() + "']");
+            page.waitForSelector("#match-info[data-share]");
+
+            // compare: the first run's range as the baseline, the second run's as the target
+            page.navigate("/?page=service&q=" + enc(q) + "&kind=cpu");
+            page.waitForSelector("#run-lanes .overlay");
+            brush(page, "#run-lanes .overlay", 0.02, 0.4);
+            page.waitForURL(u -> param(u, "from") != null);
+            page.click("#compare-ranges");
+            page.waitForURL(u -> param(u, "baseFrom") != null);
+            page.waitForSelector("#run-mark");
+            brush(page, "#run-lanes .overlay", 0.6, 0.98);
+            page.waitForURL(u -> "diff".equals(param(u, "page")) && param(u, "targetFrom") != null);
+            assertEquals(null, param(page.url(), "base"), "a diff of runs, not of two recordings");
+            page.waitForSelector("#changes tbody tr");
+            Locator audit = page.locator("#changes tbody tr[data-method='app.Service.audit']");
+            assertTrue(audit.getAttribute("class").contains("significant"), "audit appears in the target");
+            assertTrue(audit.locator("td.delta").first().getAttribute("class").contains("grows"));
+            String baseRange = page.textContent("#base-range");
+            assertTrue(baseRange.contains("UTC") && baseRange.contains("1 run"), baseRange);
+            assertTrue(page.textContent("#target-range").contains("1 run"), page.textContent("#target-range"));
+            // the diff's own permalink
+            page.reload();
+            page.waitForSelector("#changes tbody tr[data-method='app.Service.audit'].significant");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void aRecordingComparesTwoOfItsOwnRangesOnTheDiffPage() throws Exception {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=recording&id=" + first + "&kind=cpu");
+            page.waitForSelector("#timeline .overlay");
+            page.click("#compare-ranges");
+            page.waitForFunction("() => document.querySelector('#compare-info').textContent === 'Brush range A'");
+            // the first run calls parse in its first second, render in its second
+            brush(page, "#timeline .overlay", 0.02, 0.45);
+            page.waitForURL(u -> param(u, "baseFrom") != null);
+            page.waitForFunction("() => document.querySelector('#compare-info').textContent.includes('now brush range B')");
+            brush(page, "#timeline .overlay", 0.55, 0.98);
+            page.waitForURL(u -> "diff".equals(param(u, "page")));
+            assertEquals(first, param(page.url(), "base"));
+            assertEquals(first, param(page.url(), "id"));
+            assertTrue(Long.parseLong(param(page.url(), "baseTo")) <= Long.parseLong(param(page.url(), "targetFrom")));
+            page.waitForSelector("#changes tbody tr");
+            assertEquals("Diff of two ranges", page.textContent("h1.title"));
+            assertTrue(page.locator("#changes tbody tr[data-method='app.Service.render'] td.delta").first()
+                    .getAttribute("class").contains("grows"));
+            assertTrue(page.locator("#changes tbody tr[data-method='app.Service.parse'] td.delta").first()
+                    .getAttribute("class").contains("shrinks"));
+            String baseRange = page.textContent("#base-range");
+            String targetRange = page.textContent("#target-range");
+            assertTrue(baseRange.matches("\\d+\\.\\d\\d s \u2013 \\d+\\.\\d\\d s"), baseRange);
+            assertTrue(targetRange.matches("\\d+\\.\\d\\d s \u2013 \\d+\\.\\d\\d s"), targetRange);
+        }
+        assertEquals(List.of(), errors);
+    }
+}
