@@ -113,6 +113,7 @@ class UiRunsIT {
             page.reload();
             page.waitForSelector("#flame-status[data-weight='" + merged.get("total").asLong() + "']");
             page.waitForSelector("#match-info[data-share]");
+            Browser.screenshot(page, "service.png");
 
             // compare: the first run's range as the baseline, the second run's as the target
             page.navigate("/?page=service&q=" + enc(q) + "&kind=cpu");
@@ -135,6 +136,7 @@ class UiRunsIT {
             // the diff's own permalink
             page.reload();
             page.waitForSelector("#changes tbody tr[data-method='app.Service.audit'].significant");
+            Browser.screenshot(page, "diff-of-runs.png");
         }
         assertEquals(List.of(), errors);
     }
@@ -167,6 +169,7 @@ class UiRunsIT {
             String targetRange = page.textContent("#target-range");
             assertTrue(baseRange.matches("\\d+\\.\\d\\d s \u2013 \\d+\\.\\d\\d s"), baseRange);
             assertTrue(targetRange.matches("\\d+\\.\\d\\d s \u2013 \\d+\\.\\d\\d s"), targetRange);
+            Browser.screenshot(page, "diff-of-ranges.png");
         }
         assertEquals(List.of(), errors);
     }
