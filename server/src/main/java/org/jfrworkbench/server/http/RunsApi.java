@@ -1,6 +1,7 @@
 package org.jfrworkbench.server.http;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -29,10 +30,12 @@ import org.jfrworkbench.server.library.RecordingLibrary;
  */
 final class RunsApi {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Runs a timeline shows; the query's newest uploads first, the rest counted as omitted. */
+    /** Runs a timeline shows (those that start last), the rest counted as omitted. */
     static final int MAX_TIMELINE_RUNS = 200;
     /** Runs merged into one flame graph or one side of a diff (each is loaded and weighed). */
     static final int MAX_MERGED_RUNS = 100;
+    /** Recordings of a query considered at all (their metadata only, from the index): its newest uploads. */
+    static final int MAX_CANDIDATES = 10_000;
     static final int MAX_BUCKETS = 2000;
 
     private final RecordingLibrary library;
@@ -43,15 +46,29 @@ final class RunsApi {
         this.api = api;
     }
 
-    /** The recordings of a query, at most limit of them (newest uploads), and how many were left out. */
+    /** The runs of a query in start order, and how many matching runs were left out. */
     private record Runs(List<RecordingInfo> infos, long omitted) {
     }
 
-    private Runs runs(String q, int limit) throws IOException {
-        var page = library.list(q, 0, limit);
-        List<RecordingInfo> infos = new ArrayList<>(page.recordings());
+    /**
+     * The recordings of q that overlap [from, to) (null: any time), at most limit of them: those that start last,
+     * so a range's own runs come before the runs that began earlier and still ran.
+     */
+    private Runs runs(String q, Long from, Long to, int limit) throws IOException {
+        var page = library.list(q, 0, MAX_CANDIDATES);
+        List<RecordingInfo> infos = new ArrayList<>();
+        for (RecordingInfo info : page.recordings()) {
+            if ((to == null || info.startMillis() < to) && (from == null || endMillis(info) > from)) {
+                infos.add(info);
+            }
+        }
+        long omitted = Math.max(0, page.total() - page.recordings().size());
         infos.sort(Comparator.comparingLong(RecordingInfo::startMillis).thenComparing(RecordingInfo::id));
-        return new Runs(infos, Math.max(0, page.total() - infos.size()));
+        if (infos.size() > limit) {
+            omitted += infos.size() - limit;
+            infos = new ArrayList<>(infos.subList(infos.size() - limit, infos.size()));
+        }
+        return new Runs(infos, omitted);
     }
 
     private static long endMillis(RecordingInfo info) {
@@ -65,7 +82,7 @@ final class RunsApi {
         Long from = epochMillis(ctx, "from");
         Long to = epochMillis(ctx, "to");
         int buckets = QueryParams.intParam(ctx, "buckets", 300, 1, MAX_BUCKETS);
-        Runs runs = runs(q, MAX_TIMELINE_RUNS);
+        Runs runs = runs(q, from, to, MAX_TIMELINE_RUNS);
         long lo = from != null ? from : runs.infos().stream().mapToLong(RecordingInfo::startMillis).min().orElse(0);
         long hi = to != null ? to : runs.infos().stream().mapToLong(RunsApi::endMillis).max().orElse(lo + 1);
         if (hi <= lo) {
@@ -81,7 +98,7 @@ final class RunsApi {
         for (RecordingInfo info : runs.infos()) {
             Map<String, Object> lane = describe(info);
             Map<String, Object> kinds = new LinkedHashMap<>();
-            if (info.startMillis() < hi && endMillis(info) > lo) {
+            if (info.startMillis() < hi && endMillis(info) > lo) { // else: outside the axis, not loaded
                 ProfileData data = api.profile(info.id());
                 for (Map.Entry<String, long[]> e : RunTimeline.counts(data.profile(), only, lo, bucketMillis, n).entrySet()) {
                     long[] counts = e.getValue();
@@ -118,17 +135,23 @@ final class RunsApi {
         return lane;
     }
 
-    /** The runs of q that overlap [from, to), each with its selection of that range on its own axis. */
-    private List<RunSelection> select(List<RecordingInfo> infos, Selection shape, long from, long to) throws IOException {
+    /** The runs that have samples of the kind. */
+    private static List<RecordingInfo> withKind(Runs runs, Kind kind) {
+        return runs.infos().stream().filter(info -> info.kinds().containsKey(kind.id())).toList();
+    }
+
+    /** Each run loaded, with its selection of [from, to) on its own axis. */
+    private List<RunSelection> load(List<RecordingInfo> infos, Selection shape, long from, long to) {
         List<RunSelection> out = new ArrayList<>();
         for (RecordingInfo info : infos) {
-            if (info.startMillis() >= to || endMillis(info) <= from || !info.kinds().containsKey(shape.kind().id())) {
-                continue; // nothing of it in the range: not loaded
-            }
             long start = info.startMillis();
             Selection s = new Selection(shape.kind(), (from - start) * 1_000_000, (to - start) * 1_000_000, null,
                     shape.states(), shape.source(), shape.countSamples());
-            out.add(new RunSelection(api.profile(info.id()), s));
+            try {
+                out.add(new RunSelection(api.profile(info.id()), s));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         return out;
     }
@@ -163,8 +186,8 @@ final class RunsApi {
         return sum;
     }
 
-    private static List<String> ids(List<RunSelection> runs) {
-        return runs.stream().map(r -> r.data().id()).toList();
+    private static List<String> ids(List<RecordingInfo> runs) {
+        return runs.stream().map(RecordingInfo::id).toList();
     }
 
     /** The cache key's query part: every run merged, the range and the query. */
@@ -181,11 +204,17 @@ final class RunsApi {
         long[] range = range(ctx, "from", "to");
         MergedFlameQuery query = new MergedFlameQuery(shape, QueryParams.search(ctx), QueryParams.boolParam(ctx, "invert"),
                 QueryParams.maxNodes(ctx));
-        Runs runs = runs(ctx.queryParam("q"), MAX_MERGED_RUNS);
-        List<RunSelection> parts = select(runs.infos(), shape, range[0], range[1]);
+        Runs runs = runs(ctx.queryParam("q"), range[0], range[1], MAX_MERGED_RUNS);
+        List<RecordingInfo> infos = withKind(runs, shape.kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key("runs", null,
-                new MergedView(ids(parts), range[0], range[1], query), binary ? "binary" : "json");
-        api.send(ctx, key, () -> treeBytes(parts), () -> query.run(parts), result -> {
+                new MergedView(ids(infos), range[0], range[1], query), binary ? "binary" : "json");
+        // the runs are loaded on a cache miss only, when the view's memory is estimated: each load is admitted on its
+        // own, before the view's reservation, never inside it
+        List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of()));
+        api.send(ctx, key, () -> {
+            parts.set(0, load(infos, shape, range[0], range[1]));
+            return treeBytes(parts.get(0));
+        }, () -> query.run(parts.get(0)), result -> {
             MergedFlameQuery.Result r = (MergedFlameQuery.Result) result;
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("from", range[0]);
@@ -209,13 +238,19 @@ final class RunsApi {
                 QueryParams.maxNodes(ctx));
         String q = ctx.queryParam("q");
         String targetQ = ctx.queryParam("targetQ");
-        Runs baseRuns = runs(q, MAX_MERGED_RUNS);
-        Runs targetRuns = targetQ == null || targetQ.isBlank() ? baseRuns : runs(targetQ, MAX_MERGED_RUNS);
-        List<RunSelection> a = select(baseRuns.infos(), shape, base[0], base[1]);
-        List<RunSelection> b = select(targetRuns.infos(), shape, target[0], target[1]);
+        Runs baseRuns = runs(q, base[0], base[1], MAX_MERGED_RUNS);
+        Runs targetRuns = runs(targetQ == null || targetQ.isBlank() ? q : targetQ, target[0], target[1], MAX_MERGED_RUNS);
+        List<RecordingInfo> a = withKind(baseRuns, shape.kind());
+        List<RecordingInfo> b = withKind(targetRuns, shape.kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key("runs", null,
                 new DiffView(ids(a), ids(b), base[0], base[1], target[0], target[1], query), binary ? "binary" : "json");
-        api.send(ctx, key, () -> treeBytes(a) + treeBytes(b), () -> query.run(a, b), result -> {
+        // loaded on a cache miss only, as for the merged flame graph
+        List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of(), List.of()));
+        api.send(ctx, key, () -> {
+            parts.set(0, load(a, shape, base[0], base[1]));
+            parts.set(1, load(b, shape, target[0], target[1]));
+            return treeBytes(parts.get(0)) + treeBytes(parts.get(1));
+        }, () -> query.run(parts.get(0), parts.get(1)), result -> {
             MergedDiffQuery.Result r = (MergedDiffQuery.Result) result;
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("baseFrom", base[0]);
@@ -224,7 +259,7 @@ final class RunsApi {
             extra.put("targetTo", target[1]);
             extra.put("baseRuns", contributions(r.base()));
             extra.put("targetRuns", contributions(r.target()));
-            extra.put("omitted", baseRuns.omitted() + (targetRuns == baseRuns ? 0 : targetRuns.omitted()));
+            extra.put("omitted", baseRuns.omitted() + targetRuns.omitted());
             if (binary) {
                 return new FlameResponseCache.Entry(DiffBinary.encode(r.diff(), JSON, extra), FlameGraphBinary.CONTENT_TYPE);
             }
