@@ -217,6 +217,28 @@ class RunsApiTest {
     }
 
     @Test
+    void aMergedViewIsCachedUntilAnotherRunJoinsTheRange() throws Exception {
+        long s1 = ok("/api/recordings/" + first).get("startMillis").asLong();
+        String path = "/api/merged/flame?q=" + enc(Q) + "&from=" + s1 + "&to=" + (s1 + 20_000);
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.base + path)).build();
+        var once = server.http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, TestServer.JSON.readTree(once.body()).get("total").asLong());
+        assertTrue(once.headers().firstValue("Server-Timing").orElse("").startsWith("build"));
+        var again = server.http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals("cache;desc=hit", again.headers().firstValue("Server-Timing").orElse(""));
+        assertEquals(once.body(), again.body());
+        // a third run in the range: a new answer, not the cached one
+        String third = id(server.post("?name=run3&labels=service=checkout",
+                ServiceRun.of(T0 + 10_000_000_000L, 30, 10, i -> "audit"), null));
+        JsonNode now = ok(path);
+        assertEquals(430, now.get("total").asLong());
+        assertEquals(third, now.get("runs").get(2).get("id").asText());
+        // and gone again once deleted
+        assertEquals(204, server.delete("/api/recordings/" + third, null).status());
+        assertEquals(400, ok(path).get("total").asLong());
+    }
+
+    @Test
     void badParametersAreNamedAndNoMatchIsAnEmptyAnswer() throws Exception {
         for (String[] c : new String[][] {
             {"/api/merged/flame?q=" + enc(Q) + "&to=5", "'from' is required"},
