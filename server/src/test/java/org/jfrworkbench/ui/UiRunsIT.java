@@ -142,6 +142,28 @@ class UiRunsIT {
     }
 
     @Test
+    void markupInRunNamesAndLabelsIsShownAsText() throws Exception {
+        String name = "<img src=x onerror=window.__pwned=1>";
+        upload(enc(name), "service=hostile," + enc("team=<script>window.__pwned=1</script>"),
+                ServiceRun.of(T0 + 20_000_000_000L, 50, 10, i -> "work"));
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/");
+            page.waitForSelector(".facet-time[data-label='service=hostile']");
+            assertTrue(page.locator(".facets").textContent().contains("team=<script>"), "a label as text");
+            page.click(".facet-time[data-label='service=hostile']");
+            page.waitForSelector("#run-lanes .run-lane");
+            assertEquals(name, page.locator("#run-lanes .run-lane-name title").textContent().split("\n")[0]);
+            page.waitForSelector("#runs-used .run-used");
+            assertEquals(name, page.textContent("#runs-used .run-used a"));
+            assertEquals(0, page.locator("#app img, #app script").count(), "no element from a name or label");
+            assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void aRecordingComparesTwoOfItsOwnRangesOnTheDiffPage() throws Exception {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
