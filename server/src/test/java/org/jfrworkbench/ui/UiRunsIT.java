@@ -137,6 +137,14 @@ class UiRunsIT {
             page.reload();
             page.waitForSelector("#changes tbody tr[data-method='app.Service.audit'].significant");
             Browser.screenshot(page, "diff-of-runs.png");
+            // a side leads back to the service page at its range
+            String baseFrom = param(page.url(), "baseFrom");
+            String baseTo = param(page.url(), "baseTo");
+            page.click(".diff-side.base .title-link");
+            page.waitForURL(u -> "service".equals(param(u, "page")) && baseFrom.equals(param(u, "from")));
+            JsonNode baseSide = UiServer.get(server, "/api/merged/flame?q=" + enc(q) + "&kind=cpu&from=" + baseFrom + "&to=" + baseTo);
+            assertEquals(first, baseSide.get("runs").get(0).get("id").asText());
+            page.waitForSelector("#flame-status[data-weight='" + baseSide.get("total").asLong() + "']");
         }
         assertEquals(List.of(), errors);
     }

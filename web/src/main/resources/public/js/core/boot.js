@@ -35,6 +35,8 @@ if (id && page === 'diff' && base) {
   if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
 }
 
+if (page === 'service') fetchEarly(urls.timeline(param('q')));
+
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
 if (PAGE_MODULES[page]) modules.push('pages/' + page, ...PAGE_MODULES[page]);
 // a link with a regex search (search= without literal=1) needs the engine for its first paint

@@ -47,11 +47,11 @@ export async function mount(root, st, lifetime) {
     : kindsOf(target).filter(k => baseKinds.includes(k));
   const recordings = { base, target };
   const ranges = { base: el('span', { class: 'diff-range', id: 'base-range' }), target: el('span', { class: 'diff-range', id: 'target-range' }) };
+  // a side of runs links to the service page at its range (redrawn as the ranges change)
+  const runsLinks = { base: el('span', { class: 'runs-link' }), target: el('span', { class: 'runs-link' }) };
   const side = (label, r, cls) => el('div', { class: 'diff-side ' + cls },
     el('span', { class: 'label', text: label }),
-    runs ? link(st.q || 'all recordings', { page: 'service', q: st.q, kind: st.kind, from: st[cls + 'From'], to: st[cls + 'To'] },
-      { class: 'title-link', title: 'The runs over time' })
-      : link(r.name || r.id, { page: 'recording', id: r.id }, { class: 'title-link' }),
+    runs ? runsLinks[cls] : link(r.name || r.id, { page: 'recording', id: r.id }, { class: 'title-link' }),
     runs ? null : labelChips(r.labels), ranges[cls]);
   root.appendChild(el('header', { class: 'page-head' },
     el('div', {}, el('h1', { class: 'title', text: runs ? 'Diff of runs' : st.base === st.id ? 'Diff of two ranges' : 'Diff' }),
@@ -141,7 +141,13 @@ export async function mount(root, st, lifetime) {
       baseStates: undefined, targetStates: undefined, baseSource: undefined, targetSource: undefined })));
     modes.set(s.mode);
     filters.set(s, kind);
-    for (const [key] of SIDES) ranges[key].textContent = rangeText(s[key + 'From'], s[key + 'To'], runs);
+    for (const [key] of SIDES) {
+      ranges[key].textContent = rangeText(s[key + 'From'], s[key + 'To'], runs);
+      if (runs) {
+        clear(runsLinks[key]).appendChild(link(s.q || 'all recordings', { page: 'service', q: s.q, kind, from: s[key + 'From'],
+          to: s[key + 'To'] }, { class: 'title-link', title: 'The runs over time, at this range' }));
+      }
+    }
     for (const [key, label] of SIDES) {
       const bad = runs ? runsRangeProblem(s[key + 'From'], s[key + 'To'])
         : rangeProblem({ from: s[key + 'From'], to: s[key + 'To'] }, recordings[key]);
