@@ -145,6 +145,16 @@ class UiRunsIT {
             JsonNode baseSide = UiServer.get(server, "/api/merged/flame?q=" + enc(q) + "&kind=cpu&from=" + baseFrom + "&to=" + baseTo);
             assertEquals(first, baseSide.get("runs").get(0).get("id").asText());
             page.waitForSelector("#flame-status[data-weight='" + baseSide.get("total").asLong() + "']");
+
+            // the target side's runs from another search: the other service's run over the whole span
+            page.navigate("/?page=diff&q=" + enc(q) + "&targetQ=" + enc("service:catalog") + "&kind=cpu&baseFrom=" + baseFrom
+                    + "&baseTo=" + baseTo + "&targetFrom=" + baseFrom + "&targetTo=" + (Long.parseLong(baseTo) + 10_000));
+            page.waitForSelector("#changes tbody tr[data-method='app.Service.browse']");
+            assertEquals("service:catalog", page.textContent(".diff-side.target .title-link"));
+            assertTrue(page.textContent("#target-range").contains("1 run"), page.textContent("#target-range"));
+            page.click("#swap");
+            page.waitForURL(u -> "service:catalog".equals(param(u, "q")));
+            page.waitForFunction("() => document.querySelector('.diff-side.base .title-link')?.textContent === 'service:catalog'");
         }
         assertEquals(List.of(), errors);
     }

@@ -4,6 +4,7 @@
 //   page   recordings | recording | diff | heap | service
 //   id     recording id;  base  baseline id (diff)
 //   q      recordings search query; on the service page and a diff of runs, the query that finds the runs
+//   targetQ  a diff of runs: the target side's query when it is not q
 //   kind   cpu | wall | alloc | live | lock | nativemem | leak
 //   from,to  time range in ms since the recording start (service page: epoch ms)
 //   threads  comma-separated thread ids
@@ -26,7 +27,7 @@
 
 import { defaultPage } from './urls.js';
 
-const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
+const KEYS = ['page', 'id', 'base', 'q', 'targetQ', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
   'literal', 'matchCase', 'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 

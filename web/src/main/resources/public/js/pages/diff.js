@@ -144,7 +144,8 @@ export async function mount(root, st, lifetime) {
     for (const [key] of SIDES) {
       ranges[key].textContent = rangeText(s[key + 'From'], s[key + 'To'], runs);
       if (runs) {
-        clear(runsLinks[key]).appendChild(link(s.q || 'all recordings', { page: 'service', q: s.q, kind, from: s[key + 'From'],
+        const q = key === 'target' && s.targetQ ? s.targetQ : s.q;
+        clear(runsLinks[key]).appendChild(link(q || 'all recordings', { page: 'service', q, kind, from: s[key + 'From'],
           to: s[key + 'To'] }, { class: 'title-link', title: 'The runs over time, at this range' }));
       }
     }
@@ -234,6 +235,8 @@ function runsRangeProblem(from, to) {
 /** The URL state with baseline and target, and their own filters, swapped. */
 function swapped(s) {
   const out = { base: s.id, id: s.base, zoom: undefined };
+  // a diff of runs whose sides come from two searches swaps the searches too
+  if (s.targetQ) { out.q = s.targetQ; out.targetQ = s.q; }
   for (const k of ['From', 'To', 'Threads', 'States', 'Source']) {
     out['base' + k] = s['target' + k];
     out['target' + k] = s['base' + k];
