@@ -22,7 +22,10 @@ final class MergedTree {
     private byte[] type = new byte[1024];
     private long[] self = new long[1024];
     private int[] selfSamples = new int[1024];
-    private final Map<Long, Integer> children = new HashMap<>();
+    /** Child lookup, (parent, name) packed in a long to node, open addressing: no object per node. */
+    private long[] keys = new long[2048];
+    private int[] values = new int[2048];
+    private int entries;
 
     private MergedTree() {
         parent[0] = -1;
@@ -86,17 +89,55 @@ final class MergedTree {
             }
             int p = node[tree.parent(i)];
             int nm = rank[toMerged[stable[tree.name(i)]]];
-            long key = (long) p << 32 | nm;
-            Integer c = children.get(key);
-            if (c == null) {
-                c = node(p, nm, tree.rawType(i));
-                children.put(key, c);
-            }
+            int c = child(p, nm, tree.rawType(i));
             node[i] = c;
             self[c] += w.self(i);
             selfSamples[c] += w.selfSamples(i);
             i++;
         }
+    }
+
+    /** The child of p named nm, added when it is new. Keys are never 0: a child's name is at least 0, so key + 1. */
+    private int child(int p, int nm, byte t) {
+        long key = ((long) p << 32 | nm) + 1;
+        int mask = keys.length - 1;
+        int h = (int) mix(key) & mask;
+        while (keys[h] != 0) {
+            if (keys[h] == key) {
+                return values[h];
+            }
+            h = (h + 1) & mask;
+        }
+        int c = node(p, nm, t);
+        keys[h] = key;
+        values[h] = c;
+        if (++entries * 2 > keys.length) {
+            rehash();
+        }
+        return c;
+    }
+
+    private void rehash() {
+        long[] oldKeys = keys;
+        int[] oldValues = values;
+        keys = new long[oldKeys.length * 2];
+        values = new int[keys.length];
+        int mask = keys.length - 1;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != 0) {
+                int h = (int) mix(oldKeys[i]) & mask;
+                while (keys[h] != 0) {
+                    h = (h + 1) & mask;
+                }
+                keys[h] = oldKeys[i];
+                values[h] = oldValues[i];
+            }
+        }
+    }
+
+    private static long mix(long k) {
+        k *= 0x9E3779B97F4A7C15L;
+        return k ^ (k >>> 29);
     }
 
     private int node(int p, int nm, byte t) {

@@ -91,6 +91,25 @@ class MergedRunsTest {
     }
 
     @Test
+    void manyFramesMergeAsFewDo() {
+        // more children than the lookup's first table holds: it grows, and each path is still one node
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        for (int i = 0; i < 1500; i++) {
+            a.sample(Kind.CPU, i % 1000, "w", 1, "app.Main.main;app.Svc.m" + i);
+            b.sample(Kind.CPU, i % 1000, "w", 2, "app.Main.main;app.Svc.m" + (i + 750));
+        }
+        FlameGraph g = new MergedFlameQuery(Selection.of(Kind.CPU), null, false, 10_000).run(List.of(
+                new RunSelection(a.data(), Selection.of(Kind.CPU)), new RunSelection(b.data(), Selection.of(Kind.CPU)))).graph();
+        Map<String, Long> paths = byPath(g);
+        assertEquals(1 + 2250, paths.size());
+        assertEquals(4500, g.total());
+        assertEquals(1, paths.get("app.Main.main;app.Svc.m0"));
+        assertEquals(3, paths.get("app.Main.main;app.Svc.m800"), "in both runs");
+        assertEquals(2, paths.get("app.Main.main;app.Svc.m2000"));
+    }
+
+    @Test
     void aDiffOfRunsFindsTheMethodsEachSideHasAlone() {
         DiffResult diff = new MergedDiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), DiffMode.RELATIVE, 1000)
                 .run(List.of(new RunSelection(first(), Selection.of(Kind.CPU))),
