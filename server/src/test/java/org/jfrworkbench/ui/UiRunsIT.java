@@ -160,6 +160,27 @@ class UiRunsIT {
     }
 
     @Test
+    void theServicePageFitsAPhoneAndFollowsDarkMode() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.chromium.newContext(new com.microsoft.playwright.Browser.NewContextOptions()
+                .setViewportSize(390, 844).setColorScheme(com.microsoft.playwright.options.ColorScheme.DARK)
+                .setBaseURL(server.baseUrl()))) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=service&q=" + enc("service:checkout"));
+            page.waitForSelector("#run-lanes .run-lane-bars");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertEquals(0, ((Number) page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")).intValue(),
+                    "the page scrolls sideways");
+            // the bars in the dark scheme's colour, the lane names in its text colour
+            assertEquals("rgb(90, 127, 196)", page.evaluate("() => getComputedStyle(document.querySelector('.run-lane-bars')).fill"));
+            assertEquals(page.evaluate("() => getComputedStyle(document.body).color"),
+                    page.evaluate("() => getComputedStyle(document.querySelector('.run-lane-name')).fill"));
+            Browser.screenshot(page, "service-390-dark.png");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void markupInRunNamesAndLabelsIsShownAsText() throws Exception {
         String name = "<img src=x onerror=window.__pwned=1>";
         upload(enc(name), "service=hostile," + enc("team=<script>window.__pwned=1</script>"),

@@ -43,42 +43,44 @@ export class RunLanes {
     const { data, kind } = this;
     const runs = data.runs;
     const width = this.width = this.root.clientWidth || 900;
+    // the names' column narrower on a phone, so the lanes keep most of the width
+    const label = Math.min(LABEL, Math.round(width * 0.25));
     const height = MARGIN.top + runs.length * LANE + MARGIN.bottom;
     const svg = this.svg.attr('width', width).attr('height', height);
     svg.selectAll('*').remove();
-    const x = this.x = d3.scaleUtc().domain([new Date(data.from), new Date(data.to)]).range([LABEL, width - MARGIN.right]);
+    const x = this.x = d3.scaleUtc().domain([new Date(data.from), new Date(data.to)]).range([label, width - MARGIN.right]);
     let max = 1;
     for (const r of runs) for (const c of (r.kinds[kind] || {}).counts || []) if (c > max) max = c;
     const step = (x(new Date(data.from + data.bucketMillis)) - x(new Date(data.from)));
     const lanes = svg.append('g').attr('class', 'lanes').selectAll('g').data(runs).join('g')
       .attr('class', 'run-lane').attr('data-id', r => r.id)
       .attr('transform', (_, i) => `translate(0,${MARGIN.top + i * LANE})`);
-    lanes.append('rect').attr('class', 'run-lane-bg').attr('x', LABEL).attr('width', width - MARGIN.right - LABEL).attr('height', LANE - 4);
+    lanes.append('rect').attr('class', 'run-lane-bg').attr('x', label).attr('width', width - MARGIN.right - label).attr('height', LANE - 4);
     // d3's text() sets textContent: run names are untrusted
-    lanes.append('text').attr('class', 'run-lane-name').attr('x', LABEL - 6).attr('y', LANE / 2).attr('dy', '0.2em')
+    lanes.append('text').attr('class', 'run-lane-name').attr('x', label - 6).attr('y', LANE / 2).attr('dy', '0.2em')
       .attr('text-anchor', 'end').text(r => shorten(r.name || r.id))
       .append('title').text(r => `${r.name || r.id}\n${formatDate(r.startMillis)}`);
     // one path per lane: a bar per bucket with samples
     lanes.append('path').attr('class', 'run-lane-bars').attr('d', r => {
       const counts = (r.kinds[kind] || {}).counts || [];
-      const h = LANE - 6;
+      const h = LANE - 6, w = Math.max(1, step - (step > 3 ? 1 : 0));
       let d = '';
       for (let b = 0; b < counts.length; b++) {
         if (!counts[b]) continue;
         const bar = Math.max(1, h * counts[b] / max);
-        d += `M${(LABEL + b * step).toFixed(1)},${(LANE - 4).toFixed(1)}h${Math.max(1, step - (step > 3 ? 1 : 0)).toFixed(1)}v${(-bar).toFixed(1)}h${(-Math.max(1, step - (step > 3 ? 1 : 0))).toFixed(1)}Z`;
+        d += `M${(label + b * step).toFixed(1)},${LANE - 4}h${w.toFixed(1)}v${(-bar).toFixed(1)}h${(-w).toFixed(1)}Z`;
       }
       return d;
     });
     const bottom = MARGIN.top + runs.length * LANE;
     svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${bottom})`)
-      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor((width - LABEL) / 120))));
+      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor((width - label) / 120))));
     if (this.mark) {
       svg.append('rect').attr('class', 'run-mark').attr('id', 'run-mark').attr('x', x(new Date(this.mark[0])))
         .attr('width', Math.max(1, x(new Date(this.mark[1])) - x(new Date(this.mark[0])))).attr('y', MARGIN.top)
         .attr('height', bottom - MARGIN.top);
     }
-    this.brush = d3.brushX().extent([[LABEL, MARGIN.top], [width - MARGIN.right, bottom]])
+    this.brush = d3.brushX().extent([[label, MARGIN.top], [width - MARGIN.right, bottom]])
       .on('end', event => {
         if (this.quiet || !event.sourceEvent) return;
         if (!event.selection) { this.onRange(undefined, undefined); return; }
