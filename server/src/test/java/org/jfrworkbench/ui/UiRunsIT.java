@@ -197,6 +197,10 @@ class UiRunsIT {
             page.waitForSelector("#runs-used .run-used");
             assertEquals(name, page.textContent("#runs-used .run-used a"));
             assertEquals(0, page.locator("#app img, #app script").count(), "no element from a name or label");
+            // a run's name opens its recording
+            page.click("#run-lanes .run-lane-link");
+            page.waitForURL(u -> "recording".equals(param(u, "page")));
+            assertEquals(name, page.textContent("h1.title"));
             assertEquals(true, page.evaluate("() => window.__pwned === undefined"));
         }
         assertEquals(List.of(), errors);

@@ -6,9 +6,14 @@ import { el, d3Ready, formatDate } from '../core/dom.js';
 const LANE = 26, LABEL = 150, MARGIN = { top: 4, right: 12, bottom: 22 };
 
 export class RunLanes {
-  /** onRange(fromMs, toMs) in epoch ms, or (undefined, undefined) when the brush is cleared. */
-  constructor(container, { onRange }) {
+  /**
+   * onRange(fromMs, toMs) in epoch ms, or (undefined, undefined) when the brush is cleared; a run's name is a link to
+   * hrefOf(run), followed by onOpen(run) on a plain click.
+   */
+  constructor(container, { onRange, hrefOf, onOpen }) {
     this.onRange = onRange;
+    this.hrefOf = hrefOf;
+    this.onOpen = onOpen;
     this.root = el('div', { class: 'run-lanes', id: 'run-lanes' });
     container.appendChild(this.root);
     this.resizer = new ResizeObserver(() => {
@@ -57,7 +62,13 @@ export class RunLanes {
       .attr('transform', (_, i) => `translate(0,${MARGIN.top + i * LANE})`);
     lanes.append('rect').attr('class', 'run-lane-bg').attr('x', label).attr('width', width - MARGIN.right - label).attr('height', LANE - 4);
     // d3's text() sets textContent: run names are untrusted
-    lanes.append('text').attr('class', 'run-lane-name').attr('x', label - 6).attr('y', LANE / 2).attr('dy', '0.2em')
+    lanes.append('a').attr('class', 'run-lane-link').attr('href', r => this.hrefOf(r))
+      .on('click', (event, r) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        this.onOpen(r);
+      })
+      .append('text').attr('class', 'run-lane-name').attr('x', label - 6).attr('y', LANE / 2).attr('dy', '0.2em')
       .attr('text-anchor', 'end').text(r => shorten(r.name || r.id))
       .append('title').text(r => `${r.name || r.id}\n${formatDate(r.startMillis)}`);
     // one path per lane: a bar per bucket with samples

@@ -43,7 +43,9 @@ export async function mount(root, st, lifetime) {
     el('span', { class: 'label', text: 'Samples of each run over time' }), rangeInfo, el('span', { class: 'spacer' }), compare, cancel));
   root.appendChild(box);
   let current = st;
-  const lanes = new RunLanes(box, { onRange: (from, to) => picked(from, to) });
+  const lanes = new RunLanes(box, { onRange: (from, to) => picked(from, to),
+    hrefOf: r => state.toUrl({ page: 'recording', id: r.id }),
+    onOpen: r => state.update({ page: 'recording', id: r.id }, { reset: true }) });
   compare.addEventListener('click', () => {
     const r = rangeOf(current);
     state.update({ baseFrom: String(r[0]), baseTo: String(r[1]) });
