@@ -195,6 +195,11 @@ final class RecordingApi {
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
+    /** For the other handlers of the API: whether a request's client is still there, as the views watch it. */
+    ClientWatch.Client watch(Context ctx) {
+        return clients.watch(ctx);
+    }
+
     /** For the other handlers of the API (threads over time, runs): a profile loaded as this class loads them. */
     ProfileData profile(String id) throws IOException {
         return load(id);

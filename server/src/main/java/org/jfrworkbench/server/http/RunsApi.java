@@ -15,6 +15,7 @@ import org.jfrworkbench.analysis.DiffMode;
 import org.jfrworkbench.analysis.MergedDiffQuery;
 import org.jfrworkbench.analysis.MergedFlameQuery;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.analysis.QueryLimits;
 import org.jfrworkbench.analysis.RunSelection;
 import org.jfrworkbench.analysis.RunTimeline;
 import org.jfrworkbench.analysis.Selection;
@@ -84,23 +85,45 @@ final class RunsApi {
         int buckets = QueryParams.intParam(ctx, "buckets", 300, 1, MAX_BUCKETS);
         Runs runs = runs(q, from, to, MAX_TIMELINE_RUNS);
         long lo = from != null ? from : runs.infos().stream().mapToLong(RecordingInfo::startMillis).min().orElse(0);
-        long hi = to != null ? to : runs.infos().stream().mapToLong(RunsApi::endMillis).max().orElse(lo + 1);
-        if (hi <= lo) {
-            if (from != null && to != null) {
-                throw new BadQueryException("from (" + from + ") must be before to (" + to + ")");
-            }
-            hi = lo + 1;
+        long last = to != null ? to : runs.infos().stream().mapToLong(RunsApi::endMillis).max().orElse(lo + 1);
+        if (last <= lo && from != null && to != null) {
+            throw new BadQueryException("from (" + from + ") must be before to (" + to + ")");
         }
+        long hi = Math.max(last, lo + 1);
         long bucketMillis = Math.max(1, (hi - lo + buckets - 1) / buckets);
         int n = (int) ((hi - lo + bucketMillis - 1) / bucketMillis);
         Map<String, long[]> totals = new LinkedHashMap<>();
         List<Map<String, Object>> lanes = new ArrayList<>();
+        try (ClientWatch.Client client = api.watch(ctx)) {
+            count(client, runs, only, lo, hi, bucketMillis, n, totals, lanes);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("from", lo);
+        out.put("to", lo + n * bucketMillis);
+        out.put("bucketMillis", bucketMillis);
+        out.put("buckets", n);
+        out.put("runs", lanes);
+        out.put("omitted", runs.omitted());
+        out.put("totals", totals);
+        ctx.json(out);
+    }
+
+    /** Each run's lane (its counts per kind) and the totals, on the axis of n buckets from lo. */
+    private void count(ClientWatch.Client client, Runs runs, Kind only, long lo, long hi, long bucketMillis, int n,
+                       Map<String, long[]> totals, List<Map<String, Object>> lanes) throws Exception {
         for (RecordingInfo info : runs.infos()) {
             Map<String, Object> lane = describe(info);
             Map<String, Object> kinds = new LinkedHashMap<>();
             if (info.startMillis() < hi && endMillis(info) > lo) { // else: outside the axis, not loaded
                 ProfileData data = api.profile(info.id());
-                for (Map.Entry<String, long[]> e : RunTimeline.counts(data.profile(), only, lo, bucketMillis, n).entrySet()) {
+                // a pass over the run's samples, which a client that hangs up stops (loading is admitted on its own)
+                Map<String, long[]> counted = QueryLimits.run(client::gone, Long.MAX_VALUE,
+                        () -> RunTimeline.counts(data.profile(), only, lo, bucketMillis, n));
+                for (Map.Entry<String, long[]> e : counted.entrySet()) {
                     long[] counts = e.getValue();
                     long[] total = totals.computeIfAbsent(e.getKey(), x -> new long[n]);
                     long sum = 0;
@@ -114,15 +137,6 @@ final class RunsApi {
             lane.put("kinds", kinds);
             lanes.add(lane);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("from", lo);
-        out.put("to", lo + n * bucketMillis);
-        out.put("bucketMillis", bucketMillis);
-        out.put("buckets", n);
-        out.put("runs", lanes);
-        out.put("omitted", runs.omitted());
-        out.put("totals", totals);
-        ctx.json(out);
     }
 
     private static Map<String, Object> describe(RecordingInfo info) {
