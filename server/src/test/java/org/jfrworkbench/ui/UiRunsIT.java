@@ -181,6 +181,30 @@ class UiRunsIT {
     }
 
     @Test
+    void allocationsAcrossRunsAreWeighedInBytesOrCountedInSamples() throws Exception {
+        upload("alloc1", "service=alloc", ServiceRun.of(T0 + 30_000_000_000L, 40, 10, i -> "parse", 1000));
+        upload("alloc2", "service=alloc", ServiceRun.of(T0 + 31_000_000_000L, 60, 10, i -> "render", 500));
+        JsonNode bytes = UiServer.get(server, "/api/timeline?q=" + enc("service:alloc") + "&kind=alloc");
+        assertEquals(40, bytes.get("runs").get(0).get("kinds").get("alloc").get("samples").asLong());
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=service&q=" + enc("service:alloc") + "&kind=alloc");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            // upscaled bytes: at least what was allocated (40 x 1000 + 60 x 500)
+            page.waitForFunction("() => Number(document.querySelector('#flame-status').dataset.weight) >= 70000");
+            assertTrue(page.isVisible(".weight-picker"));
+            page.selectOption("#weight", "samples");
+            page.waitForURL(u -> "samples".equals(param(u, "weight")));
+            page.waitForSelector("#flame-status[data-weight='100']");
+            page.click("#tab-cpu");
+            page.waitForURL(u -> param(u, "weight") == null);
+            assertTrue(page.locator(".weight-picker").isHidden(), "CPU samples have no bytes to weigh");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void markupInRunNamesAndLabelsIsShownAsText() throws Exception {
         String name = "<img src=x onerror=window.__pwned=1>";
         upload(enc(name), "service=hostile," + enc("team=<script>window.__pwned=1</script>"),

@@ -15,7 +15,7 @@ const PAGE_MODULES = {
   recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
   diff: [...FLAME, 'components/samplefilters'],
   heap: [...FLAME, 'components/timeline'],
-  service: [...FLAME, 'components/runlanes'],
+  service: [...FLAME, 'components/runlanes', 'components/samplefilters'],
 };
 
 const params = new URLSearchParams(location.search);

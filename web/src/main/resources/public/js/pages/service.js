@@ -9,6 +9,7 @@ import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { RunLanes } from '../components/runlanes.js';
+import { weightPicker } from '../components/samplefilters.js';
 import { kindTabs, link, loading, message, onLeave } from './common.js';
 
 export async function mount(root, st, lifetime) {
@@ -32,7 +33,10 @@ export async function mount(root, st, lifetime) {
   const tabsHolder = el('div', { class: 'tabs-holder' });
   const invert = el('input', { type: 'checkbox', id: 'invert' });
   invert.addEventListener('change', () => state.update({ invert: invert.checked ? '1' : undefined, zoom: undefined }));
-  root.appendChild(el('div', { class: 'controls' }, tabsHolder, el('span', { class: 'spacer' }),
+  // the kinds weighed in bytes can be weighed by sample count instead
+  const BYTES = ['alloc', 'live', 'nativemem', 'leak'];
+  const weights = weightPicker(weight => state.update({ weight, zoom: undefined }));
+  root.appendChild(el('div', { class: 'controls' }, tabsHolder, weights.root, el('span', { class: 'spacer' }),
     el('label', { class: 'toggle', title: 'Inverted: callers of the hottest frames (I)' }, invert, ' Inverted (callers)')));
   const rangeInfo = el('span', { class: 'range-info', id: 'range-info' });
   const compare = el('button', { type: 'button', class: 'button small', id: 'compare-ranges', text: 'Compare with\u2026',
@@ -86,7 +90,8 @@ export async function mount(root, st, lifetime) {
   async function update(s) {
     current = s;
     const kind = kindOf(s);
-    clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined })));
+    clear(tabsHolder).appendChild(kindTabs(kinds, kind, k => state.update({ kind: k, zoom: undefined, weight: undefined })));
+    weights.set(BYTES.includes(kind), s.weight);
     invert.checked = s.invert === '1';
     const range = rangeOf(s);
     const whole = range[0] === data.from && range[1] === data.to;
@@ -97,7 +102,7 @@ export async function mount(root, st, lifetime) {
     compare.hidden = picking;
     cancel.hidden = !picking;
     lanes.set(data, kind, whole ? null : range, picking ? [Number(s.baseFrom), Number(s.baseTo)] : null);
-    const key = [kind, range[0], range[1], s.invert].join('|');
+    const key = [kind, range[0], range[1], s.invert, s.weight].join('|');
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
     const mine = ++seq;
