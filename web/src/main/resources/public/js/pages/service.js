@@ -23,7 +23,7 @@ export async function mount(root, st, lifetime) {
     el('div', {}, el('h1', { class: 'title', text: 'Service over time' }),
       el('div', { class: 'facts' }, el('span', { class: 'chip', id: 'service-query', text: q || 'all recordings' }),
         el('span', { text: `${data.runs.length} run${data.runs.length === 1 ? '' : 's'}` }),
-        data.omitted ? el('span', { class: 'hint', text: `${data.omitted} more not shown (the newest uploads are)` }) : null)),
+        data.omitted ? el('span', { class: 'hint', text: `${data.omitted} more not shown (those that start last are)` }) : null)),
     el('div', { class: 'head-actions' }, link('Recordings', { page: 'recordings', q }, { class: 'button' }))));
   if (!data.runs.length || !kinds.length) {
     root.appendChild(message('No runs to show', `No recording with samples matches \u201c${q}\u201d.`));
@@ -128,6 +128,7 @@ export async function mount(root, st, lifetime) {
     status.textContent = tree.size > 1
       ? `${formatWeight(flame.total, flame.unit)} from ${(flame.runs || []).length} run${(flame.runs || []).length === 1 ? '' : 's'} \u00b7 ${formatCount(tree.size)} frames`
       : 'No samples in this range.';
+    if (flame.omitted) status.textContent += ` \u00b7 ${flame.omitted} more run${flame.omitted === 1 ? '' : 's'} not merged (at most 100)`;
     status.dataset.weight = String(flame.total);
     panel.show(tree, current, { inverted: s.invert === '1' });
     drawRuns(flame.runs || []);
