@@ -76,7 +76,7 @@ public final class WorkbenchServer {
         app.get("/api/diff", api::diff);
         app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
-        RunsApi runs = new RunsApi(library, api);
+        RunsOverTimeApi runs = new RunsOverTimeApi(library, api);
         app.get("/api/timeline", runs::timeline);
         app.get("/api/merged/flame", runs::flame);
         app.get("/api/merged/diff", runs::diff);

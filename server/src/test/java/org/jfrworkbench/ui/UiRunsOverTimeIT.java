@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * service; the service page reached from the label facet, a brushed range's merged flame graph, a second range's diff,
  * and one recording compared with itself at two ranges from its timeline.
  */
-class UiRunsIT {
+class UiRunsOverTimeIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long T0 = JfrWriter.START_NANOS;
 

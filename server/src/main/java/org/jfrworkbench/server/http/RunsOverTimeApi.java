@@ -29,7 +29,7 @@ import org.jfrworkbench.server.library.RecordingLibrary;
  * ({@code GET /api/merged/flame}); and a diff of two ranges across runs ({@code GET /api/merged/diff}). Times are
  * epoch milliseconds; a recording's samples are placed on that axis as its own {@code from}/{@code to} place them.
  */
-final class RunsApi {
+final class RunsOverTimeApi {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Runs a timeline shows (those that start last), the rest counted as omitted. */
     static final int MAX_TIMELINE_RUNS = 200;
@@ -42,7 +42,7 @@ final class RunsApi {
     private final RecordingLibrary library;
     private final RecordingApi api;
 
-    RunsApi(RecordingLibrary library, RecordingApi api) {
+    RunsOverTimeApi(RecordingLibrary library, RecordingApi api) {
         this.library = library;
         this.api = api;
     }
@@ -85,7 +85,7 @@ final class RunsApi {
         int buckets = QueryParams.intParam(ctx, "buckets", 300, 1, MAX_BUCKETS);
         Runs runs = runs(q, from, to, MAX_TIMELINE_RUNS);
         long lo = from != null ? from : runs.infos().stream().mapToLong(RecordingInfo::startMillis).min().orElse(0);
-        long last = to != null ? to : runs.infos().stream().mapToLong(RunsApi::endMillis).max().orElse(lo + 1);
+        long last = to != null ? to : runs.infos().stream().mapToLong(RunsOverTimeApi::endMillis).max().orElse(lo + 1);
         if (last <= lo && from != null && to != null) {
             throw new BadQueryException("from (" + from + ") must be before to (" + to + ")");
         }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The runs of a service over time: two runs labelled service=checkout 5 s apart (the second one calls audit, which the
  * first never does) and a run of another service between them, so every answer is known from the fixture.
  */
-class RunsApiTest {
+class RunsOverTimeApiTest {
     static final long T0 = JfrWriter.START_NANOS;
     static final long T0_MS = T0 / 1_000_000;
     static final String Q = "service:checkout";
