@@ -38,6 +38,8 @@ final class RunsOverTimeApi {
     /** Recordings of a query considered at all (their metadata only, from the index): its newest uploads. */
     static final int MAX_CANDIDATES = 10_000;
     static final int MAX_BUCKETS = 2000;
+    /** The profiles one merged view may hold while it is built: the profile cache's share of the heap. */
+    static final long MAX_HELD_BYTES = Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     private final RecordingLibrary library;
     private final RecordingApi api;
@@ -154,18 +156,30 @@ final class RunsOverTimeApi {
         return runs.infos().stream().filter(info -> info.kinds().containsKey(kind.id())).toList();
     }
 
-    /** Each run loaded, with its selection of [from, to) on its own axis. */
-    private List<RunSelection> load(List<RecordingInfo> infos, Selection shape, long from, long to) {
+    /**
+     * Each run loaded, with its selection of [from, to) on its own axis. held: the bytes of the profiles this view
+     * holds so far (both sides of a diff add to it); the view holds them all while it is built, outside the profile
+     * cache, so together they may take no more than the cache's share of the heap.
+     */
+    private List<RunSelection> load(List<RecordingInfo> infos, Selection shape, long from, long to, long[] held) {
         List<RunSelection> out = new ArrayList<>();
         for (RecordingInfo info : infos) {
             long start = info.startMillis();
             Selection s = new Selection(shape.kind(), (from - start) * 1_000_000, (to - start) * 1_000_000, null,
                     shape.states(), shape.source(), shape.countSamples());
+            ProfileData data;
             try {
-                out.add(new RunSelection(api.profile(info.id()), s));
+                data = api.profile(info.id());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            held[0] += data.approximateBytes();
+            if (held[0] > MAX_HELD_BYTES) {
+                throw new QueryLimits.ViewTooLargeException("the runs of this range hold more than "
+                        + (MAX_HELD_BYTES >> 20) + " MB of profiles (" + infos.size() + " runs), more than one view may hold in"
+                        + " this server's heap; narrow the range or the query, or give the server more memory");
+            }
+            out.add(new RunSelection(data, s));
         }
         return out;
     }
@@ -226,7 +240,7 @@ final class RunsOverTimeApi {
         // own, before the view's reservation, never inside it
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of()));
         api.send(ctx, key, () -> {
-            parts.set(0, load(infos, shape, range[0], range[1]));
+            parts.set(0, load(infos, shape, range[0], range[1], new long[1]));
             return treeBytes(parts.get(0));
         }, () -> query.run(parts.get(0)), result -> {
             MergedFlameQuery.Result r = (MergedFlameQuery.Result) result;
@@ -261,8 +275,9 @@ final class RunsOverTimeApi {
         // loaded on a cache miss only, as for the merged flame graph
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of(), List.of()));
         api.send(ctx, key, () -> {
-            parts.set(0, load(a, shape, base[0], base[1]));
-            parts.set(1, load(b, shape, target[0], target[1]));
+            long[] held = new long[1];
+            parts.set(0, load(a, shape, base[0], base[1], held));
+            parts.set(1, load(b, shape, target[0], target[1], held));
             return treeBytes(parts.get(0)) + treeBytes(parts.get(1));
         }, () -> query.run(parts.get(0), parts.get(1)), result -> {
             MergedDiffQuery.Result r = (MergedDiffQuery.Result) result;
