@@ -12,15 +12,18 @@ const PAGES = {
   recording: () => import('./pages/recording.js'),
   diff: () => import('./pages/diff.js'),
   heap: () => import('./pages/heap.js'),
+  service: () => import('./pages/service.js'),
 };
-const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
+const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap', service: 'Service over time' };
 const main = document.getElementById('app');
 // the page shown: its key (page and recordings), its mount (resolves to {update} or null) and its lifetime, which
 // ends when another page replaces it
 let shown = null, mounted = null;
 
 async function show(st) {
-  const key = [st.page, st.id, st.base].join('|');
+  // the pages of runs (the service page, a diff of ranges across runs) are a query's: another query is another page
+  const runs = st.page === 'service' || (st.page === 'diff' && !st.base && !st.id);
+  const key = [st.page, st.id, st.base, runs ? st.q : ''].join('|');
   if (shown && shown.key === key) {
     const entry = shown, page = await entry.page;
     if (page && shown === entry) await page.update(st);
@@ -31,7 +34,7 @@ async function show(st) {
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
   const load = PAGES[st.page];
-  if (!load || (st.page !== 'recordings' && !st.id) || (st.page === 'diff' && !st.base)) {
+  if (!load || (st.page !== 'recordings' && !runs && !st.id) || (st.page === 'diff' && !st.base && !runs)) {
     main.appendChild(message('Page not found', 'This link does not name a known view. Go back to the recordings list.'));
     return;
   }

@@ -3,6 +3,7 @@ package org.jfrworkbench.analysis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
@@ -30,8 +31,17 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         b.samples(target.kind());
         TreeWeights wa = base.weigh(a, a.tree(naming));
         TreeWeights wb = target.weigh(b, b.tree(naming));
-        double baseSeconds = base.seconds(a.profile());
-        double targetSeconds = target.seconds(b.profile());
+        return compare(base, target, wa, wb, base.seconds(a.profile()), target.seconds(b.profile()), mode, maxNodes,
+                () -> a.samplingInterval(base.kind()), () -> b.samplingInterval(target.kind()));
+    }
+
+    /**
+     * The diff of two weighed trees (a recording's or several merged, {@link MergedDiffQuery}); seconds are what
+     * "per second" divides by, the intervals each side's sampling interval (0 if unknown), asked only when needed.
+     */
+    static DiffResult compare(Selection base, Selection target, TreeWeights wa, TreeWeights wb, double baseSeconds,
+                              double targetSeconds, DiffMode mode, int maxNodes, LongSupplier baseInterval,
+                              LongSupplier targetInterval) {
         // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // each side's heaviest nodes in half the budget
@@ -49,19 +59,21 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         DiffResult.Test test = new DiffResult.Test(mode.test(), "Bonferroni", rows.tests(), n, DiffChanges.ALPHA);
         return new DiffResult(base.kind().id(), target.kind().id(), base.unit(), mode.id(), wa.totalWeight(),
                 wb.totalWeight(), wa.samples(), wb.samples(), baseSeconds, targetSeconds, tree.names, nodes,
-                rows.changes(), test, warnings(a, b, wa, wb, baseSeconds, targetSeconds));
+                rows.changes(), test, warnings(base, target, baseInterval, targetInterval, wa, wb, baseSeconds,
+                        targetSeconds));
     }
 
     /** Why the two sides may not compare: different kinds or units, sampling intervals, durations, too few samples. */
-    private List<String> warnings(ProfileData a, ProfileData b, TreeWeights wa, TreeWeights wb, double baseSeconds,
-                                  double targetSeconds) {
+    private static List<String> warnings(Selection base, Selection target, LongSupplier baseInterval,
+                                         LongSupplier targetInterval, TreeWeights wa, TreeWeights wb,
+                                         double baseSeconds, double targetSeconds) {
         List<String> out = new ArrayList<>();
         if (base.kind() != target.kind()) {
             out.add("different kinds: the base is '" + base.kind().id() + "' (" + base.unit() + "), the target '"
                     + target.kind().id() + "' (" + target.unit() + ")");
         } else if (base.kind().unit().equals("samples")) {
-            long ia = a.samplingInterval(base.kind());
-            long ib = b.samplingInterval(target.kind());
+            long ia = baseInterval.getAsLong();
+            long ib = targetInterval.getAsLong();
             if (ia > 0 && ib > 0 && Math.max(ia, ib) > 1.5 * Math.min(ia, ib)) {
                 out.add(String.format(Locale.ROOT, "different sampling intervals: about %s in the base, %s in the target,"
                         + " so a sample stands for different times", millis(ia), millis(ib)));

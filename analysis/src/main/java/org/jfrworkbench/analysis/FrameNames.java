@@ -91,6 +91,15 @@ public final class FrameNames {
         return new FrameNames(sorted, frameName, renumber[noStack], classIds.clone(), classNames);
     }
 
+    /**
+     * A dictionary of the given names alone, sorted and distinct (no frames, no allocated classes): the names of a
+     * tree merged from several recordings ({@link MergedTree}).
+     */
+    static FrameNames ofSorted(String[] sorted) {
+        int noStack = Arrays.binarySearch(sorted, CollapsedFormat.NO_STACK);
+        return new FrameNames(sorted, new int[0], noStack < 0 ? -1 : noStack, new int[0], new int[0]);
+    }
+
     public int size() {
         return names.length;
     }

@@ -68,5 +68,10 @@ public final class QueryLimits {
             super("this view has more than " + maxNodes + " distinct frames, more than this server builds in its heap;"
                     + " narrow it (a time range, threads, a kind) or give the server more memory", null, false, false);
         }
+
+        /** A view refused for another measure of its size, which the message names. */
+        public ViewTooLargeException(String message) {
+            super(message, null, false, false);
+        }
     }
 }

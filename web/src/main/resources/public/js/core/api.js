@@ -36,7 +36,8 @@ function binaryReader(buffer, magic, what) {
 
 /**
  * Returns {kind, unit, total, samples, names, nodes: {total, name, count, typeIndex, types}, search}, and live: the
- * rest of a live-heap answer (/live?format=binary carries its flame graph this way).
+ * rest of a live-heap answer (/live?format=binary carries its flame graph this way); runs and omitted: the runs a
+ * merged flame graph (/api/merged/flame) was made of.
  */
 export function decodeFlame(buffer) {
   const { header, take } = binaryReader(buffer, MAGIC, 'flame graph');
@@ -47,7 +48,8 @@ export function decodeFlame(buffer) {
   const name = take(columns.name === 'u16' ? Uint16Array : Int32Array, n), typeIndex = take(Uint8Array, n);
   const search = header.search ? { ...header.search, nodes: hitNodes } : undefined;
   return { kind: header.kind, unit: header.unit, total: header.total, samples: header.samples, names: header.names,
-    nodes: { total, name, count, typeIndex, types: header.types }, search, live: header.live };
+    nodes: { total, name, count, typeIndex, types: header.types }, search, live: header.live,
+    runs: header.runs, omitted: header.omitted };
 }
 
 /** The live heap at a GC in the JSON form's shape: {gc, usedAfter, liveSamples, sampledWeight, byClass, flame}. */
@@ -143,6 +145,11 @@ export const api = {
   methodSearch: (q, limit = 200) => request(urls.methodSearch(q, limit)),
   threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),
   heap: id => request(urls.heap(id)),
+  timeline: (q, kind, buckets) => request(urls.timeline(q, kind, buckets)),
+  /** view: the service page's URL state (kind, from, to in epoch ms, states, source, weight, invert) */
+  mergedFlame: (q, view) => binaryResponse(urls.mergedFlame(q, view), decodeFlame, 'flame graph'),
+  /** view: the diff page's URL state with epoch-ms ranges per side */
+  mergedDiff: (q, view) => binaryResponse(urls.mergedDiff(q, view), decodeDiff, 'diff'),
   live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
 };
 

@@ -15,6 +15,7 @@ const PAGE_MODULES = {
   recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
   diff: [...FLAME, 'components/samplefilters'],
   heap: [...FLAME, 'components/timeline'],
+  service: [...FLAME, 'components/runlanes', 'components/samplefilters'],
 };
 
 const params = new URLSearchParams(location.search);
@@ -33,6 +34,8 @@ if (id && page === 'diff' && base) {
   // without a kind in the address the page picks one from both recordings' kinds
   if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
 }
+
+if (page === 'service') fetchEarly(urls.timeline(param('q')));
 
 const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
 if (PAGE_MODULES[page]) modules.push('pages/' + page, ...PAGE_MODULES[page]);

@@ -1,11 +1,12 @@
 // The URL is the single source of view state: every page reads its state from location.search and
 // every user action that changes the view writes a new URL (pushState), so back/forward and permalinks
 // restore the same view. Keys are short but readable:
-//   page   recordings | recording | diff | heap
+//   page   recordings | recording | diff | heap | service
 //   id     recording id;  base  baseline id (diff)
-//   q      recordings search query
+//   q      recordings search query; on the service page and a diff of runs, the query that finds the runs
+//   targetQ  a diff of runs: the target side's query when it is not q
 //   kind   cpu | wall | alloc | live | lock | nativemem | leak
-//   from,to  time range in ms since the recording start
+//   from,to  time range in ms since the recording start (service page: epoch ms)
 //   threads  comma-separated thread ids
 //   search   text found in frame names, highlighted in the flame graph (a regex unless literal)
 //   literal  1: search is plain text;  matchCase  1: search is case-sensitive
@@ -21,11 +22,12 @@
 //   filter   the side table's filter text
 //   lanes    1: the threads-over-time lanes are open
 //   mode     absolute: the diff compares weight per second, not shares
-//   baseFrom, baseTo, baseThreads, baseStates, baseSource (and target…): one side's own selection in a diff
+//   baseFrom, baseTo, baseThreads, baseStates, baseSource (and target…): one side's own selection in a diff (a diff of
+//            runs: epoch ms; the service page keeps a comparison's baseline range in baseFrom, baseTo)
 
 import { defaultPage } from './urls.js';
 
-const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
+const KEYS = ['page', 'id', 'base', 'q', 'targetQ', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
   'literal', 'matchCase', 'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 

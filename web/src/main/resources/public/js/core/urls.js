@@ -48,6 +48,15 @@ export const urls = {
   diffCollapsed: (base, target, view) => '/api/diff/collapsed' + query({ base, target, ...diffSelection(view) }),
   /** A lane per thread: samples of the kind (its states and source) per bucket of the recording's timeline. */
   threads: (id, { kind, states, source }, limit) => recordingPath(id) + '/threads' + query({ kind, states, source, limit }),
+  /** The runs a recordings query finds on one time axis: samples per bucket per kind (epoch ms). */
+  timeline: (q, kind, buckets) => '/api/timeline' + query({ q, kind, buckets }),
+  /** One flame graph of the runs' samples in [from, to), epoch ms. */
+  mergedFlame: (q, view) => '/api/merged/flame' + query({ q, kind: view.kind, from: view.from, to: view.to,
+    states: view.states, source: view.source, weight: view.weight, invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
+  /** A diff of two ranges (baseFrom…targetTo, epoch ms) across the runs of q (the target's of targetQ when given). */
+  mergedDiff: (q, view) => '/api/merged/diff' + query({ q, targetQ: view.targetQ, kind: view.kind, mode: view.mode,
+    weight: view.weight, states: view.states, source: view.source, baseFrom: view.baseFrom, baseTo: view.baseTo,
+    targetFrom: view.targetFrom, targetTo: view.targetTo, format: FORMAT }),
   /** Methods across recordings (the recordings page's method: hits). */
   methodSearch: (q, limit) => '/api/search' + query({ q, limit }),
 };

@@ -1,4 +1,5 @@
-// Diff page: baseline against target for one kind. The merged flame graph is coloured only where a frame's change is
+// Diff page: baseline against target for one kind; the sides are two recordings (or one recording at two time
+// ranges), or two time ranges across the runs a recordings query finds (q, baseFrom… in epoch ms, /api/merged/diff). The merged flame graph is coloured only where a frame's change is
 // significant (red grew, blue shrank; grey otherwise); the table lists one row per method ranked by the size of its
 // significant change, with the test that decided it. Relative mode compares shares of each side's weight, absolute
 // mode weight per second. Each side can have its own range, threads and states; the sides are warned about when
@@ -9,7 +10,7 @@ import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { kindsOf, kindTabs, message, link, loading, onLeave, rangeProblem } from './common.js';
+import { KIND_LABELS, kindsOf, kindTabs, message, link, loading, onLeave, rangeProblem } from './common.js';
 import { stateLabel, statesOf } from '../components/samplefilters.js';
 
 const SIDES = [['base', 'Baseline'], ['target', 'Target']];
@@ -35,29 +36,39 @@ function formatRateDelta(delta, unit) {
 
 export async function mount(root, st, lifetime) {
   root.appendChild(loading());
-  const [base, target] = await Promise.all([api.get(st.base), api.get(st.id)]);
+  // no recording named: a diff of two ranges across the runs of the query q
+  const runs = !st.base && !st.id;
+  const [base, target, listed] = runs ? [null, null, await api.list(st.q, 1)]
+    : [...await Promise.all([api.get(st.base), api.get(st.id)]), null];
   if (lifetime.aborted) return { update() {} };
   clear(root);
-  const baseKinds = kindsOf(base);
-  const kinds = kindsOf(target).filter(k => baseKinds.includes(k));
+  const baseKinds = runs ? [] : kindsOf(base);
+  const kinds = runs ? Object.keys(KIND_LABELS).filter(k => ((listed.facets || {}).kinds || {})[k])
+    : kindsOf(target).filter(k => baseKinds.includes(k));
   const recordings = { base, target };
+  const ranges = { base: el('span', { class: 'diff-range', id: 'base-range' }), target: el('span', { class: 'diff-range', id: 'target-range' }) };
+  // a side of runs links to the service page at its range (redrawn as the ranges change)
+  const runsLinks = { base: el('span', { class: 'runs-link' }), target: el('span', { class: 'runs-link' }) };
   const side = (label, r, cls) => el('div', { class: 'diff-side ' + cls },
     el('span', { class: 'label', text: label }),
-    link(r.name || r.id, { page: 'recording', id: r.id }, { class: 'title-link' }), labelChips(r.labels));
+    runs ? runsLinks[cls] : link(r.name || r.id, { page: 'recording', id: r.id }, { class: 'title-link' }),
+    runs ? null : labelChips(r.labels), ranges[cls]);
   root.appendChild(el('header', { class: 'page-head' },
-    el('div', {}, el('h1', { class: 'title', text: 'Diff' }),
+    el('div', {}, el('h1', { class: 'title', text: runs ? 'Diff of runs' : st.base === st.id ? 'Diff of two ranges' : 'Diff' }),
       el('div', { class: 'diff-sides' }, side('Baseline', base, 'base'), el('span', { class: 'arrow', text: '\u2192' }), side('Target', target, 'target'))),
     el('div', { class: 'head-actions' }, el('button', { type: 'button', class: 'button', id: 'swap', text: 'Swap',
       onclick: () => state.update(swapped(state.readState())) }))));
   if (!kinds.length) {
-    root.appendChild(message('Nothing to compare', 'These recordings have no profile kind in common.'));
+    root.appendChild(message('Nothing to compare', runs ? 'No recording with samples matches this query.'
+      : 'These recordings have no profile kind in common.'));
     return { update() {} };
   }
   const tabsHolder = el('div', { class: 'tabs-holder' });
   const modes = modeSwitch();
-  const filters = sideFilters(recordings);
+  // a side of runs has no threads of its own to pick
+  const filters = runs ? { summary: null, root: null, set() {}, destroy() {} } : sideFilters(recordings);
   root.appendChild(el('div', { class: 'controls' }, tabsHolder, modes.root, el('span', { class: 'spacer' }), filters.summary));
-  root.appendChild(filters.root);
+  if (filters.root) root.appendChild(filters.root);
   const warnings = el('div', { class: 'diff-warnings', id: 'diff-warnings', role: 'alert', hidden: true });
   root.appendChild(warnings);
   const grid = el('div', { class: 'flame-grid' });
@@ -70,13 +81,14 @@ export async function mount(root, st, lifetime) {
   const insignificant = () => getComputedStyle(document.documentElement).getPropertyValue('--flame-insignificant').trim() || 'hsl(220,8%,86%)';
   let grey = insignificant();
   const panel = new FlamePanel(left, {
-    unit: 'share', legend: 'diff', fileName: `diff-${base.name || base.id}-${target.name || target.id}`,
+    unit: 'share', legend: 'diff', fileName: runs ? 'diff-runs' : `diff-${base.name || base.id}-${target.name || target.id}`,
     colorOf: i => significance[i] ? changeColor(significance[i], delta[i], maxAbs) : grey,
     describe: i => describe(i),
   });
   // the collapsed export of a diff is both sides' stacks with both weights, from the server; the merged tree here
   // holds shares only
-  panel.exportCollapsed = () => exportCollapsed(current);
+  panel.exportCollapsed = () => (runs ? toast('A diff of runs has no collapsed export; export each range\u2019s flame graph instead', true)
+    : exportCollapsed(current));
   // the page's own legend says what the colours mean here (significance), below the graph
   panel.legend.hidden = true;
   const legend = el('div', { class: 'legend diff-legend', id: 'diff-legend' });
@@ -129,8 +141,17 @@ export async function mount(root, st, lifetime) {
       baseStates: undefined, targetStates: undefined, baseSource: undefined, targetSource: undefined })));
     modes.set(s.mode);
     filters.set(s, kind);
+    for (const [key] of SIDES) {
+      ranges[key].textContent = rangeText(s[key + 'From'], s[key + 'To'], runs);
+      if (runs) {
+        const q = key === 'target' && s.targetQ ? s.targetQ : s.q;
+        clear(runsLinks[key]).appendChild(link(q || 'all recordings', { page: 'service', q, kind, from: s[key + 'From'],
+          to: s[key + 'To'] }, { class: 'title-link', title: 'The runs over time, at this range' }));
+      }
+    }
     for (const [key, label] of SIDES) {
-      const bad = rangeProblem({ from: s[key + 'From'], to: s[key + 'To'] }, recordings[key]);
+      const bad = runs ? runsRangeProblem(s[key + 'From'], s[key + 'To'])
+        : rangeProblem({ from: s[key + 'From'], to: s[key + 'To'] }, recordings[key]);
       if (bad) {
         dataKey = null;
         seq++;
@@ -138,12 +159,12 @@ export async function mount(root, st, lifetime) {
         return;
       }
     }
-    const key = JSON.stringify(urls.diff(s.base, s.id, { ...s, kind }));
+    const key = JSON.stringify(runs ? urls.mergedDiff(s.q, { ...s, kind }) : urls.diff(s.base, s.id, { ...s, kind }));
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
     const mine = ++seq;
     try {
-      diff = await api.diff(s.base, s.id, { ...s, kind });
+      diff = await (runs ? api.mergedDiff(s.q, { ...s, kind }) : api.diff(s.base, s.id, { ...s, kind }));
     } catch (e) {
       if (mine === seq) {
         dataKey = null;
@@ -172,6 +193,12 @@ export async function mount(root, st, lifetime) {
     }
     panel.options.unit = absolute ? diff.unit : 'share';
     panel.show(new FlameTree(diff.names, diff.nodes, weights), current);
+    if (runs) {
+      for (const [key] of SIDES) {
+        const used = diff[key + 'Runs'] || [];
+        ranges[key].textContent = rangeText(s[key + 'From'], s[key + 'To'], true) + ` \u00b7 ${used.length} run${used.length === 1 ? '' : 's'}`;
+      }
+    }
     drawWarnings(warnings, diff.warnings || []);
     drawLegend(legend, diff, significance);
     drawChanges(changes, diff, name => focusMethod(name));
@@ -186,9 +213,30 @@ export async function mount(root, st, lifetime) {
   return { update };
 }
 
+/** A side's range as the header shows it: seconds into the recording, or the absolute span of a side of runs. */
+function rangeText(from, to, runs) {
+  if (runs) {
+    const iso = t => new Date(Number(t)).toISOString().replace('T', ' ').slice(0, 23);
+    return from === undefined || to === undefined ? '' : `${iso(from)} \u2013 ${iso(to).slice(11)} UTC (${((to - from) / 1000).toFixed(2)} s)`;
+  }
+  if (from === undefined && to === undefined) return 'whole recording';
+  const secs = v => (Number(v) / 1000).toFixed(2) + ' s';
+  return `${from === undefined ? '0.00 s' : secs(from)} \u2013 ${to === undefined ? 'end' : secs(to)}`;
+}
+
+/** What is wrong with a side's range of a diff of runs (two whole epoch ms, from before to), or null. */
+function runsRangeProblem(from, to) {
+  if (from === undefined || to === undefined) return { text: 'A diff of runs needs both ends of each side\u2019s range (baseFrom, baseTo, targetFrom, targetTo).' };
+  if (!/^\d+$/.test(from) || !/^\d+$/.test(to)) return { text: `The range ${from} \u2013 ${to} is not two whole numbers of epoch milliseconds.` };
+  if (Number(from) >= Number(to)) return { text: `The range starts at ${from} and ends at ${to}: from must be before to.` };
+  return null;
+}
+
 /** The URL state with baseline and target, and their own filters, swapped. */
 function swapped(s) {
   const out = { base: s.id, id: s.base, zoom: undefined };
+  // a diff of runs whose sides come from two searches swaps the searches too
+  if (s.targetQ) { out.q = s.targetQ; out.targetQ = s.q; }
   for (const k of ['From', 'To', 'Threads', 'States', 'Source']) {
     out['base' + k] = s['target' + k];
     out['target' + k] = s['base' + k];

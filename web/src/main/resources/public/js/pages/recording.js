@@ -54,8 +54,46 @@ export async function mount(root, st, lifetime) {
   const lanesToggle = el('button', { type: 'button', class: 'button small', id: 'lanes-toggle', 'aria-expanded': 'false',
     'aria-controls': 'lanes-holder', text: 'Threads over time',
     onclick: () => state.update({ lanes: current.lanes === '1' ? undefined : '1' }) });
+  // comparing two ranges of this recording: range A is kept in baseFrom/baseTo while range B is brushed
+  let awaitingA = false;
+  const compareInfo = el('span', { class: 'compare-info', id: 'compare-info', 'aria-live': 'polite' });
+  const compareRanges = el('button', { type: 'button', class: 'button small', id: 'compare-ranges', text: 'Compare ranges',
+    title: 'Diff this recording against itself: brush range A, then range B', onclick: () => {
+      if (current.from !== undefined && current.to !== undefined && !rangeProblem(current, recording)) {
+        state.update({ baseFrom: current.from, baseTo: current.to });
+      } else {
+        awaitingA = true;
+        showCompare(current);
+      }
+    } });
+  const compareCancel = el('button', { type: 'button', class: 'button small', id: 'compare-cancel', text: 'Cancel', hidden: true,
+    onclick: () => { awaitingA = false; state.update({ baseFrom: undefined, baseTo: undefined }); showCompare(current); } });
   const timelineBox = el('div', { class: 'timeline-box' }, el('div', { class: 'timeline-head' },
-    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange, el('span', { class: 'spacer' }), lanesToggle));
+    el('span', { class: 'label', text: 'Samples over time' }), rangeInfo, clearRange, compareInfo, el('span', { class: 'spacer' }),
+    compareRanges, compareCancel, lanesToggle));
+
+  /** The compare-ranges prompt: which range to brush next. */
+  function showCompare(s) {
+    const haveA = s.baseFrom !== undefined && s.baseTo !== undefined;
+    const secs = v => (Number(v) / 1000).toFixed(2) + ' s';
+    compareInfo.textContent = haveA ? `Range A ${secs(s.baseFrom)} \u2013 ${secs(s.baseTo)}: now brush range B`
+      : awaitingA ? 'Brush range A' : '';
+    compareRanges.hidden = haveA || awaitingA;
+    compareCancel.hidden = !(haveA || awaitingA);
+  }
+
+  /** A brushed range: the view's, or a range to compare (A, then B, which opens the diff of A and B). */
+  function onTimelineRange(from, to) {
+    if (from !== undefined && awaitingA) {
+      awaitingA = false;
+      state.update({ baseFrom: String(from), baseTo: String(to) });
+    } else if (from !== undefined && current.baseFrom !== undefined && current.baseTo !== undefined) {
+      state.update({ page: 'diff', base: recording.id, id: recording.id, kind: shownKind, baseFrom: current.baseFrom,
+        baseTo: current.baseTo, targetFrom: String(from), targetTo: String(to) }, { reset: true });
+    } else {
+      state.update({ from, to });
+    }
+  }
   root.appendChild(timelineBox);
   // the timeline's place, kept so nothing moves when it is drawn
   const timelineSpace = el('div', { class: 'timeline' });
@@ -95,7 +133,7 @@ export async function mount(root, st, lifetime) {
         zoom: node => state.update({ zoom: shownTree.pathOf(node).join(';') }),
       });
       timelineSpace.remove();
-      timeline = new t.Timeline(timelineBox, { onRange: (from, to) => state.update({ from, to }) });
+      timeline = new t.Timeline(timelineBox, { onRange: onTimelineRange });
       timelineBox.appendChild(lanesHolder); // under the timeline
       const onSort = key => state.update({ sort: key });
       const onSandwich = name => state.update({ method: name });
@@ -174,6 +212,7 @@ export async function mount(root, st, lifetime) {
     current = s;
     const kind = shownKind = kindOf(s);
     showLanes(s, kind);
+    showCompare(s);
     const bad = rangeProblem(s, recording);
     const controls = [kind, s.invert, s.threads, s.from, s.to, s.source, s.states, s.weight].join('|');
     if (controls !== controlsKey) {

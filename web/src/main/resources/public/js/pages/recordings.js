@@ -79,7 +79,10 @@ function drawFacets(box, facets, q, emptyText = 'Facets appear once recordings a
       const next = active ? (q || '').replace(clause, '').replace(/\s+AND\s*$|^\s*AND\s+/g, '').trim() : (q ? `${q} AND ${clause}` : clause);
       ul.appendChild(el('li', {}, el('button', { type: 'button', class: 'facet' + (active ? ' active' : ''), 'aria-pressed': active ? 'true' : 'false',
         onclick: () => state.update({ q: next || undefined }) },
-        el('span', { text: key === 'kinds' ? (KIND_LABELS[value] || value) : key === 'jvm' ? 'Java ' + value : value }), el('small', { text: String(count) }))));
+        el('span', { text: key === 'kinds' ? (KIND_LABELS[value] || value) : key === 'jvm' ? 'Java ' + value : value }), el('small', { text: String(count) })),
+        // a label's recordings as runs of one service on a time axis
+        key === 'labels' ? link('over time', { page: 'service', q: clause }, { class: 'facet-time', dataset: { label: value },
+          title: `The runs labelled ${value} on one time axis` }) : null));
     }
     box.append(el('h3', { text: title }), ul);
   }

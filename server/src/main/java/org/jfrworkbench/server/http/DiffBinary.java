@@ -34,6 +34,11 @@ final class DiffBinary {
     }
 
     static byte[] encode(DiffResult diff, ObjectMapper json) throws JsonProcessingException {
+        return encode(diff, json, Map.of());
+    }
+
+    /** extra: more header fields (a diff of runs names the runs of each side). */
+    static byte[] encode(DiffResult diff, ObjectMapper json, Map<String, Object> extra) throws JsonProcessingException {
         DiffResult.Nodes nodes = diff.nodes();
         int n = nodes.name().length;
         List<String> types = new ArrayList<>();
@@ -57,6 +62,7 @@ final class DiffBinary {
         header.put("changes", diff.changes());
         header.put("test", diff.test());
         header.put("warnings", diff.warnings());
+        header.putAll(extra);
         header.put("columns", Map.of("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32",
                 "significance", "i8"));
         byte[] head = json.writeValueAsBytes(header);

@@ -195,7 +195,12 @@ final class RecordingApi {
         ctx.status(result.created() ? 201 : 200).json(result.info());
     }
 
-    /** For the other handlers of the API (threads over time): a profile loaded as this class loads them. */
+    /** For the other handlers of the API: whether a request's client is still there, as the views watch it. */
+    ClientWatch.Client watch(Context ctx) {
+        return clients.watch(ctx);
+    }
+
+    /** For the other handlers of the API (threads over time, runs): a profile loaded as this class loads them. */
     ProfileData profile(String id) throws IOException {
         return load(id);
     }
@@ -220,7 +225,7 @@ final class RecordingApi {
      * Heap a view of data may take: its call tree's nodes bound what a view builds (a diff adds both sides', a
      * sandwich twice the tree at most).
      */
-    private static long treeBytes(ProfileData data) {
+    static long treeBytes(ProfileData data) {
         return (data.tree().size() + 1L) * BYTES_PER_NODE;
     }
 
@@ -270,16 +275,16 @@ final class RecordingApi {
     }
 
     /** What an encoded response is built from: the query's result, then its bytes; timed apart for Server-Timing. */
-    private interface Build {
+    interface Build {
         Object run() throws IOException;
     }
 
-    private interface Encode {
+    interface Encode {
         FlameResponseCache.Entry encode(Object result) throws IOException;
     }
 
     /** Answers the cached encoding of key, or builds, encodes and caches it; gzip when the client takes it. */
-    private void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
+    void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
                       Encode encode) throws IOException {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";

@@ -76,6 +76,10 @@ public final class WorkbenchServer {
         app.get("/api/diff", api::diff);
         app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
+        RunsOverTimeApi runs = new RunsOverTimeApi(library, api);
+        app.get("/api/timeline", runs::timeline);
+        app.get("/api/merged/flame", runs::flame);
+        app.get("/api/merged/diff", runs::diff);
 
         app.exception(InvalidRecordingException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
         app.exception(BadQueryException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
