@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.importer.RecordingTooLargeException;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.catalog.RecordingInfo;
@@ -182,6 +183,138 @@ public final class RecordingLibrary implements Closeable {
             }
             throw e;
         }
+    }
+
+    /** A part of a run as its uploader names it: run key, part number (null: no part, only last), last, time origin. */
+    public record RunPart(String runKey, Integer part, boolean last, long runStartMillis) {
+    }
+
+    /**
+     * Adds a part to a run (see {@link Runs}), creating the run's recording with its first part. The part is checked
+     * on its own first (a JFR file with a readable chunk), stored, then the run's profile is made again from all its
+     * parts in part order, stored, and the metadata that counts the part replaced last; the index follows. A part
+     * number stored already with the same bytes changes nothing (but may mark the run ended); with other bytes it is a
+     * {@link PartConflictException}. Upload labels merge over the run's (a later part's value of a label wins); the
+     * name is the first part's. The run's parts together stay within the upload limit, so the work of one part is at
+     * most that of one largest upload. The staged file is gone afterwards, whatever happens.
+     */
+    public Imported addPart(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {
+        UploadTimings timings = new UploadTimings();
+        timings.add("stage", staged.nanos());
+        String id = Runs.id(run.runKey());
+        try {
+            if (run.part() == null) {
+                return new Imported(markEnded(id), false, timings);
+            }
+            int part = run.part();
+            if (staged.size() == 0) {
+                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey() + " is empty");
+            }
+            if (!Runs.isJfr(staged.file())) {
+                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey()
+                        + " is not a JFR file: a run's parts are uncompressed JFR chunk files, appended in part order");
+            }
+            importer.read(staged.file()); // refused whole, before anything is stored, when it has no readable chunk
+            timings.step("check");
+            synchronized (lockFor(id)) {
+                RecordingInfo old = infos.get(id);
+                if (old != null && old.run() == null) {
+                    throw new PartConflictException("recording " + id + " is not a run");
+                }
+                if (old != null && old.partNumbers().contains(part)) {
+                    if (!Runs.sameBytes(store, id, part, staged.sha256())) {
+                        throw new PartConflictException("part " + part + " of run " + run.runKey()
+                                + " is stored already with other bytes");
+                    }
+                    RecordingInfo info = run.last() && !Integer.valueOf(part).equals(old.lastPart()) ? markLast(old, part) : old;
+                    return new Imported(info, false, timings);
+                }
+                long size = (old == null ? 0 : old.sizeBytes()) + staged.size();
+                if (size > maxUpload) {
+                    throw new RecordingTooLargeException("run " + run.runKey() + " would hold " + size + " bytes with part "
+                            + part + ", more than the upload limit of " + maxUpload + " bytes");
+                }
+                List<Integer> parts = new java.util.ArrayList<>(old == null ? List.of() : old.partNumbers());
+                parts.add(part);
+                parts.sort(null);
+                long runStart = old != null && old.runStartMillis() > 0 ? old.runStartMillis() : run.runStartMillis();
+                Integer last = run.last() ? Integer.valueOf(part) : old == null ? null : old.lastPart();
+                ProfileData previous = old == null ? null : load(id);
+                store.putPart(id, part, staged.file());
+                boolean profileWritten = false;
+                boolean committed = false;
+                try {
+                    Profile profile = Runs.importParts(store, staging, importer, id, parts, runStart);
+                    timings.step("import");
+                    Map<String, String> merged = new java.util.LinkedHashMap<>(old == null ? Map.of() : old.labels());
+                    merged.putAll(labels);
+                    String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
+                    long now = System.currentTimeMillis();
+                    RecordingInfo info = RecordingInfo.of(id, Runs.sha256(run.runKey()), display, profile, merged, size,
+                                    old == null ? now : old.uploadedMillis())
+                            .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
+                    ProfileData data = new ProfileData(id, profile);
+                    RecordingIndex.Entry entry = index.entry(info, data);
+                    profileWritten = true;
+                    store.putProfile(data);
+                    timings.step("store");
+                    CrashPoint.reached("part");
+                    store.commit(info);
+                    committed = true;
+                    timings.step("commit");
+                    // the newer profile before the newer info: whoever sees this info loads this profile or a later one
+                    cache.put(id, data);
+                    infos.put(id, info);
+                    index.add(entry);
+                    index.refresh();
+                    committer.changed();
+                    timings.step("index");
+                    return new Imported(info, old == null, timings);
+                } catch (IOException | RuntimeException | Error e) {
+                    if (!committed) {
+                        try {
+                            store.deletePart(id, part);
+                            if (old == null) {
+                                store.delete(id);
+                            } else if (profileWritten) {
+                                store.putProfile(previous);
+                            }
+                        } catch (IOException | RuntimeException cleanup) {
+                            e.addSuppressed(cleanup); // what is left is what reconciling on the next start repairs
+                        }
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            staging.discard(staged);
+        }
+    }
+
+    /** Marks a run ended at its highest part (a later part opens it again). */
+    private RecordingInfo markEnded(String id) throws IOException {
+        synchronized (lockFor(id)) {
+            RecordingInfo old = info(id);
+            if (old.run() == null) {
+                throw new PartConflictException("recording " + id + " is not a run");
+            }
+            Integer highest = old.partNumbers().get(old.partNumbers().size() - 1);
+            return highest.equals(old.lastPart()) ? old : markLast(old, highest);
+        }
+    }
+
+    /** Replaces a run's metadata with one whose part marked last is part; called holding the run's lock. */
+    private RecordingInfo markLast(RecordingInfo old, int part) throws IOException {
+        RecordingInfo info = old.asRun(old.run(), old.partNumbers(), part,
+                Math.max(System.currentTimeMillis(), old.updatedMillis() + 1), old.runStartMillis());
+        ProfileData data = load(old.id());
+        RecordingIndex.Entry entry = index.entry(info, data);
+        store.commit(info);
+        infos.put(info.id(), info);
+        index.add(entry);
+        index.refresh();
+        committer.changed();
+        return info;
     }
 
     private static void await(Future<?> f) throws IOException {
