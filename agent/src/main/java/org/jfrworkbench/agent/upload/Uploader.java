@@ -16,9 +16,11 @@ import java.util.stream.Collectors;
 import org.jfrworkbench.agent.Log;
 
 /**
- * Posts closed chunks from the spool to the workbench server ({@code POST /api/recordings?name=..&labels=..}, raw body)
- * on one daemon thread, oldest first, deleting each once the server answered 200 or 201. Failures back off
- * exponentially (1 s doubling to 60 s); chunks wait on disk meanwhile.
+ * Posts closed chunks from the spool to the workbench server ({@code POST /api/recordings?name=..&labels=..&run=..
+ * &chunk=..&runStart=..[&last=true]}, raw body) on one daemon thread, oldest first, deleting each once the server
+ * answered 200 or 201: every chunk of a process is a part of one run, one recording ({@link RunParts}). Failures back
+ * off exponentially (1 s doubling to 60 s); chunks wait on disk meanwhile. A part the server holds with other bytes
+ * (409) can never be taken: it is dropped with a log line.
  */
 public final class Uploader implements Runnable {
     private static final long MIN_BACKOFF_MS = 1000;
@@ -113,11 +115,16 @@ public final class Uploader implements Runnable {
     /** True when the server took the chunk (or the chunk vanished, dropped by the spool bound). */
     boolean post(Path file) {
         String name = file.getFileName().toString();
+        RunParts.Part part = RunParts.parse(name);
         HttpURLConnection conn = null;
         try {
             long size = Files.size(file);
-            String query = "name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)
+            String query = "name=" + URLEncoder.encode(part == null ? name : part.stem() + Spool.SUFFIX, StandardCharsets.UTF_8)
                     + (labels.isEmpty() ? "" : "&labels=" + URLEncoder.encode(labels, StandardCharsets.UTF_8));
+            if (part != null) {
+                query += "&run=" + URLEncoder.encode(part.runKey(), StandardCharsets.UTF_8) + "&chunk=" + part.part()
+                        + "&runStart=" + part.runStartMillis() + (part.last() ? "&last=true" : "");
+            }
             conn = (HttpURLConnection) server.resolve("/api/recordings?" + query).toURL().openConnection();
             conn.setRequestMethod("POST");
             conn.setDoOutput(true);
@@ -134,6 +141,11 @@ public final class Uploader implements Runnable {
             int status = conn.getResponseCode();
             drain(conn);
             if (status == 200 || status == 201) {
+                return true;
+            }
+            if (status == 409) {
+                Log.failureOnce("upload-conflict", "server holds part " + (part == null ? "?" : part.part()) + " of run "
+                        + (part == null ? "?" : part.runKey()) + " with other bytes; " + name + " dropped", null);
                 return true;
             }
             Log.failureOnce("upload-status-" + status, "server answered " + status + " to an upload of " + name + "; will retry", null);

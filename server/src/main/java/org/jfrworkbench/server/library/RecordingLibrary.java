@@ -394,9 +394,12 @@ public final class RecordingLibrary implements Closeable {
         return data;
     }
 
-    /** The original bytes as uploaded; the caller closes the stream. */
+    /** The original bytes as uploaded (a run's: its parts one after the other, one JFR file); the caller closes the stream. */
     public InputStream original(String id) throws IOException {
-        info(id);
+        RecordingInfo info = info(id);
+        if (info.run() != null) {
+            return Runs.openParts(store, id, info.partNumbers());
+        }
         try {
             return store.openOriginal(id);
         } catch (NoSuchFileException e) {

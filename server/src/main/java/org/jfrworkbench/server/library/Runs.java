@@ -76,6 +76,21 @@ public final class Runs {
      */
     static Profile importParts(RecordingStore store, Staging staging, Importer importer, String id, List<Integer> parts,
                                long runStartMillis) throws IOException {
+        StagedUpload joined;
+        try (InputStream in = openParts(store, id, parts)) {
+            joined = staging.stage(in, Long.MAX_VALUE);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        try {
+            return importer.readRun(joined.file(), runStartMillis * 1_000_000);
+        } finally {
+            staging.discard(joined);
+        }
+    }
+
+    /** The stored parts' bytes one after the other: the run as one JFR file. Each part is opened when it is reached. */
+    static InputStream openParts(RecordingStore store, String id, List<Integer> parts) {
         Iterator<Integer> next = parts.iterator();
         Enumeration<InputStream> streams = new Enumeration<>() {
             @Override
@@ -92,16 +107,6 @@ public final class Runs {
                 }
             }
         };
-        StagedUpload joined;
-        try (InputStream in = new SequenceInputStream(streams)) {
-            joined = staging.stage(in, Long.MAX_VALUE);
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        try {
-            return importer.readRun(joined.file(), runStartMillis * 1_000_000);
-        } finally {
-            staging.discard(joined);
-        }
+        return new SequenceInputStream(streams);
     }
 }

@@ -77,6 +77,10 @@ class RunsApiTest {
         }
         assertEquals(server.get("/api/recordings/" + plain.get("id").asText() + "/heap").body(),
                 server.get("/api/recordings/" + id + "/heap").body());
+        // its original is its parts in order: the file itself
+        byte[] original = server.http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.base + "/api/recordings/"
+                + id + "/original")).build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray()).body();
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(CHECKOUT), original));
     }
 
     @Test
