@@ -34,6 +34,12 @@ public final class Uploader implements Runnable {
     private volatile boolean running = true;
     private volatile Thread thread;
     private long delivered;
+    /**
+     * Per run key, the continuation its parts go to now: the server bounds a run's size (413), and a run that outgrew
+     * it goes on as {@code KEY.2}, {@code KEY.3}, … (the same parts' numbers and start). Only this thread uses it.
+     */
+    private final java.util.Map<String, Integer> continuations = new java.util.HashMap<>();
+    private static final int MAX_CONTINUATIONS = 1000;
 
     public Uploader(Spool spool, URI server, String token, Map<String, String> labels) {
         this.spool = spool;
@@ -121,8 +127,10 @@ public final class Uploader implements Runnable {
             long size = Files.size(file);
             String query = "name=" + URLEncoder.encode(part == null ? name : part.stem() + Spool.SUFFIX, StandardCharsets.UTF_8)
                     + (labels.isEmpty() ? "" : "&labels=" + URLEncoder.encode(labels, StandardCharsets.UTF_8));
+            int continuation = part == null ? 1 : continuations.getOrDefault(part.runKey(), 1);
             if (part != null) {
-                query += "&run=" + URLEncoder.encode(part.runKey(), StandardCharsets.UTF_8) + "&chunk=" + part.part()
+                String run = continuation == 1 ? part.runKey() : part.runKey() + "." + continuation;
+                query += "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8) + "&chunk=" + part.part()
                         + "&runStart=" + part.runStartMillis() + (part.last() ? "&last=true" : "");
             }
             conn = (HttpURLConnection) server.resolve("/api/recordings?" + query).toURL().openConnection();
@@ -142,6 +150,17 @@ public final class Uploader implements Runnable {
             drain(conn);
             if (status == 200 || status == 201) {
                 return true;
+            }
+            if (status == 413 && part != null) {
+                if (continuation >= MAX_CONTINUATIONS) {
+                    Log.failureOnce("upload-too-large", "server refuses " + name + " as too large even in a new run; dropped", null);
+                    return true;
+                }
+                // the run is as large as the server takes: the next parts start its continuation
+                continuations.put(part.runKey(), continuation + 1);
+                Log.info("run " + part.runKey() + " reached the server's size limit; its next parts go to run "
+                        + part.runKey() + "." + (continuation + 1));
+                return false;
             }
             if (status == 409) {
                 Log.failureOnce("upload-conflict", "server holds part " + (part == null ? "?" : part.part()) + " of run "

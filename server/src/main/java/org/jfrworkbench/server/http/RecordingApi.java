@@ -227,6 +227,9 @@ final class RecordingApi {
             throw new BadQueryException("run must be 1 to 128 characters of A-Z a-z 0-9 . _ : -");
         }
         Integer part = null;
+        if (chunk != null && chunk.isBlank()) {
+            throw new BadQueryException("chunk must be the part number, 0 to " + org.jfrworkbench.server.library.Runs.MAX_PART);
+        }
         if (chunk == null) {
             if (!last) {
                 throw new BadQueryException("run= needs chunk= (the part number, 0 to "
