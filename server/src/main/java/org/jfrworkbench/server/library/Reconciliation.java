@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
@@ -21,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Makes the store and the index agree on start: incomplete recordings (a crash before their metadata was written)
  * are removed; a recording whose profile an earlier version wrote is imported again from its original; recordings
  * missing from the index (a crash before its commit, or an index lost or rebuilt) are indexed from their profile;
- * index entries of recordings that are gone are dropped. A run with parts its metadata does not count (a crash, or a
+ * index entries of recordings that are gone are dropped; an entry older than its recording (a run's part committed
+ * just before a crash, its index entry not yet replaced) is replaced. A run with parts its metadata does not count (a crash, or a
  * failed add, after a part was stored) has its profile made again from the counted parts, then those parts removed.
  */
 final class Reconciliation {
@@ -54,7 +54,7 @@ final class Reconciliation {
             LOG.warn("removing the pieces of recording {}, which was never completed", id);
             store.delete(id);
         }
-        Set<String> inIndex = index.recordingIds();
+        Map<String, Long> inIndex = index.recordingVersions();
         for (String id : inventory.committed()) {
             RecordingInfo info;
             try {
@@ -65,13 +65,12 @@ final class Reconciliation {
             }
             try {
                 List<Integer> uncounted = info.run() == null ? List.of() : uncountedParts(info);
+                Long indexedVersion = inIndex.remove(id);
                 if (info.run() != null && (!uncounted.isEmpty() || !store.profileIsCurrent(id))) {
                     info = reimportRun(info, uncounted);
-                    inIndex.remove(id);
                 } else if (!store.profileIsCurrent(id)) {
                     info = reimport(info);
-                    inIndex.remove(id);
-                } else if (!inIndex.remove(id)) {
+                } else if (indexedVersion == null || indexedVersion != info.updatedMillis()) {
                     index.add(info, store.readProfile(id));
                     indexed++;
                 }
@@ -80,7 +79,7 @@ final class Reconciliation {
             }
             infos.put(id, info);
         }
-        for (String orphan : inIndex) {
+        for (String orphan : inIndex.keySet()) {
             index.delete(orphan);
             dropped++;
         }

@@ -262,6 +262,7 @@ public final class RecordingLibrary implements Closeable {
                     store.commit(info);
                     committed = true;
                     timings.step("commit");
+                    CrashPoint.reached("run-commit");
                     // the newer profile before the newer info: whoever sees this info loads this profile or a later one
                     cache.put(id, data);
                     infos.put(id, info);

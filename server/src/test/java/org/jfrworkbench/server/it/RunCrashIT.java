@@ -88,4 +88,36 @@ class RunCrashIT {
             return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("part-")).sorted().toList();
         }
     }
+
+    @Test
+    void aKillAfterAPartsMetadataBeforeItsIndexEntryIsIndexedOnStart() throws Exception {
+        List<byte[]> chunks = JfrChunks.split(CHECKOUT);
+        String id = Runs.id("index-run");
+        try (ServerProcess server = new ServerProcess(data, List.of("-Xmx512m"), "--no-samples")) {
+            assertEquals(201, post(server, "?run=index-run&chunk=0", chunks.get(1)).statusCode());
+            server.kill();
+        }
+        // this start indexes part 0 (if the kill came before the index commit) and commits it; part 1 then stops
+        // after its metadata, before its index entry
+        try (ServerProcess server = new ServerProcess(data, List.of("-Xmx512m", "-Dworkbench.crashpoint.pause=run-commit"), "--no-samples")) {
+            CompletableFuture<HttpResponse<String>> held = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return post(server, "?run=index-run&chunk=1", chunks.get(3));
+                } catch (Exception e) {
+                    return null;
+                }
+            });
+            server.awaitOutput("reached run-commit", ServerProcess.STUCK_SECONDS * 1000);
+            server.kill();
+            held.join();
+        }
+        try (ServerProcess server = new ServerProcess(data, List.of("-Xmx512m"), "--no-samples")) {
+            JsonNode run = JSON.readTree(get(server, "/api/recordings/" + id));
+            assertEquals(2, run.get("parts").asInt(), "the metadata was committed: the part is the run's");
+            JsonNode listed = JSON.readTree(get(server, "/api/recordings")).get("recordings").get(0);
+            assertEquals(run.get("updatedMillis"), listed.get("updatedMillis"), "the list shows the run as committed");
+            assertEquals(2, listed.get("parts").asInt());
+            assertEquals(run.get("kinds"), listed.get("kinds"));
+        }
+    }
 }
