@@ -39,7 +39,6 @@ public final class Uploader implements Runnable {
      * it goes on as {@code KEY.2}, {@code KEY.3}, … (the same parts' numbers and start). Only this thread uses it.
      */
     private final java.util.Map<String, Integer> continuations = new java.util.HashMap<>();
-    private static final int MAX_CONTINUATIONS = 1000;
 
     public Uploader(Spool spool, URI server, String token, Map<String, String> labels) {
         this.spool = spool;
@@ -147,13 +146,14 @@ public final class Uploader implements Runnable {
                 in.transferTo(out);
             }
             int status = conn.getResponseCode();
-            drain(conn);
+            String answer = drain(conn);
             if (status == 200 || status == 201) {
                 return true;
             }
             if (status == 413 && part != null) {
-                if (continuation >= MAX_CONTINUATIONS) {
-                    Log.failureOnce("upload-too-large", "server refuses " + name + " as too large even in a new run; dropped", null);
+                if (!answer.contains("would hold")) {
+                    // not the run but the chunk itself is larger than the server takes: sending it again cannot help
+                    Log.failureOnce("upload-too-large", "server refuses " + name + " as too large (" + answer + "); dropped", null);
                     return true;
                 }
                 // the run is as large as the server takes: the next parts start its continuation
@@ -181,13 +181,17 @@ public final class Uploader implements Runnable {
         }
     }
 
-    private static void drain(HttpURLConnection conn) {
+    /** Reads the answer to its end (so the connection can be reused); returns its first 4 KB as text. */
+    private static String drain(HttpURLConnection conn) {
         try (InputStream in = conn.getResponseCode() >= 400 ? conn.getErrorStream() : conn.getInputStream()) {
-            if (in != null) {
-                in.transferTo(OutputStream.nullOutputStream());
+            if (in == null) {
+                return "";
             }
+            byte[] head = in.readNBytes(4096);
+            in.transferTo(OutputStream.nullOutputStream());
+            return new String(head, StandardCharsets.UTF_8);
         } catch (IOException ignored) {
-            // the status is what counts
+            return ""; // the status is what counts
         }
     }
 

@@ -244,7 +244,14 @@ public final class RecordingLibrary implements Closeable {
                 boolean profileWritten = false;
                 boolean committed = false;
                 try {
-                    Profile profile = Runs.importParts(store, staging, importer, id, parts, runStart);
+                    Profile profile;
+                    try {
+                        profile = Runs.importParts(store, staging, importer, id, parts, runStart);
+                    } catch (RecordingTooLargeException e) {
+                        // the part alone was read: it is the run that outgrew the limit (an uploader may go on in a new run)
+                        throw new RecordingTooLargeException("run " + run.runKey() + " would hold too much with part " + part
+                                + ": " + e.reason());
+                    }
                     timings.step("import");
                     Map<String, String> merged = new java.util.LinkedHashMap<>(old == null ? Map.of() : old.labels());
                     merged.putAll(labels);

@@ -256,6 +256,22 @@ class RunsApiTest {
         assertEquals(1, server.get("/api/recordings").json().get("total").asLong());
     }
 
+    @Test
+    void aRunGrowsUpToTheUploadLimitAndAPartBeyondItIsRefusedNamingTheRun() throws Exception {
+        server.close();
+        server = new TestServer(data, 600 << 10, null);
+        List<byte[]> chunks = JfrChunks.split(CHECKOUT); // 293, 235, 266 and 174 kB
+        assertEquals(201, part("capped", 0, chunks.get(1), "").status());
+        JsonNode two = part("capped", 1, chunks.get(2), "").json();
+        TestServer.Reply over = part("capped", 2, chunks.get(3), "");
+        assertEquals(413, over.status(), over.body());
+        assertTrue(over.body().contains("capped") && over.body().contains("upload limit"), over.body());
+        JsonNode run = server.get("/api/recordings/" + Runs.id("capped")).json();
+        assertEquals(2, run.get("parts").asInt());
+        assertEquals(two.get("kinds"), run.get("kinds"));
+        assertEquals(two.get("sizeBytes"), run.get("sizeBytes"));
+    }
+
     private static String enc(String s) {
         return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
     }

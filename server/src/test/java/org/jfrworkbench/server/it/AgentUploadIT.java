@@ -147,6 +147,51 @@ class AgentUploadIT {
     }
 
     @Test
+    void aRunThatOutgrowsTheServersLimitGoesOnAsItsContinuation() throws Exception {
+        int port = freePort();
+        Path spool = tmp.resolve("spool");
+        Path appLog = tmp.resolve("app.log");
+        try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--no-samples", "--max-upload", "400k")) {
+            Process app = ChildJvm.current().launch(List.of(
+                    ChildJvm.agent("dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port + ",label.service=limit-test"),
+                    "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                    UploadingWorkload.class.getName()), appLog);
+            String list = server.base + "/api/recordings?q=label:service%3Dlimit-test&limit=1000";
+            try {
+                ChildJvm.await(app, appLog, () -> {
+                    JsonNode recordings = recordings(list);
+                    return recordings.size() == 2 && recordings.get(0).get("parts").asInt() >= 1;
+                }, () -> "runs " + recordings(list));
+                ChildJvm.stop(app, appLog);
+            } finally {
+                app.destroyForcibly();
+            }
+            // newest first: the base run last, then KEY.2, KEY.3, ...
+            JsonNode recordings = recordings(list);
+            String key = recordings.get(recordings.size() - 1).get("run").asText();
+            List<Integer> parts = new ArrayList<>();
+            for (int i = 0; i < recordings.size(); i++) {
+                JsonNode run = recordings.get(recordings.size() - 1 - i);
+                assertEquals(i == 0 ? key : key + "." + (i + 1), run.get("run").asText(), recordings.toString());
+                assertTrue(run.get("sizeBytes").asLong() <= 400 << 10, run.toString());
+                assertEquals(recordings.get(0).get("startMillis"), run.get("startMillis"), "all start at the JVM's start");
+                parts.addAll(parts(run));
+            }
+            for (int i = 0; i < parts.size(); i++) {
+                assertEquals(i, parts.get(i), "each continuation goes on with the next part: " + parts);
+            }
+        }
+    }
+
+    /** The recordings of a list URL, newest first. */
+    private static JsonNode recordings(String list) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(list)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return new ObjectMapper().readTree(response.body()).get("recordings");
+    }
+
+    @Test
     void spoolStaysWithinItsBoundWhileNobodyListens() throws Exception {
         ChildJvm jvm = ChildJvm.jdk("25");
         Path dir = tmp.resolve("spool");
