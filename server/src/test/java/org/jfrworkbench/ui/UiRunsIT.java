@@ -20,12 +20,17 @@ import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.server.library.Runs;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.jfr.JfrChunks;
+import org.jfrworkbench.testkit.process.ChildJvm;
+import org.jfrworkbench.testkit.workload.UploadingWorkload;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Runs in Chromium: several files combined into one recording at upload, and the page of a run that grows. */
+/**
+ * Runs in Chromium: several files combined into one recording at upload, and the page of a run that grows (parts
+ * posted over HTTP, and the real agent uploading from a child JVM).
+ */
 class UiRunsIT {
     static final Path CHECKOUT = Path.of(System.getProperty("samples.dir", "../sample-recordings"), "checkout-before.jfr");
 
@@ -54,11 +59,16 @@ class UiRunsIT {
     void severalFilesCombinedAtUploadAreOneRecordingOfTheirChunksInNameOrder() throws Exception {
         List<byte[]> chunks = JfrChunks.split(CHECKOUT);
         // numbers in names sort as numbers: part-10 is after part-9
-        String[] names = {"dump-part-1.jfr", "dump-part-2.jfr", "dump-part-9.jfr", "dump-part-10.jfr"};
+        // a .gz part is decompressed in the browser: the run's parts are JFR chunks
+        String[] names = {"dump-part-1.jfr", "dump-part-2.jfr", "dump-part-9.jfr.gz", "dump-part-10.jfr"};
         Path dir = Files.createDirectories(temp.resolve("dump"));
         Path[] files = new Path[names.length];
         for (int i = 0; i < names.length; i++) {
-            files[i] = Files.write(dir.resolve(names[i]), chunks.get(i));
+            files[i] = dir.resolve(names[i]);
+            try (var out = names[i].endsWith(".gz") ? new java.util.zip.GZIPOutputStream(Files.newOutputStream(files[i]))
+                    : Files.newOutputStream(files[i])) {
+                out.write(chunks.get(i));
+            }
         }
         long before = UiServer.get(server, "/api/recordings").get("total").asLong();
         List<String> errors = Browser.errors();
@@ -122,5 +132,40 @@ class UiRunsIT {
                     null, new Page.WaitForFunctionOptions().setTimeout(60_000));
         }
         assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void theAgentsRunGrowsOnItsOpenPage() throws Exception {
+        Path appLog = temp.resolve("agent-app.log");
+        Process app = ChildJvm.current().launch(List.of(
+                ChildJvm.agent("dir=" + temp.resolve("spool") + ",interval=1s,upload=" + server.baseUrl() + ",label.service=ui-agent"),
+                "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                UploadingWorkload.class.getName()), appLog);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            String list = "/api/recordings?q=" + UiServer.enc("label:service=ui-agent");
+            ChildJvm.await(app, appLog, () -> UiServer.get(server, list).get("total").asLong() == 1, () -> "no run yet");
+            String id = UiServer.get(server, list).get("recordings").get(0).get("id").asText();
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=recording&id=" + id);
+            page.waitForSelector("#run-state.growing");
+            int shown = parts(page.textContent("#run-state"));
+            // the agent sends a part a second; the page shows them by itself
+            ChildJvm.await(app, appLog, () -> {
+                String now = page.textContent("#run-state");
+                return now.endsWith("growing") && parts(now) >= shown + 2;
+            }, () -> page.textContent("#run-state"));
+            assertEquals(id, UiServer.param(page.url(), "id"));
+            ChildJvm.stop(app, appLog);
+            assertEquals(1, UiServer.get(server, list).get("total").asLong(), "one process, one recording");
+        } finally {
+            app.destroyForcibly();
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    /** The parts count of a run-state text ("12 parts, growing"). */
+    private static int parts(String runState) {
+        return Integer.parseInt(runState.substring(0, runState.indexOf(' ')));
     }
 }

@@ -199,6 +199,13 @@ function openView(r, hits) {
     : { page: 'recording', id: r.id, kind: kindsOf(r)[0] };
 }
 
+/** A run's parts are appended as JFR chunks: a .gz file is decompressed here first (the name loses its .gz). */
+async function plainJfr(file) {
+  if (!/\.gz$/i.test(file.name) || typeof DecompressionStream !== 'function') return file;
+  const blob = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
+  return new File([blob], file.name.replace(/\.gz$/i, ''));
+}
+
 function uploadBox(onDone) {
   const input = el('input', { type: 'file', id: 'file-input', multiple: true, class: 'visually-hidden',
     accept: '.jfr,.gz,.zip,.txt,.collapsed,application/octet-stream,text/plain' });
@@ -269,7 +276,7 @@ function uploadBox(onDone) {
     for (let i = 0; i < ordered.length; i++) {
       const r = rows[i];
       try {
-        ({ recording: rec } = await upload(ordered[i], { labels: labels.value.trim() || undefined, name: ordered[0].name,
+        ({ recording: rec } = await upload(await plainJfr(ordered[i]), { labels: labels.value.trim() || undefined, name: ordered[0].name,
           run, chunk: i, last: i === ordered.length - 1, onProgress: r.onProgress, onSent: r.onSent }));
         r.done();
         r.status.textContent = `part ${i + 1} of ${ordered.length}`;
