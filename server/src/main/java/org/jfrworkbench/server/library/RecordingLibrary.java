@@ -44,6 +44,8 @@ public final class RecordingLibrary implements Closeable {
     private final RecordingIndex index;
     private final Importer importer;
     private final long maxUpload;
+    /** A run's parts together: each part's import reads the whole run again, so this bounds the work of one part. */
+    private final long maxRun;
     private final Map<String, RecordingInfo> infos = new ConcurrentHashMap<>();
     private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
     /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
@@ -61,12 +63,22 @@ public final class RecordingLibrary implements Closeable {
      * {@code tmp/} (the scratch area, emptied here).
      */
     public static RecordingLibrary open(Path dataDir, Importer importer, long maxUpload) throws IOException {
+        return open(dataDir, importer, maxUpload, maxUpload);
+    }
+
+    /** As {@link #open(Path, Importer, long)}, with a run's parts bounded to maxRun bytes together. */
+    public static RecordingLibrary open(Path dataDir, Importer importer, long maxUpload, long maxRun) throws IOException {
         Staging staging = new Staging(dataDir.resolve("tmp"));
         BlobStore blobs = new LocalDiskBlobStore(dataDir.resolve("recordings"), staging.dir());
-        return new RecordingLibrary(staging, blobs, RecordingIndex.open(dataDir.resolve("index")), importer, maxUpload);
+        return new RecordingLibrary(staging, blobs, RecordingIndex.open(dataDir.resolve("index")), importer, maxUpload, maxRun);
     }
 
     RecordingLibrary(Staging staging, BlobStore blobs, RecordingIndex index, Importer importer, long maxUpload)
+            throws IOException {
+        this(staging, blobs, index, importer, maxUpload, maxUpload);
+    }
+
+    RecordingLibrary(Staging staging, BlobStore blobs, RecordingIndex index, Importer importer, long maxUpload, long maxRun)
             throws IOException {
         this.staging = staging;
         this.blobs = blobs;
@@ -74,6 +86,7 @@ public final class RecordingLibrary implements Closeable {
         this.index = index;
         this.importer = importer;
         this.maxUpload = maxUpload;
+        this.maxRun = maxRun;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -195,8 +208,8 @@ public final class RecordingLibrary implements Closeable {
      * parts in part order, stored, and the metadata that counts the part replaced last; the index follows. A part
      * number stored already with the same bytes changes nothing (but may mark the run ended); with other bytes it is a
      * {@link PartConflictException}. Upload labels merge over the run's (a later part's value of a label wins); the
-     * name is the first part's. The run's parts together stay within the upload limit, so the work of one part is at
-     * most that of one largest upload. The staged file is gone afterwards, whatever happens.
+     * name is the first part's. The run's parts together stay within maxRun bytes, which bounds the work of one part.
+     * The staged file is gone afterwards, whatever happens.
      */
     public Imported addPart(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {
         UploadTimings timings = new UploadTimings();
@@ -230,9 +243,9 @@ public final class RecordingLibrary implements Closeable {
                     return new Imported(info, false, timings);
                 }
                 long size = (old == null ? 0 : old.sizeBytes()) + staged.size();
-                if (size > maxUpload) {
+                if (size > maxRun) {
                     throw new RecordingTooLargeException("run " + run.runKey() + " would hold " + size + " bytes with part "
-                            + part + ", more than the upload limit of " + maxUpload + " bytes");
+                            + part + ", more than the run limit of " + maxRun + " bytes (--max-run)");
                 }
                 List<Integer> parts = new java.util.ArrayList<>(old == null ? List.of() : old.partNumbers());
                 parts.add(part);

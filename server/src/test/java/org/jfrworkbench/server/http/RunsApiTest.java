@@ -257,7 +257,7 @@ class RunsApiTest {
     }
 
     @Test
-    void aRunGrowsUpToTheUploadLimitAndAPartBeyondItIsRefusedNamingTheRun() throws Exception {
+    void aRunGrowsUpToTheRunLimitAndAPartBeyondItIsRefusedNamingTheRun() throws Exception {
         server.close();
         server = new TestServer(data, 600 << 10, null);
         List<byte[]> chunks = JfrChunks.split(CHECKOUT); // 293, 235, 266 and 174 kB
@@ -265,7 +265,7 @@ class RunsApiTest {
         JsonNode two = part("capped", 1, chunks.get(2), "").json();
         TestServer.Reply over = part("capped", 2, chunks.get(3), "");
         assertEquals(413, over.status(), over.body());
-        assertTrue(over.body().contains("capped") && over.body().contains("upload limit"), over.body());
+        assertTrue(over.body().contains("capped") && over.body().contains("run limit"), over.body());
         JsonNode run = server.get("/api/recordings/" + Runs.id("capped")).json();
         assertEquals(2, run.get("parts").asInt());
         assertEquals(two.get("kinds"), run.get("kinds"));

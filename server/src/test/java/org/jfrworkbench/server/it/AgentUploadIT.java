@@ -151,7 +151,7 @@ class AgentUploadIT {
         int port = freePort();
         Path spool = tmp.resolve("spool");
         Path appLog = tmp.resolve("app.log");
-        try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--no-samples", "--max-upload", "400k")) {
+        try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--no-samples", "--max-run", "400k")) {
             Process app = ChildJvm.current().launch(List.of(
                     ChildJvm.agent("dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port + ",label.service=limit-test"),
                     "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
