@@ -1,5 +1,6 @@
 package org.jfrworkbench.agent;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
 import org.jfrworkbench.agent.engine.ChunkFiles;
@@ -52,7 +54,7 @@ final class ChunkRecorder {
     private final String runKey;
     private final long runStartMillis;
     /** The next chunk's part number in the run: kept by the class, so a stop and a new start in this process go on counting. */
-    private static final java.util.concurrent.atomic.AtomicInteger NEXT_PART = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger NEXT_PART = new AtomicInteger();
     /** Not a monitor: the shutdown hook must be able to give up waiting for a rotation stuck inside the JVM. */
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -60,7 +62,7 @@ final class ChunkRecorder {
         this.options = options;
         this.labels = labels(options);
         this.filePrefix = fileNamePart(labels.getOrDefault("service", "app")) + "-";
-        this.runStartMillis = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        this.runStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
         this.runKey = RunParts.runKey(labels.get("host"), ProcessHandle.current().pid(), runStartMillis);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());

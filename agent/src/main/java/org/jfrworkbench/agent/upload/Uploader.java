@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -38,7 +39,7 @@ public final class Uploader implements Runnable {
      * Per run key, the continuation its parts go to now: the server bounds a run's size (413), and a run that outgrew
      * it goes on as {@code KEY.2}, {@code KEY.3}, … (the same parts' numbers and start). Only this thread uses it.
      */
-    private final java.util.Map<String, Integer> continuations = new java.util.HashMap<>();
+    private final Map<String, Integer> continuations = new HashMap<>();
 
     public Uploader(Spool spool, URI server, String token, Map<String, String> labels) {
         this.spool = spool;

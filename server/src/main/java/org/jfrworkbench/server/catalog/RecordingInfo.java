@@ -1,11 +1,11 @@
 package org.jfrworkbench.server.catalog;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import org.jfrworkbench.analysis.KindBreakdown;
 import org.jfrworkbench.model.JavaVersion;

@@ -42,6 +42,7 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.server.library.Runs;
 import org.jfrworkbench.server.library.StagedUpload;
 import org.jfrworkbench.server.library.UploadTooLargeException;
 
@@ -188,7 +189,7 @@ final class RecordingApi {
                         () -> library.add(staged, received.name(), received.labels(), received.kind()));
             } else {
                 // a part's import reads the whole run again: the estimate is the run's size with the part
-                RecordingInfo known = library.findInfo(org.jfrworkbench.server.library.Runs.id(run.runKey()));
+                RecordingInfo known = library.findInfo(Runs.id(run.runKey()));
                 long runBytes = staged.size() + (known == null ? 0 : known.sizeBytes());
                 result = gate.run("an import", runBytes * 8,
                         () -> library.addPart(staged, run, received.name(), received.labels()));
@@ -223,20 +224,20 @@ final class RecordingApi {
             }
             return null;
         }
-        if (!org.jfrworkbench.server.library.Runs.KEY.matcher(run).matches()) {
+        if (!Runs.KEY.matcher(run).matches()) {
             throw new BadQueryException("run must be 1 to 128 characters of A-Z a-z 0-9 . _ : -");
         }
         Integer part = null;
         if (chunk != null && chunk.isBlank()) {
-            throw new BadQueryException("chunk must be the part number, 0 to " + org.jfrworkbench.server.library.Runs.MAX_PART);
+            throw new BadQueryException("chunk must be the part number, 0 to " + Runs.MAX_PART);
         }
         if (chunk == null) {
             if (!last) {
                 throw new BadQueryException("run= needs chunk= (the part number, 0 to "
-                        + org.jfrworkbench.server.library.Runs.MAX_PART + ")");
+                        + Runs.MAX_PART + ")");
             }
         } else {
-            part = intParam(ctx, "chunk", 0, 0, org.jfrworkbench.server.library.Runs.MAX_PART);
+            part = intParam(ctx, "chunk", 0, 0, Runs.MAX_PART);
         }
         long runStart = 0;
         String start = ctx.queryParam("runStart");

@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -247,7 +249,7 @@ public final class RecordingLibrary implements Closeable {
                     throw new RecordingTooLargeException("run " + run.runKey() + " would hold " + size + " bytes with part "
                             + part + ", more than the run limit of " + maxRun + " bytes (--max-run)");
                 }
-                List<Integer> parts = new java.util.ArrayList<>(old == null ? List.of() : old.partNumbers());
+                List<Integer> parts = new ArrayList<>(old == null ? List.of() : old.partNumbers());
                 parts.add(part);
                 parts.sort(null);
                 long runStart = old != null && old.runStartMillis() > 0 ? old.runStartMillis() : run.runStartMillis();
@@ -266,7 +268,7 @@ public final class RecordingLibrary implements Closeable {
                                 + ": " + e.reason());
                     }
                     timings.step("import");
-                    Map<String, String> merged = new java.util.LinkedHashMap<>(old == null ? Map.of() : old.labels());
+                    Map<String, String> merged = new LinkedHashMap<>(old == null ? Map.of() : old.labels());
                     merged.putAll(labels);
                     String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
                     long now = System.currentTimeMillis();
