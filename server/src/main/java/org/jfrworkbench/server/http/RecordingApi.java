@@ -162,7 +162,7 @@ final class RecordingApi {
         if (length > library.maxUpload() + (1 << 20)) {
             throw new UploadTooLargeException(library.maxUpload());
         }
-        RecordingLibrary.RunPart run = runPart(ctx);
+        RecordingLibrary.RunPart run = QueryParams.runPart(ctx);
         // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
         Received received;
         try (AutoCloseable slot = uploads.take(ctx)) {
@@ -208,51 +208,6 @@ final class RecordingApi {
         }
         ctx.header("Server-Timing", result.timings().serverTiming());
         ctx.status(result.created() ? 201 : 200).json(result.info());
-    }
-
-    /**
-     * A run's part as the query names it ({@code run=&chunk=&last=&runStart=}), or null for a plain upload; checked
-     * before any byte is staged.
-     */
-    private static RecordingLibrary.RunPart runPart(Context ctx) {
-        String run = ctx.queryParam("run");
-        String chunk = ctx.queryParam("chunk");
-        boolean last = QueryParams.boolParam(ctx, "last");
-        if (run == null) {
-            if (chunk != null || last || ctx.queryParam("runStart") != null) {
-                throw new BadQueryException("chunk=, last= and runStart= belong to a run: give run= too");
-            }
-            return null;
-        }
-        if (!Runs.KEY.matcher(run).matches()) {
-            throw new BadQueryException("run must be 1 to 128 characters of A-Z a-z 0-9 . _ : -");
-        }
-        Integer part = null;
-        if (chunk != null && chunk.isBlank()) {
-            throw new BadQueryException("chunk must be the part number, 0 to " + Runs.MAX_PART);
-        }
-        if (chunk == null) {
-            if (!last) {
-                throw new BadQueryException("run= needs chunk= (the part number, 0 to "
-                        + Runs.MAX_PART + ")");
-            }
-        } else {
-            part = intParam(ctx, "chunk", 0, 0, Runs.MAX_PART);
-        }
-        long runStart = 0;
-        String start = ctx.queryParam("runStart");
-        if (start != null && !start.isBlank()) {
-            try {
-                runStart = Long.parseLong(start.trim());
-            } catch (NumberFormatException e) {
-                runStart = -1;
-            }
-            // 2000-01-01 to a day from now: an epoch time in ms, not seconds or nanoseconds
-            if (runStart < 946_684_800_000L || runStart > System.currentTimeMillis() + 86_400_000L) {
-                throw new BadQueryException("runStart must be the run's start in epoch milliseconds");
-            }
-        }
-        return new RecordingLibrary.RunPart(run, part, last, runStart);
     }
 
     /** For the other handlers of the API (threads over time): a profile loaded as this class loads them. */
