@@ -6,8 +6,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +17,6 @@ import java.util.concurrent.Future;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
-import org.jfrworkbench.importer.RecordingTooLargeException;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.catalog.RecordingInfo;
@@ -55,6 +52,7 @@ public final class RecordingLibrary implements Closeable {
     /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
     private final IndexCommitter committer;
+    private final RunAppender runs;
 
     /** The result of an import: the recording, whether it is new (201) or was stored before (200), and the steps' times. */
     public record Imported(RecordingInfo info, boolean created, UploadTimings timings) {
@@ -99,6 +97,7 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
+        this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
     /** Streams an upload into the scratch area, hashing on the way; throws when it exceeds the upload limit. */
@@ -214,130 +213,7 @@ public final class RecordingLibrary implements Closeable {
      * The staged file is gone afterwards, whatever happens.
      */
     public Imported addPart(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {
-        UploadTimings timings = new UploadTimings();
-        timings.add("stage", staged.nanos());
-        String id = Runs.id(run.runKey());
-        try {
-            if (run.part() == null) {
-                return new Imported(markEnded(id), false, timings);
-            }
-            int part = run.part();
-            if (staged.size() == 0) {
-                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey() + " is empty");
-            }
-            if (!Runs.isJfr(staged.file())) {
-                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey()
-                        + " is not a JFR file: a run's parts are uncompressed JFR chunk files, appended in part order");
-            }
-            importer.read(staged.file()); // refused whole, before anything is stored, when it has no readable chunk
-            timings.step("check");
-            synchronized (lockFor(id)) {
-                RecordingInfo old = infos.get(id);
-                if (old != null && old.run() == null) {
-                    throw new PartConflictException("recording " + id + " is not a run");
-                }
-                if (old != null && old.partNumbers().contains(part)) {
-                    if (!Runs.sameBytes(store, id, part, staged.sha256())) {
-                        throw new PartConflictException("part " + part + " of run " + run.runKey()
-                                + " is stored already with other bytes");
-                    }
-                    RecordingInfo info = run.last() && !Integer.valueOf(part).equals(old.lastPart()) ? markLast(old, part) : old;
-                    return new Imported(info, false, timings);
-                }
-                long size = (old == null ? 0 : old.sizeBytes()) + staged.size();
-                if (size > maxRun) {
-                    throw new RecordingTooLargeException("run " + run.runKey() + " would hold " + size + " bytes with part "
-                            + part + ", more than the run limit of " + maxRun + " bytes (--max-run)");
-                }
-                List<Integer> parts = new ArrayList<>(old == null ? List.of() : old.partNumbers());
-                parts.add(part);
-                parts.sort(null);
-                long runStart = old != null && old.runStartMillis() > 0 ? old.runStartMillis() : run.runStartMillis();
-                Integer last = run.last() ? Integer.valueOf(part) : old == null ? null : old.lastPart();
-                ProfileData previous = old == null ? null : load(id);
-                store.putPart(id, part, staged.file());
-                boolean profileWritten = false;
-                boolean committed = false;
-                try {
-                    Profile profile;
-                    try {
-                        profile = Runs.importParts(store, staging, importer, id, parts, runStart);
-                    } catch (RecordingTooLargeException e) {
-                        // the part alone was read: it is the run that outgrew the limit (an uploader may go on in a new run)
-                        throw new RecordingTooLargeException("run " + run.runKey() + " would hold too much with part " + part
-                                + ": " + e.reason());
-                    }
-                    timings.step("import");
-                    Map<String, String> merged = new LinkedHashMap<>(old == null ? Map.of() : old.labels());
-                    merged.putAll(labels);
-                    String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
-                    long now = System.currentTimeMillis();
-                    RecordingInfo info = RecordingInfo.of(id, Runs.sha256(run.runKey()), display, profile, merged, size,
-                                    old == null ? now : old.uploadedMillis())
-                            .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
-                    ProfileData data = new ProfileData(id, profile);
-                    RecordingIndex.Entry entry = index.entry(info, data);
-                    profileWritten = true;
-                    store.putProfile(data);
-                    timings.step("store");
-                    CrashPoint.reached("part");
-                    store.commit(info);
-                    committed = true;
-                    timings.step("commit");
-                    CrashPoint.reached("run-commit");
-                    // the newer profile before the newer info: whoever sees this info loads this profile or a later one
-                    cache.put(id, data);
-                    infos.put(id, info);
-                    index.add(entry);
-                    index.refresh();
-                    committer.changed();
-                    timings.step("index");
-                    return new Imported(info, old == null, timings);
-                } catch (IOException | RuntimeException | Error e) {
-                    if (!committed) {
-                        try {
-                            store.deletePart(id, part);
-                            if (old == null) {
-                                store.delete(id);
-                            } else if (profileWritten) {
-                                store.putProfile(previous);
-                            }
-                        } catch (IOException | RuntimeException cleanup) {
-                            e.addSuppressed(cleanup); // what is left is what reconciling on the next start repairs
-                        }
-                    }
-                    throw e;
-                }
-            }
-        } finally {
-            staging.discard(staged);
-        }
-    }
-
-    /** Marks a run ended at its highest part (a later part opens it again). */
-    private RecordingInfo markEnded(String id) throws IOException {
-        synchronized (lockFor(id)) {
-            RecordingInfo old = info(id);
-            if (old.run() == null) {
-                throw new PartConflictException("recording " + id + " is not a run");
-            }
-            Integer highest = old.partNumbers().get(old.partNumbers().size() - 1);
-            return highest.equals(old.lastPart()) ? old : markLast(old, highest);
-        }
-    }
-
-    /** Replaces a run's metadata with one whose part marked last is part; called holding the run's lock. */
-    private RecordingInfo markLast(RecordingInfo old, int part) throws IOException {
-        RecordingInfo info = old.asRun(old.run(), old.partNumbers(), part,
-                Math.max(System.currentTimeMillis(), old.updatedMillis() + 1), old.runStartMillis());
-        ProfileData data = load(old.id());
-        RecordingIndex.Entry entry = index.entry(info, data);
-        store.commit(info);
-        infos.put(info.id(), info);
-        index.add(entry);
-        index.refresh();
-        committer.changed();
-        return info;
+        return runs.add(staged, run, name, labels);
     }
 
     private static void await(Future<?> f) throws IOException {
