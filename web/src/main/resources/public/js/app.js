@@ -102,5 +102,11 @@ document.getElementById('home').addEventListener('click', e => {
   state.update({ page: 'recordings' }, { reset: true });
 });
 window.addEventListener('unhandledrejection', e => toast(String(e.reason && e.reason.message || e.reason), true));
+// a page whose recording has grown (a run, see pages/common.js watchRun) is shown again from the same URL
+window.addEventListener('workbench:reload', () => {
+  if (shown) leave(shown);
+  shown = null;
+  show(state.readState());
+});
 state.onStateChange(st => show(st));
 show(state.readState());

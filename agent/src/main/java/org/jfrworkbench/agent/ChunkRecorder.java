@@ -1,5 +1,6 @@
 package org.jfrworkbench.agent;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
 import org.jfrworkbench.agent.engine.ChunkFiles;
@@ -19,6 +21,7 @@ import org.jfrworkbench.agent.engine.ProfilingEngine;
 import org.jfrworkbench.agent.events.HeapMonitor;
 import org.jfrworkbench.agent.events.LabelEvent;
 import org.jfrworkbench.agent.events.NativeMemoryMonitor;
+import org.jfrworkbench.agent.upload.RunParts;
 import org.jfrworkbench.agent.upload.Spool;
 import org.jfrworkbench.agent.upload.Uploader;
 
@@ -47,6 +50,11 @@ final class ChunkRecorder {
     private Path current;
     private int sequence;
     private boolean stopped;
+    /** This process's run (see RunParts) and where its time starts: the JVM's start. */
+    private final String runKey;
+    private final long runStartMillis;
+    /** The next chunk's part number in the run: kept by the class, so a stop and a new start in this process go on counting. */
+    private static final AtomicInteger NEXT_PART = new AtomicInteger();
     /** Not a monitor: the shutdown hook must be able to give up waiting for a rotation stuck inside the JVM. */
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -54,6 +62,8 @@ final class ChunkRecorder {
         this.options = options;
         this.labels = labels(options);
         this.filePrefix = fileNamePart(labels.getOrDefault("service", "app")) + "-";
+        this.runStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
+        this.runKey = RunParts.runKey(labels.get("host"), ProcessHandle.current().pid(), runStartMillis);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -254,6 +264,10 @@ final class ChunkRecorder {
     }
 
     private void closeChunk() throws Exception {
+        closeChunk(false);
+    }
+
+    private void closeChunk(boolean last) throws Exception {
         Path part = current;
         if (part == null) {
             return; // no chunk open: the JVM began exiting before it could start
@@ -262,7 +276,7 @@ final class ChunkRecorder {
         try {
             engine.stop();
         } finally {
-            publish(part);
+            publish(part, last);
         }
         spool.enforceBound();
         if (uploader != null) {
@@ -270,13 +284,18 @@ final class ChunkRecorder {
         }
     }
 
-    /** Renames a complete chunk to .jfr (now readers and the uploader see it); an incomplete one stays .part. */
-    private static void publish(Path part) throws Exception {
+    /**
+     * Renames a complete chunk to .jfr with its run and part number (now readers and the uploader see it); an
+     * incomplete one stays .part and takes no part number, so the parts of a run are numbered without gaps.
+     */
+    private void publish(Path part, boolean last) throws Exception {
         if (!ChunkFiles.isComplete(part)) {
             Log.failureOnce("incomplete-" + part.getFileName(), "chunk " + part.getFileName() + " is incomplete; left as .part", null);
         } else {
             String name = part.getFileName().toString();
-            Files.move(part, part.resolveSibling(name.substring(0, name.length() - ".part".length())), StandardCopyOption.ATOMIC_MOVE);
+            String stem = name.substring(0, name.length() - (Spool.SUFFIX + ".part").length());
+            Files.move(part, part.resolveSibling(RunParts.fileName(stem, runKey, runStartMillis, NEXT_PART.getAndIncrement(), last)),
+                    StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
@@ -322,7 +341,7 @@ final class ChunkRecorder {
             }
             stopped = true;
             scheduler.shutdownNow();
-            closeChunk();
+            closeChunk(atExit);
             heapMonitor.stop();
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);

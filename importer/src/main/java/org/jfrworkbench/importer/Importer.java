@@ -38,6 +38,19 @@ public final class Importer {
 
     /** Reads a file; collapsed text becomes samples of collapsedKind. */
     public Profile read(Path file, Kind collapsedKind) throws IOException {
+        return read(file, collapsedKind, 0);
+    }
+
+    /**
+     * Reads a run: the JFR chunks of its parts concatenated in order, read like one multi-chunk file. originNanos
+     * (epoch ns, 0 = none), when earlier than the first chunk, is where the run's time starts, so that times relative
+     * to its start keep their meaning whichever part arrived first.
+     */
+    public Profile readRun(Path concatenated, long originNanos) throws IOException {
+        return read(concatenated, Kind.CPU, originNanos);
+    }
+
+    private Profile read(Path file, Kind collapsedKind, long originNanos) throws IOException {
         Profile profile = new Profile();
         profile.limitSamples(limits.maxSamples());
         try {
@@ -45,6 +58,9 @@ public final class Importer {
             readInto(file, collapsedKind, profile, 0, expansionLimit(Files.size(file)));
         } catch (RuntimeException e) {
             throw tooLarge(e);
+        }
+        if (originNanos > 0 && profile.chunks() > 0) {
+            profile.coverTime(originNanos);
         }
         profile.heap().sort();
         profile.seal();

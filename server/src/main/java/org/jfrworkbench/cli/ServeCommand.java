@@ -60,6 +60,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Largest accepted upload, e.g. 500m, 1g (default: ${DEFAULT-VALUE}).")
     long maxUpload;
 
+    @Option(names = "--max-run", defaultValue = "256m", converter = SizeConverter.class,
+            description = "Largest run (the parts of one recording that grows, e.g. an agent's chunks) in bytes: each"
+                    + " part reads its run again, so this bounds the work of a part (default: ${DEFAULT-VALUE}).")
+    long maxRun;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -77,7 +82,7 @@ public final class ServeCommand implements Callable<Integer> {
         Secrets.enabled(!showSecrets);
         // imports spool decompressed layers in the data dir's tmp/, which is emptied on every start
         ImportLimits limits = ImportLimits.forHeap(Runtime.getRuntime().maxMemory(), data.resolve("tmp"));
-        RecordingLibrary library = RecordingLibrary.open(data, new Importer(limits), maxUpload);
+        RecordingLibrary library = RecordingLibrary.open(data, new Importer(limits), maxUpload, maxRun);
         if (library.size() == 0 && !noSamples) {
             int n = SampleLoader.load(library);
             System.err.println("workbench: loaded " + n + " sample recording(s)");

@@ -156,9 +156,10 @@ export const api = {
 /**
  * Uploads one file with XMLHttpRequest so the page can show upload progress (fetch cannot).
  * onProgress receives a fraction 0..1, onSent is called once every byte is sent (the server then imports);
- * resolves with {recording, created}: created is false when the same bytes were stored before.
+ * resolves with {recording, created}: created is false when the same bytes were stored before. run, chunk and last
+ * post the file as a part of a run instead.
  */
-export function upload(file, { name, labels, kind, onProgress, onSent } = {}) {
+export function upload(file, { name, labels, kind, onProgress, onSent, run, chunk, last } = {}) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     form.append('file', file, file.name);
@@ -166,7 +167,7 @@ export function upload(file, { name, labels, kind, onProgress, onSent } = {}) {
     if (labels) form.append('labels', labels);
     if (kind) form.append('kind', kind);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', urls.upload());
+    xhr.open('POST', urls.upload({ run, chunk, last }));
     xhr.responseType = 'text';
     xhr.upload.onprogress = e => { if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total); };
     xhr.upload.onload = () => { if (onSent) onSent(); };

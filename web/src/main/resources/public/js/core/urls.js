@@ -29,7 +29,8 @@ export function diffSelection(view) {
 
 export const urls = {
   recordings: (q, limit, offset) => '/api/recordings' + query({ q, limit, offset }),
-  upload: () => '/api/recordings',
+  /** An upload; a run's part names its run, part number and whether it is the last (docs/http-api.md, Runs). */
+  upload: ({ run, chunk, last } = {}) => '/api/recordings' + query({ run, chunk, last: last ? 'true' : undefined }),
   recording: id => recordingPath(id),
   original: id => recordingPath(id) + '/original',
   heap: id => recordingPath(id) + '/heap',

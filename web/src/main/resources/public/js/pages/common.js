@@ -2,6 +2,7 @@
 
 import { el, formatDate, formatDuration, labelChips } from '../core/dom.js';
 import * as state from '../core/state.js';
+import { api } from '../core/api.js';
 
 export const KIND_LABELS = { cpu: 'CPU', wall: 'Wall clock', alloc: 'Allocations', live: 'Live objects', lock: 'Locks', nativemem: 'Native memory', leak: 'Native leaks' };
 
@@ -54,11 +55,42 @@ export function recordingHeader(recording, extra = []) {
     recording.durationMillis ? formatDuration(recording.durationMillis) : null,
     jvmText(recording.jvm),
   ].filter(Boolean);
+  const run = runText(recording);
   return el('header', { class: 'page-head' },
     el('div', {},
       el('h1', { class: 'title', text: recording.name || recording.id, title: 'Recording ' + recording.id }),
-      el('div', { class: 'facts' }, facts.map(f => el('span', { text: f })), labelChips(recording.labels))),
+      el('div', { class: 'facts' }, facts.map(f => el('span', { text: f })),
+        run ? el('span', { class: 'run-state' + (recording.ended ? '' : ' growing'), id: 'run-state', text: run,
+          title: 'Run ' + recording.run }) : null, labelChips(recording.labels))),
     el('div', { class: 'head-actions' }, extra));
+}
+
+/** A run's parts and whether it still grows ("12 parts, growing"); null for a plain upload. */
+export function runText(recording) {
+  if (!recording.run) return null;
+  const n = recording.parts || 0;
+  return `${n} part${n === 1 ? '' : 's'}, ` + (recording.ended ? 'ended' : 'growing');
+}
+
+/** How often the page of a growing run asks whether it has grown. */
+export const RUN_POLL_MILLIS = 5000;
+
+/**
+ * While a run is not ended, asks for its metadata every few seconds (not while the tab is hidden) and, when a part
+ * was added (its updatedMillis changed), shows the page again from the same URL: its range and view stay, the data
+ * is the run's newest. Stops when the page is left.
+ */
+export function watchRun(recording, lifetime) {
+  if (!recording.run || recording.ended) return;
+  const timer = setInterval(async () => {
+    if (document.hidden) return;
+    let now;
+    try { now = await api.get(recording.id); } catch { return; } // a server away now and then: ask again later
+    if (lifetime.aborted || now.updatedMillis === recording.updatedMillis) return;
+    clearInterval(timer);
+    window.dispatchEvent(new CustomEvent('workbench:reload'));
+  }, RUN_POLL_MILLIS);
+  onLeave(lifetime, () => clearInterval(timer));
 }
 
 /** Kind tabs; only kinds present. Arrow keys move between tabs as in any tab list. */

@@ -7,7 +7,7 @@ import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem } from './common.js';
+import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem, watchRun } from './common.js';
 import { threadFilter } from '../components/threadfilter.js';
 import { sourcePicker, stateFilter, statesOf, weightPicker } from '../components/samplefilters.js';
 
@@ -21,6 +21,7 @@ export async function mount(root, st, lifetime) {
   performance.mark('workbench:metadata');
   if (lifetime.aborted) return { update() {} };
   clear(root);
+  watchRun(recording, lifetime);
   const kinds = kindsOf(recording);
   if (!kinds.length) {
     root.append(recordingHeader(recording), message('No samples in this recording',

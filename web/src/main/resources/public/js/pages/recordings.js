@@ -4,7 +4,7 @@
 import { el, clear, formatBytes, formatDate, formatDuration, formatPercent, labelChips, toast } from '../core/dom.js';
 import { api, upload } from '../core/api.js';
 import * as state from '../core/state.js';
-import { KIND_LABELS, kindsOf, link, loading, onLeave } from './common.js';
+import { KIND_LABELS, kindsOf, link, loading, onLeave, runText } from './common.js';
 
 const FACET_FIELDS = { labels: ['Labels', 'label'], jvm: ['Java', 'java'], kinds: ['Kinds', 'kind'] };
 
@@ -180,6 +180,7 @@ function drawList(box, result, picked, compare, reload, timers, hits) {
     body.appendChild(el('tr', { dataset: { id: r.id } },
       el('td', {}, pick),
       el('td', { class: 'name' }, link(r.name || r.id, openView(r, hits && hits.get(r.id)), { class: 'title-link' }),
+        r.run ? el('span', { class: 'run-state' + (r.ended ? '' : ' growing'), text: runText(r), title: 'Run ' + r.run }) : null,
         el('div', { class: 'chips' }, labelChips(r.labels)), methodHits(r, hits && hits.get(r.id))),
       el('td', { text: formatDate(r.startMillis || r.uploadedMillis) }),
       el('td', { class: 'num', text: r.durationMillis ? formatDuration(r.durationMillis) : '' }),
@@ -201,6 +202,13 @@ function openView(r, hits) {
     : { page: 'recording', id: r.id, kind: kindsOf(r)[0] };
 }
 
+/** A run's parts are appended as JFR chunks: a .gz file is decompressed here first (the name loses its .gz). */
+async function plainJfr(file) {
+  if (!/\.gz$/i.test(file.name) || typeof DecompressionStream !== 'function') return file;
+  const blob = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
+  return new File([blob], file.name.replace(/\.gz$/i, ''));
+}
+
 function uploadBox(onDone) {
   const input = el('input', { type: 'file', id: 'file-input', multiple: true, class: 'visually-hidden',
     accept: '.jfr,.gz,.zip,.txt,.collapsed,application/octet-stream,text/plain' });
@@ -208,38 +216,83 @@ function uploadBox(onDone) {
     'aria-label': 'Labels for the upload (k=v,k=v)' });
   const progressList = el('ul', { class: 'uploads', id: 'uploads', 'aria-live': 'polite' });
   const pickButton = el('button', { type: 'button', class: 'button primary', id: 'upload-button', text: 'Choose files\u2026', onclick: () => input.click() });
+  const combine = el('input', { type: 'checkbox', id: 'upload-combine' });
+  const combineLabel = el('label', { class: 'toggle', title: 'Several .jfr files of one run (rotated chunk files, JFR.dump parts) become its parts, in the order of their names' },
+    combine, ' Combine into one recording');
   const zone = el('section', { class: 'dropzone', id: 'dropzone', 'aria-label': 'Upload recordings' },
     el('div', { class: 'drop-text' }, el('strong', { text: 'Drop recordings here' }), ' or ', pickButton),
-    labels, input, progressList);
+    labels, combineLabel, input, progressList);
   const start = files => {
-    for (const file of files) send(file);
+    if (combine.checked && files.length > 1) sendRun(files);
+    else for (const file of files) send(file);
   };
-  const send = async file => {
+  /** One upload's row in the progress list: its name, bar and status, and what to call as it goes. */
+  const row = file => {
     const bar = el('progress', { max: '1', value: '0' });
     const status = el('span', { class: 'upload-status', text: 'uploading\u2026' });
     const item = el('li', {}, el('span', { class: 'upload-name', text: file.name }), bar, status);
     progressList.prepend(item);
+    return { bar, status, item,
+      onProgress: f => { bar.value = f; status.textContent = Math.round(f * 100) + '%'; },
+      // every byte is sent; the server now reads the whole recording, which takes a while for a large one
+      onSent: () => {
+        bar.removeAttribute('value');
+        item.classList.add('processing');
+        status.textContent = 'Processing on the server\u2026';
+      },
+      done: () => { bar.value = 1; item.classList.remove('processing'); item.classList.add('done'); },
+      failed: e => {
+        item.classList.remove('processing');
+        item.classList.add('failed');
+        status.textContent = 'Failed: ' + e.message;
+        status.setAttribute('role', 'alert');
+      } };
+  };
+  const send = async file => {
+    const r = row(file);
     try {
       const { recording: rec, created } = await upload(file, { labels: labels.value.trim() || undefined,
-        onProgress: f => { bar.value = f; status.textContent = Math.round(f * 100) + '%'; },
-        // every byte is sent; the server now reads the whole recording, which takes a while for a large one
-        onSent: () => {
-          bar.removeAttribute('value');
-          item.classList.add('processing');
-          status.textContent = 'Processing on the server\u2026';
-        } });
-      bar.value = 1;
-      item.classList.remove('processing');
-      item.classList.add('done');
+        onProgress: r.onProgress, onSent: r.onSent });
+      r.done();
       const open = link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id, kind: kindsOf(rec)[0] });
-      clear(status).append(created ? '' : el('span', { class: 'already', text: 'Already uploaded: these bytes are stored as ' + (rec.name || rec.id) + '. ' }), open);
-      if (!created) item.classList.add('duplicate');
+      clear(r.status).append(created ? '' : el('span', { class: 'already', text: 'Already uploaded: these bytes are stored as ' + (rec.name || rec.id) + '. ' }), open);
+      if (!created) r.item.classList.add('duplicate');
       onDone();
     } catch (e) {
-      item.classList.remove('processing');
-      item.classList.add('failed');
-      status.textContent = 'Failed: ' + e.message;
-      status.setAttribute('role', 'alert');
+      r.failed(e);
+    }
+  };
+  /**
+   * The files as the parts of one new run, in the order of their names (numbers in names compare as numbers:
+   * part-2 before part-10), one after the other; the last marks the run ended. A part that fails stops the rest.
+   */
+  const sendRun = async files => {
+    const ordered = [...files].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    const run = 'browser-' + [...bytes].map(b => b.toString(16).padStart(2, '0')).join('');
+    const rows = ordered.map(row);
+    let rec = null;
+    for (let i = 0; i < ordered.length; i++) {
+      const r = rows[i];
+      r.status.textContent = `part ${i + 1} of ${ordered.length}: waiting\u2026`;
+    }
+    for (let i = 0; i < ordered.length; i++) {
+      const r = rows[i];
+      try {
+        ({ recording: rec } = await upload(await plainJfr(ordered[i]), { labels: labels.value.trim() || undefined, name: ordered[0].name,
+          run, chunk: i, last: i === ordered.length - 1, onProgress: r.onProgress, onSent: r.onSent }));
+        r.done();
+        r.status.textContent = `part ${i + 1} of ${ordered.length}`;
+      } catch (e) {
+        r.failed(e);
+        for (const rest of rows.slice(i + 1)) rest.failed(new Error('not sent: an earlier part failed'));
+        break;
+      }
+    }
+    if (rec) {
+      clear(rows[rows.length - 1].status).append(`${rec.parts} part${rec.parts === 1 ? '' : 's'} in one recording. `,
+        link('Open ' + (rec.name || rec.id), { page: 'recording', id: rec.id, kind: kindsOf(rec)[0] }));
+      onDone();
     }
   };
   input.addEventListener('change', () => { start([...input.files]); input.value = ''; });

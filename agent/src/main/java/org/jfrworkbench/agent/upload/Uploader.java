@@ -10,15 +10,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.jfrworkbench.agent.Log;
 
 /**
- * Posts closed chunks from the spool to the workbench server ({@code POST /api/recordings?name=..&labels=..}, raw body)
- * on one daemon thread, oldest first, deleting each once the server answered 200 or 201. Failures back off
- * exponentially (1 s doubling to 60 s); chunks wait on disk meanwhile.
+ * Posts closed chunks from the spool to the workbench server ({@code POST /api/recordings?name=..&labels=..&run=..
+ * &chunk=..&runStart=..[&last=true]}, raw body) on one daemon thread, oldest first, deleting each once the server
+ * answered 200 or 201: every chunk of a process is a part of one run, one recording ({@link RunParts}). Failures back
+ * off exponentially (1 s doubling to 60 s); chunks wait on disk meanwhile. A part the server holds with other bytes
+ * (409) can never be taken: it is dropped with a log line.
  */
 public final class Uploader implements Runnable {
     private static final long MIN_BACKOFF_MS = 1000;
@@ -32,6 +35,11 @@ public final class Uploader implements Runnable {
     private volatile boolean running = true;
     private volatile Thread thread;
     private long delivered;
+    /**
+     * Per run key, the continuation its parts go to now: the server bounds a run's size (413), and a run that outgrew
+     * it goes on as {@code KEY.2}, {@code KEY.3}, … (the same parts' numbers and start). Only this thread uses it.
+     */
+    private final Map<String, Integer> continuations = new HashMap<>();
 
     public Uploader(Spool spool, URI server, String token, Map<String, String> labels) {
         this.spool = spool;
@@ -113,11 +121,18 @@ public final class Uploader implements Runnable {
     /** True when the server took the chunk (or the chunk vanished, dropped by the spool bound). */
     boolean post(Path file) {
         String name = file.getFileName().toString();
+        RunParts.Part part = RunParts.parse(name);
         HttpURLConnection conn = null;
         try {
             long size = Files.size(file);
-            String query = "name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)
+            String query = "name=" + URLEncoder.encode(part == null ? name : part.stem() + Spool.SUFFIX, StandardCharsets.UTF_8)
                     + (labels.isEmpty() ? "" : "&labels=" + URLEncoder.encode(labels, StandardCharsets.UTF_8));
+            int continuation = part == null ? 1 : continuations.getOrDefault(part.runKey(), 1);
+            if (part != null) {
+                String run = continuation == 1 ? part.runKey() : part.runKey() + "." + continuation;
+                query += "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8) + "&chunk=" + part.part()
+                        + "&runStart=" + part.runStartMillis() + (part.last() ? "&last=true" : "");
+            }
             conn = (HttpURLConnection) server.resolve("/api/recordings?" + query).toURL().openConnection();
             conn.setRequestMethod("POST");
             conn.setDoOutput(true);
@@ -132,8 +147,25 @@ public final class Uploader implements Runnable {
                 in.transferTo(out);
             }
             int status = conn.getResponseCode();
-            drain(conn);
+            String answer = drain(conn);
             if (status == 200 || status == 201) {
+                return true;
+            }
+            if (status == 413 && part != null) {
+                if (!answer.contains("would hold")) {
+                    // not the run but the chunk itself is larger than the server takes: sending it again cannot help
+                    Log.failureOnce("upload-too-large", "server refuses " + name + " as too large (" + answer + "); dropped", null);
+                    return true;
+                }
+                // the run is as large as the server takes: the next parts start its continuation
+                continuations.put(part.runKey(), continuation + 1);
+                Log.info("run " + part.runKey() + " reached the server's size limit; its next parts go to run "
+                        + part.runKey() + "." + (continuation + 1));
+                return false;
+            }
+            if (status == 409) {
+                Log.failureOnce("upload-conflict", "server holds part " + (part == null ? "?" : part.part()) + " of run "
+                        + (part == null ? "?" : part.runKey()) + " with other bytes; " + name + " dropped", null);
                 return true;
             }
             Log.failureOnce("upload-status-" + status, "server answered " + status + " to an upload of " + name + "; will retry", null);
@@ -150,13 +182,17 @@ public final class Uploader implements Runnable {
         }
     }
 
-    private static void drain(HttpURLConnection conn) {
+    /** Reads the answer to its end (so the connection can be reused); returns its first 4 KB as text. */
+    private static String drain(HttpURLConnection conn) {
         try (InputStream in = conn.getResponseCode() >= 400 ? conn.getErrorStream() : conn.getInputStream()) {
-            if (in != null) {
-                in.transferTo(OutputStream.nullOutputStream());
+            if (in == null) {
+                return "";
             }
+            byte[] head = in.readNBytes(4096);
+            in.transferTo(OutputStream.nullOutputStream());
+            return new String(head, StandardCharsets.UTF_8);
         } catch (IOException ignored) {
-            // the status is what counts
+            return ""; // the status is what counts
         }
     }
 

@@ -58,7 +58,8 @@ final class DefaultViewWarmer {
         if (kind == null) {
             return;
         }
-        FlameResponseCache.Key key = new FlameResponseCache.Key(info.id(), new FlameGraphQuery(kind), "binary");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(info.id(), new FlameGraphQuery(kind), "binary",
+                info.updatedMillis());
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (pending.putIfAbsent(key, done) != null) {
             return;

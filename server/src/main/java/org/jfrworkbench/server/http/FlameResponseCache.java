@@ -9,19 +9,21 @@ import java.util.zip.GZIPOutputStream;
 import org.jfrworkbench.server.library.ByteBudgetCache;
 
 /**
- * Encoded flame graph and diff responses, least recently used first out within a byte budget. Recordings never change
- * (the id is a hash of the bytes), so an entry is valid until its recording is deleted; opening the same view
+ * Encoded flame graph and diff responses, least recently used first out within a byte budget. An uploaded recording
+ * never changes (the id is a hash of the bytes); a run grows, and each of its versions (its info's updatedMillis,
+ * read before its profile is loaded) is a key of its own, so an entry is valid until its recording is deleted or
+ * outgrown; opening the same view
  * again (a permalink, back/forward, a second user) then costs no tree build and no encoding. A diff is dropped
  * when either of its recordings is deleted.
  */
 final class FlameResponseCache {
     /**
-     * What a response depends on: the recording (a diff's baseline), a diff's target (else null) and every parameter
-     * of the query, parsed.
+     * What a response depends on: the recording (a diff's baseline), a diff's target (else null), every parameter
+     * of the query, parsed, and the versions of both recordings.
      */
-    record Key(String id, String otherId, Object query, String format) {
-        Key(String id, Object query, String format) {
-            this(id, null, query, format);
+    record Key(String id, String otherId, Object query, String format, long version, long otherVersion) {
+        Key(String id, Object query, String format, long version) {
+            this(id, null, query, format, version, 0);
         }
 
         boolean involves(String recording) {

@@ -14,6 +14,8 @@ import org.jfrworkbench.analysis.SearchPattern;
 import org.jfrworkbench.analysis.Selection;
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.server.library.Runs;
 
 /** The query parameters of the JSON API, parsed with one meaning each; a bad value is a {@link BadQueryException} (400). */
 final class QueryParams {
@@ -204,5 +206,50 @@ final class QueryParams {
             throw new BadQueryException("parameter '" + name + "' is required");
         }
         return v;
+    }
+
+    /**
+     * A run's part as the query names it ({@code run=&chunk=&last=&runStart=}), or null for a plain upload; checked
+     * before any byte is staged.
+     */
+    static RecordingLibrary.RunPart runPart(Context ctx) {
+        String run = ctx.queryParam("run");
+        String chunk = ctx.queryParam("chunk");
+        boolean last = boolParam(ctx, "last");
+        if (run == null) {
+            if (chunk != null || last || ctx.queryParam("runStart") != null) {
+                throw new BadQueryException("chunk=, last= and runStart= belong to a run: give run= too");
+            }
+            return null;
+        }
+        if (!Runs.KEY.matcher(run).matches()) {
+            throw new BadQueryException("run must be 1 to 128 characters of A-Z a-z 0-9 . _ : -");
+        }
+        Integer part = null;
+        if (chunk != null && chunk.isBlank()) {
+            throw new BadQueryException("chunk must be the part number, 0 to " + Runs.MAX_PART);
+        }
+        if (chunk == null) {
+            if (!last) {
+                throw new BadQueryException("run= needs chunk= (the part number, 0 to "
+                        + Runs.MAX_PART + ")");
+            }
+        } else {
+            part = intParam(ctx, "chunk", 0, 0, Runs.MAX_PART);
+        }
+        long runStart = 0;
+        String start = ctx.queryParam("runStart");
+        if (start != null && !start.isBlank()) {
+            try {
+                runStart = Long.parseLong(start.trim());
+            } catch (NumberFormatException e) {
+                runStart = -1;
+            }
+            // 2000-01-01 to a day from now: an epoch time in ms, not seconds or nanoseconds
+            if (runStart < 946_684_800_000L || runStart > System.currentTimeMillis() + 86_400_000L) {
+                throw new BadQueryException("runStart must be the run's start in epoch milliseconds");
+            }
+        }
+        return new RecordingLibrary.RunPart(run, part, last, runStart);
     }
 }

@@ -42,6 +42,7 @@ import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.server.library.Runs;
 import org.jfrworkbench.server.library.StagedUpload;
 import org.jfrworkbench.server.library.UploadTooLargeException;
 
@@ -161,6 +162,7 @@ final class RecordingApi {
         if (length > library.maxUpload() + (1 << 20)) {
             throw new UploadTooLargeException(library.maxUpload());
         }
+        RecordingLibrary.RunPart run = QueryParams.runPart(ctx);
         // a slot per body being received: slow senders cannot take every thread, and the rest get a quick 503
         Received received;
         try (AutoCloseable slot = uploads.take(ctx)) {
@@ -172,14 +174,27 @@ final class RecordingApi {
             throw new IllegalStateException(e);
         }
         StagedUpload staged = received.staged();
+        if (run != null && run.part() == null && staged.size() > 0) {
+            library.discard(staged);
+            throw new BadQueryException("a body with run= needs chunk= (its part number); only an empty last=true may omit it");
+        }
         RecordingLibrary.Imported result;
         try {
             // parsing holds the model of the upload and builds its call tree and index documents: estimated from its
             // size (the importer's own sample limit bounds what compression hides), so large imports run one at a
             // time. Collapsed text of random frame names takes about 8x its size while imported (measured in a heap
             // dump of eight parallel 9 MB uploads of 24,000 stacks, 12 frames deep)
-            result = gate.run("an import", staged.size() * 8,
-                    () -> library.add(staged, received.name(), received.labels(), received.kind()));
+            if (run == null) {
+                result = gate.run("an import", staged.size() * 8,
+                        () -> library.add(staged, received.name(), received.labels(), received.kind()));
+            } else {
+                // a part's import reads the whole run again: the estimate is the run's size with the part
+                RecordingInfo known = library.findInfo(Runs.id(run.runKey()));
+                long runBytes = staged.size() + (known == null ? 0 : known.sizeBytes());
+                result = gate.run("an import", runBytes * 8,
+                        () -> library.addPart(staged, run, received.name(), received.labels()));
+                flames.removeRecording(result.info().id()); // the run's older views, no longer asked for
+            }
         } catch (OverloadedException e) {
             library.discard(staged);
             throw e;
@@ -250,24 +265,26 @@ final class RecordingApi {
     }
 
     void flame(Context ctx) throws IOException {
-        String id = library.info(ctx.pathParam("id")).id();
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        String id = info.id();
         boolean binary = binaryFormat(ctx);
         ProfileData data = load(id);
         FlameGraphQuery query = flameQuery(ctx, data);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json", info.updatedMillis());
         warmer.awaitPrepared(key);
         send(ctx, key, () -> treeBytes(data, query.naming()), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
     }
 
     /** How the samples through one frame of the flame graph (its path, as zoom= names it) divide among thread states. */
     void frameStates(Context ctx) throws IOException {
-        String id = library.info(ctx.pathParam("id")).id();
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        String id = info.id();
         ProfileData data = load(id);
         String path = ctx.queryParam("path");
         FrameStatesQuery query = new FrameStatesQuery(selection(ctx, data), naming(ctx), QueryParams.boolParam(ctx, "invert"),
                 path == null ? "" : path);
         data.samples(query.selection().kind());
-        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, "json");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, "json", info.updatedMillis());
         // one pass over the samples with a mark per stack slot; another naming may build its tree first
         long slots = 16L * data.tree().stackSlots();
         send(ctx, key, () -> query.naming().equals(org.jfrworkbench.model.FrameNaming.DEFAULT) ? slots : slots + treeBytes(data),
@@ -345,13 +362,14 @@ final class RecordingApi {
     }
 
     void sandwich(Context ctx) throws IOException {
-        String id = library.info(ctx.pathParam("id")).id();
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        String id = info.id();
         boolean binary = binaryFormat(ctx);
         ProfileData data = load(id);
         SandwichQuery query = new SandwichQuery(selection(ctx, data), required(ctx, "method"), naming(ctx),
                 QueryParams.maxNodes(ctx));
         data.samples(query.selection().kind());
-        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json", info.updatedMillis());
         send(ctx, key, () -> 2 * treeBytes(data, query.naming()), () -> query.run(data), result -> binary
                 ? new FlameResponseCache.Entry(SandwichBinary.encode((Sandwich) result, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
@@ -379,13 +397,14 @@ final class RecordingApi {
     }
 
     void live(Context ctx) throws IOException {
-        ProfileData data = load(ctx.pathParam("id"));
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        ProfileData data = load(info.id());
         String gc = ctx.queryParam("gc");
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
         boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
         FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
-                binary ? "binary" : "json");
+                binary ? "binary" : "json", info.updatedMillis());
         send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
@@ -408,8 +427,10 @@ final class RecordingApi {
     }
 
     void diff(Context ctx) throws IOException {
-        String base = library.info(required(ctx, "base")).id();
-        String target = library.info(required(ctx, "target")).id();
+        RecordingInfo baseInfo = library.info(required(ctx, "base"));
+        RecordingInfo targetInfo = library.info(required(ctx, "target"));
+        String base = baseInfo.id();
+        String target = targetInfo.id();
         boolean binary = binaryFormat(ctx);
         ProfileData a = load(base);
         ProfileData b = load(target);
@@ -417,7 +438,8 @@ final class RecordingApi {
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
         a.samples(query.base().kind());
         b.samples(query.target().kind());
-        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json",
+                baseInfo.updatedMillis(), targetInfo.updatedMillis());
         send(ctx, key, () -> treeBytes(a, query.naming()) + treeBytes(b, query.naming()), () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));

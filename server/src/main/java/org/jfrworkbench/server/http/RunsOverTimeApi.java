@@ -214,11 +214,12 @@ final class RunsOverTimeApi {
         return sum;
     }
 
-    private static List<String> ids(List<RecordingInfo> runs) {
-        return runs.stream().map(RecordingInfo::id).toList();
+    /** Each run by its id and version: a run that grew since (a part arrived) makes another key. */
+    private static List<String> versions(List<RecordingInfo> runs) {
+        return runs.stream().map(info -> info.id() + "@" + info.updatedMillis()).toList();
     }
 
-    /** The cache key's query part: every run merged, the range and the query. */
+    /** The cache key's query part: every run merged (with its version), the range and the query. */
     private record MergedView(List<String> runs, long from, long to, Object query) {
     }
 
@@ -235,7 +236,7 @@ final class RunsOverTimeApi {
         Runs runs = runs(ctx.queryParam("q"), range[0], range[1], MAX_MERGED_RUNS);
         List<RecordingInfo> infos = withKind(runs, shape.kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key("runs", null,
-                new MergedView(ids(infos), range[0], range[1], query), binary ? "binary" : "json");
+                new MergedView(versions(infos), range[0], range[1], query), binary ? "binary" : "json", 0, 0);
         // the runs are loaded on a cache miss only, when the view's memory is estimated: each load is admitted on its
         // own, before the view's reservation, never inside it
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of()));
@@ -271,7 +272,7 @@ final class RunsOverTimeApi {
         List<RecordingInfo> a = withKind(baseRuns, shape.kind());
         List<RecordingInfo> b = withKind(targetRuns, shape.kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key("runs", null,
-                new DiffView(ids(a), ids(b), base[0], base[1], target[0], target[1], query), binary ? "binary" : "json");
+                new DiffView(versions(a), versions(b), base[0], base[1], target[0], target[1], query), binary ? "binary" : "json", 0, 0);
         // loaded on a cache miss only, as for the merged flame graph
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of(), List.of()));
         api.send(ctx, key, () -> {

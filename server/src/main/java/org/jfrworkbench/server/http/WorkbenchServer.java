@@ -85,6 +85,7 @@ public final class WorkbenchServer {
         app.exception(BadQueryException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
         app.exception(RecordingNotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
         app.exception(UnknownMethodException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+        app.exception(org.jfrworkbench.server.library.PartConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
         app.exception(RecordingTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(UploadTooLargeException.class, (e, ctx) -> error(ctx, 413, e.getMessage()));
         app.exception(UnauthorizedException.class, (e, ctx) -> {

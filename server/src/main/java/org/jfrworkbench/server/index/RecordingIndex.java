@@ -196,6 +196,32 @@ public final class RecordingIndex implements Closeable {
         }
     }
 
+    /**
+     * The version (updatedMillis) of each recording as indexed, by id: a run indexed before its last part's metadata
+     * was committed is older than its meta.json and is indexed again on start.
+     */
+    public java.util.Map<String, Long> recordingVersions() throws IOException {
+        searchers.maybeRefreshBlocking();
+        IndexSearcher s = searchers.acquire();
+        try {
+            java.util.Map<String, Long> versions = new java.util.LinkedHashMap<>();
+            TopDocs top = s.search(new TermQuery(new Term(DOC, "recording")), Math.max(1, s.getIndexReader().maxDoc()));
+            for (ScoreDoc sd : top.scoreDocs) {
+                org.apache.lucene.document.Document d = s.storedFields().document(sd.doc);
+                long version = -1;
+                try {
+                    version = JSON.readValue(d.get("meta"), RecordingInfo.class).updatedMillis();
+                } catch (IOException | RuntimeException e) {
+                    // unreadable: indexed again
+                }
+                versions.put(d.get("id"), version);
+            }
+            return versions;
+        } finally {
+            searchers.release(s);
+        }
+    }
+
     /** A page of recordings matching q (Lucene syntax; blank = all), newest upload first, with facet counts. */
     public RecordingPage list(String q, int offset, int limit) throws IOException {
         Query query = recordingQuery(q);

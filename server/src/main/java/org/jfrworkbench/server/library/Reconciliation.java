@@ -2,8 +2,9 @@ package org.jfrworkbench.server.library;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * Makes the store and the index agree on start: incomplete recordings (a crash before their metadata was written)
  * are removed; a recording whose profile an earlier version wrote is imported again from its original; recordings
  * missing from the index (a crash before its commit, or an index lost or rebuilt) are indexed from their profile;
- * index entries of recordings that are gone are dropped.
+ * index entries of recordings that are gone are dropped; an entry older than its recording (a run's part committed
+ * just before a crash, its index entry not yet replaced) is replaced. A run with parts its metadata does not count (a crash, or a
+ * failed add, after a part was stored) has its profile made again from the counted parts, then those parts removed.
  */
 final class Reconciliation {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciliation.class);
@@ -51,7 +54,7 @@ final class Reconciliation {
             LOG.warn("removing the pieces of recording {}, which was never completed", id);
             store.delete(id);
         }
-        Set<String> inIndex = index.recordingIds();
+        Map<String, Long> inIndex = index.recordingVersions();
         for (String id : inventory.committed()) {
             RecordingInfo info;
             try {
@@ -61,10 +64,13 @@ final class Reconciliation {
                 continue;
             }
             try {
-                if (!store.profileIsCurrent(id)) {
+                List<Integer> uncounted = info.run() == null ? List.of() : uncountedParts(info);
+                Long indexedVersion = inIndex.remove(id);
+                if (info.run() != null && (!uncounted.isEmpty() || !store.profileIsCurrent(id))) {
+                    info = reimportRun(info, uncounted);
+                } else if (!store.profileIsCurrent(id)) {
                     info = reimport(info);
-                    inIndex.remove(id);
-                } else if (!inIndex.remove(id)) {
+                } else if (indexedVersion == null || indexedVersion != info.updatedMillis()) {
                     index.add(info, store.readProfile(id));
                     indexed++;
                 }
@@ -73,7 +79,7 @@ final class Reconciliation {
             }
             infos.put(id, info);
         }
-        for (String orphan : inIndex) {
+        for (String orphan : inIndex.keySet()) {
             index.delete(orphan);
             dropped++;
         }
@@ -82,6 +88,29 @@ final class Reconciliation {
                     indexed, reimported, dropped);
             index.commit();
         }
+    }
+
+    private List<Integer> uncountedParts(RecordingInfo info) throws IOException {
+        List<Integer> uncounted = new ArrayList<>(store.storedParts(info.id()));
+        uncounted.removeAll(info.partNumbers());
+        return uncounted;
+    }
+
+    /** Makes a run's profile again from the parts its metadata counts, then removes the parts it does not. */
+    private RecordingInfo reimportRun(RecordingInfo old, List<Integer> uncounted) throws IOException {
+        LOG.info("making the profile of run {} (recording {}) again from its {} part(s); {} uncounted part(s) removed",
+                old.run(), old.id(), old.parts(), uncounted.size());
+        Profile profile = Runs.importParts(store, staging, importer, old.id(), old.partNumbers(), old.runStartMillis());
+        RecordingInfo info = RecordingInfo.of(old.id(), old.sha256(), old.name(), profile, old.labels(), old.sizeBytes(),
+                old.uploadedMillis()).asRun(old.run(), old.partNumbers(), old.lastPart(), old.updatedMillis(), old.runStartMillis());
+        ProfileData data = new ProfileData(info.id(), profile);
+        store.replace(info, data);
+        for (int part : uncounted) {
+            store.deletePart(info.id(), part);
+        }
+        index.add(info, data);
+        reimported++;
+        return info;
     }
 
     /** Imports a stored original again (its profile's version is outdated) with the name and labels it had. */

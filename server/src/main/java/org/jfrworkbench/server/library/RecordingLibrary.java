@@ -44,6 +44,8 @@ public final class RecordingLibrary implements Closeable {
     private final RecordingIndex index;
     private final Importer importer;
     private final long maxUpload;
+    /** A run's parts together: each part's import reads the whole run again, so this bounds the work of one part. */
+    private final long maxRun;
     private final Map<String, RecordingInfo> infos = new ConcurrentHashMap<>();
     private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
     /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
@@ -53,6 +55,7 @@ public final class RecordingLibrary implements Closeable {
     private final IndexCommitter committer;
     /** Decodes under way, by id, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
+    private final RunAppender runs;
 
     /** The result of an import: the recording, whether it is new (201) or was stored before (200), and the steps' times. */
     public record Imported(RecordingInfo info, boolean created, UploadTimings timings) {
@@ -63,12 +66,22 @@ public final class RecordingLibrary implements Closeable {
      * {@code tmp/} (the scratch area, emptied here).
      */
     public static RecordingLibrary open(Path dataDir, Importer importer, long maxUpload) throws IOException {
+        return open(dataDir, importer, maxUpload, maxUpload);
+    }
+
+    /** As {@link #open(Path, Importer, long)}, with a run's parts bounded to maxRun bytes together. */
+    public static RecordingLibrary open(Path dataDir, Importer importer, long maxUpload, long maxRun) throws IOException {
         Staging staging = new Staging(dataDir.resolve("tmp"));
         BlobStore blobs = new LocalDiskBlobStore(dataDir.resolve("recordings"), staging.dir());
-        return new RecordingLibrary(staging, blobs, RecordingIndex.open(dataDir.resolve("index")), importer, maxUpload);
+        return new RecordingLibrary(staging, blobs, RecordingIndex.open(dataDir.resolve("index")), importer, maxUpload, maxRun);
     }
 
     RecordingLibrary(Staging staging, BlobStore blobs, RecordingIndex index, Importer importer, long maxUpload)
+            throws IOException {
+        this(staging, blobs, index, importer, maxUpload, maxUpload);
+    }
+
+    RecordingLibrary(Staging staging, BlobStore blobs, RecordingIndex index, Importer importer, long maxUpload, long maxRun)
             throws IOException {
         this.staging = staging;
         this.blobs = blobs;
@@ -76,6 +89,7 @@ public final class RecordingLibrary implements Closeable {
         this.index = index;
         this.importer = importer;
         this.maxUpload = maxUpload;
+        this.maxRun = maxRun;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -86,6 +100,7 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
+        this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
     /** Streams an upload into the scratch area, hashing on the way; throws when it exceeds the upload limit. */
@@ -185,6 +200,23 @@ public final class RecordingLibrary implements Closeable {
             }
             throw e;
         }
+    }
+
+    /** A part of a run as its uploader names it: run key, part number (null: no part, only last), last, time origin. */
+    public record RunPart(String runKey, Integer part, boolean last, long runStartMillis) {
+    }
+
+    /**
+     * Adds a part to a run (see {@link Runs}), creating the run's recording with its first part. The part is checked
+     * on its own first (a JFR file with a readable chunk), stored, then the run's profile is made again from all its
+     * parts in part order, stored, and the metadata that counts the part replaced last; the index follows. A part
+     * number stored already with the same bytes changes nothing (but may mark the run ended); with other bytes it is a
+     * {@link PartConflictException}. Upload labels merge over the run's (a later part's value of a label wins); the
+     * name is the first part's. The run's parts together stay within maxRun bytes, which bounds the work of one part.
+     * The staged file is gone afterwards, whatever happens.
+     */
+    public Imported addPart(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {
+        return runs.add(staged, run, name, labels);
     }
 
     /** What f computed; its failure rethrown as it was thrown. what: for the message when interrupted. */
@@ -288,10 +320,12 @@ public final class RecordingLibrary implements Closeable {
         }
     }
 
-
-    /** The original bytes as uploaded; the caller closes the stream. */
+    /** The original bytes as uploaded (a run's: its parts one after the other, one JFR file); the caller closes the stream. */
     public InputStream original(String id) throws IOException {
-        info(id);
+        RecordingInfo info = info(id);
+        if (info.run() != null) {
+            return Runs.openParts(store, id, info.partNumbers());
+        }
         try {
             return store.openOriginal(id);
         } catch (NoSuchFileException e) {

@@ -19,13 +19,18 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
  * all. A recording {@code <id>} is the blobs {@code <id>/original.bin} (the uploaded bytes), {@code <id>/profile.wbp}
  * (the imported model, {@link ProfileCodec}) and {@code <id>/meta.json} ({@link RecordingInfo}), its commit marker:
  * written after the other pieces are durable and deleted before them. A recording without it is incomplete, left by
- * a crash, and is discarded. A run that grows chunk by chunk fits the same rule: its chunks are further pieces
- * under {@code <id>/}, each durable before the metadata that counts it is replaced.
+ * a crash, and is discarded. A run that grows chunk by chunk fits the same rule: its parts are the pieces
+ * {@code <id>/part-NNNNNNN.jfr} (instead of an original), each durable before the profile that includes it is written
+ * and before the metadata that counts it (its part numbers) is replaced. A part the metadata does not count was left
+ * by a crash or a failed add; the profile may include it, so it is made again from the counted parts ({@code
+ * Reconciliation}).
  */
 public final class RecordingStore {
     public static final String ORIGINAL = "original.bin";
     public static final String PROFILE = "profile.wbp";
     public static final String META = "meta.json";
+    private static final String PART_PREFIX = "part-";
+    private static final String PART_SUFFIX = ".jfr";
     private static final Pattern ID = Pattern.compile("[0-9a-f]{16}");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -49,7 +54,8 @@ public final class RecordingStore {
         }
         Set<String> committed = new TreeSet<>();
         Set<String> incomplete = new TreeSet<>();
-        pieces.forEach((id, names) -> (names.containsAll(List.of(META, ORIGINAL, PROFILE)) ? committed : incomplete).add(id));
+        pieces.forEach((id, names) -> (names.containsAll(List.of(META, PROFILE))
+                && (names.contains(ORIGINAL) || names.stream().anyMatch(n -> n.startsWith(PART_PREFIX))) ? committed : incomplete).add(id));
         return new Inventory(committed, incomplete);
     }
 
@@ -97,6 +103,41 @@ public final class RecordingStore {
     public void replace(RecordingInfo info, ProfileData data) throws IOException {
         commit(info);
         putProfile(data);
+    }
+
+    /** Stores a run's part from a local file (which stays the caller's); durable when it returns. */
+    public void putPart(String id, int part, Path file) throws IOException {
+        blobs.putFile(key(id, partName(part)), file);
+    }
+
+    /** A stored part's bytes; the caller closes the blob. */
+    public BlobStore.Blob openPart(String id, int part) throws IOException {
+        return blobs.open(key(id, partName(part)));
+    }
+
+    public void deletePart(String id, int part) throws IOException {
+        blobs.delete(key(id, partName(part)));
+    }
+
+    /** The part numbers stored under id, counted by its metadata or not, in order. */
+    public List<Integer> storedParts(String id) throws IOException {
+        List<Integer> parts = new java.util.ArrayList<>();
+        for (String k : blobs.list(key(id, PART_PREFIX))) {
+            String name = k.substring(k.indexOf('/') + 1);
+            if (name.endsWith(PART_SUFFIX)) {
+                try {
+                    parts.add(Integer.parseInt(name.substring(PART_PREFIX.length(), name.length() - PART_SUFFIX.length())));
+                } catch (NumberFormatException e) {
+                    // not one of ours
+                }
+            }
+        }
+        parts.sort(null);
+        return parts;
+    }
+
+    private static String partName(int part) {
+        return String.format(java.util.Locale.ROOT, "%s%07d%s", PART_PREFIX, part, PART_SUFFIX);
     }
 
     /** The uploaded bytes; the caller closes the stream. */

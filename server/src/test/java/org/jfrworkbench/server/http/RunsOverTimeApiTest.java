@@ -217,7 +217,7 @@ class RunsOverTimeApiTest {
     }
 
     @Test
-    void aMergedViewIsCachedUntilAnotherRunJoinsTheRange() throws Exception {
+    void aMergedViewIsCachedUntilAnotherRunJoinsTheRangeOrARunInItGrows() throws Exception {
         long s1 = ok("/api/recordings/" + first).get("startMillis").asLong();
         String path = "/api/merged/flame?q=" + enc(Q) + "&from=" + s1 + "&to=" + (s1 + 20_000);
         java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.base + path)).build();
@@ -236,6 +236,13 @@ class RunsOverTimeApiTest {
         // and gone again once deleted
         assertEquals(204, server.delete("/api/recordings/" + third, null).status());
         assertEquals(400, ok(path).get("total").asLong());
+        // a run that grows by a part in the range after its view was cached: a new answer, with the part's samples
+        String growing = id(server.post("?name=growing&labels=service=checkout&run=growing&chunk=0",
+                ServiceRun.of(T0 + 10_000_000_000L, 30, 10, i -> "audit"), null));
+        assertEquals(430, ok(path).get("total").asLong());
+        assertEquals(growing, id(server.post("?run=growing&chunk=1",
+                ServiceRun.of(T0 + 10_400_000_000L, 20, 10, i -> "audit"), null)));
+        assertEquals(450, ok(path).get("total").asLong());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.jfrworkbench.server.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,10 +14,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
+import org.jfrworkbench.testkit.Recordings;
 import org.jfrworkbench.testkit.agent.AgentChunks;
 import org.jfrworkbench.testkit.process.ChildJvm;
 import org.jfrworkbench.testkit.process.ServerProcess;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The agent ({@code agent.jar} system property) uploading to the real server: chunks written while no server
  * listens wait in the agent's spool, which stays within its bound by dropping the oldest; once {@code workbench serve}
- * comes up on that port each chunk is stored once and leaves the spool. The workloads run until their standard input
+ * comes up on that port each chunk is stored once, as the next part of the process's one run, and leaves the spool. The workloads run until their standard input
  * ends, so each test stops them once it has seen what it waits for, however slow the machine.
  */
 class AgentUploadIT {
@@ -35,49 +35,160 @@ class AgentUploadIT {
     Path tmp;
 
     @Test
-    void chunksSpooledWhileTheServerIsAwayArriveExactlyOnce() throws Exception {
+    void theChunksOfOneProcessAreOneRunDeliveredExactlyOnceAcrossServerRestarts() throws Exception {
         int port = freePort();
         Path spool = tmp.resolve("spool");
+        Path data = tmp.resolve("data");
         Path appLog = tmp.resolve("app.log");
         Process app = ChildJvm.current().launch(List.of(
                 ChildJvm.agent("dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port + ",token=s3cret,label.service=upload-test"),
                 "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
                 UploadingWorkload.class.getName()), appLog);
+        String list = "/api/recordings?q=label:service%3Dupload-test&limit=1000";
         try {
             // nobody listens yet: the uploader has tried and failed, and closed chunks wait in the spool
             ChildJvm.await(app, appLog, () -> spooled(spool).size() >= 2 && Files.readString(appLog).contains("cannot reach"),
                     () -> "chunks spooled while the server is away: " + spooled(spool));
             List<Integer> spooledWhileAway = spooled(spool);
+            assertEquals(0, spooledWhileAway.get(0), "the first part is part 0: " + spooledWhileAway);
 
-            try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--token", "s3cret", "--no-samples")) {
-                String list = server.base + "/api/recordings?q=label:service%3Dupload-test&limit=1000";
-                // delivered chunks leave the spool: the agent deletes each one the server acknowledged
+            List<Long> durations = new ArrayList<>();
+            try (ServerProcess server = ServerProcess.onPort(port, data, "--token", "s3cret", "--no-samples")) {
+                // the spool is delivered, then every new chunk: one recording that grows
                 ChildJvm.await(app, appLog, () -> {
-                    List<Integer> stored = stored(list);
-                    return stored.size() >= 5 && stored.containsAll(spooledWhileAway)
-                            && spooled(spool).stream().noneMatch(stored::contains);
-                }, () -> "stored " + stored(list) + ", spooled " + spooled(spool));
-
+                    JsonNode run = theRun(server.base + list);
+                    if (run != null && (durations.isEmpty() || durations.get(durations.size() - 1) != run.get("durationMillis").asLong())) {
+                        durations.add(run.get("durationMillis").asLong());
+                    }
+                    return run != null && parts(run).containsAll(spooledWhileAway) && run.get("parts").asInt() >= spooledWhileAway.size() + 2;
+                }, () -> "run " + theRun(server.base + list) + ", spooled " + spooled(spool));
+                server.kill(); // mid-run, SIGKILL
+            }
+            for (int i = 1; i < durations.size(); i++) {
+                assertTrue(durations.get(i) > durations.get(i - 1), "the run's duration grows with its parts: " + durations);
+            }
+            assertTrue(durations.size() >= 2, "seen growing: " + durations);
+            // chunks closed while the server is down wait in the spool again
+            ChildJvm.await(app, appLog, () -> spooled(spool).size() >= 2, () -> "spooled while the server is down: " + spooled(spool));
+            try (ServerProcess server = ServerProcess.onPort(port, data, "--token", "s3cret", "--no-samples")) {
+                List<Integer> waiting = spooled(spool);
+                ChildJvm.await(app, appLog, () -> {
+                    JsonNode run = theRun(server.base + list);
+                    return run != null && parts(run).containsAll(waiting);
+                }, () -> "run " + theRun(server.base + list) + " after the restart, spooled " + spooled(spool));
                 ChildJvm.stop(app, appLog);
-                List<Integer> stored = stored(list);
+
+                JsonNode run = theRun(server.base + list);
+                List<Integer> parts = parts(run);
                 List<Integer> left = spooled(spool);
-                int last = stored.get(stored.size() - 1);
-                for (int i = 0; i < stored.size(); i++) {
-                    assertEquals(i + 1, stored.get(i), "every chunk arrived in order, none twice: " + stored);
+                for (int i = 0; i < parts.size(); i++) {
+                    assertEquals(i, parts.get(i), "parts numbered without gaps, none twice: " + parts);
                 }
                 // at exit the agent gives uploads a few seconds; what is left waits in the spool for its next start.
                 // Only the chunk in flight when the JVM ended may be stored and still spooled: delivered again, it is
-                // the same bytes
+                // the same bytes, stored once
                 if (!left.isEmpty()) {
-                    assertTrue(left.get(0) == last || left.get(0) == last + 1, "stored " + stored + ", left in the spool " + left);
+                    int next = parts.get(parts.size() - 1);
+                    assertTrue(left.get(0) == next || left.get(0) == next + 1, "stored " + parts + ", left in the spool " + left);
                     for (int i = 0; i < left.size(); i++) {
-                        assertEquals(left.get(0) + i, left.get(i), "no chunk lost: stored " + stored + ", spooled " + left);
+                        assertEquals(left.get(0) + i, left.get(i), "no chunk lost: stored " + parts + ", spooled " + left);
                     }
+                } else {
+                    assertTrue(run.get("ended").asBoolean(), "the last chunk, sent at exit, ended the run: " + run);
                 }
+                assertFalse(Files.readString(appLog).contains("other bytes"), Files.readString(appLog));
+
+                // the run is what its stored parts, concatenated, are as one upload: every sample there exactly once
+                String id = run.get("id").asText();
+                Path joined = tmp.resolve("joined.jfr");
+                try (Stream<Path> files = Files.list(data.resolve("recordings").resolve(id))) {
+                    List<Path> stored = files.filter(f -> f.getFileName().toString().startsWith("part-")).sorted().toList();
+                    assertEquals(parts.size(), stored.size(), stored.toString());
+                    Recordings.concatenate(joined, stored.toArray(Path[]::new));
+                }
+                HttpResponse<String> whole = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.base
+                        + "/api/recordings?name=joined")).header("Authorization", "Bearer s3cret")
+                        .POST(HttpRequest.BodyPublishers.ofFile(joined)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(201, whole.statusCode(), whole.body());
+                JsonNode plain = new ObjectMapper().readTree(whole.body());
+                assertEquals(plain.get("kinds"), run.get("kinds"));
+                assertEquals(plain.get("chunks"), run.get("chunks"));
             }
         } finally {
             app.destroyForcibly();
         }
+    }
+
+    /** The one recording under this test's label (null before the first part arrives); more than one fails the test. */
+    private static JsonNode theRun(String list) throws Exception {
+        HttpResponse<String> response;
+        try {
+            response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(list)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            return null; // the server is starting or gone
+        }
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode recordings = new ObjectMapper().readTree(response.body()).get("recordings");
+        assertTrue(recordings.size() <= 1, "one run, one recording: " + response.body());
+        if (recordings.isEmpty()) {
+            return null;
+        }
+        JsonNode run = recordings.get(0);
+        assertEquals("upload-test", run.get("labels").get("service").asText());
+        assertTrue(run.get("run").asText().contains(":" + run.get("labels").get("pid").asText() + ":"), run.toString());
+        return run;
+    }
+
+    private static List<Integer> parts(JsonNode run) {
+        List<Integer> parts = new ArrayList<>();
+        run.get("partNumbers").forEach(n -> parts.add(n.asInt()));
+        return parts;
+    }
+
+    @Test
+    void aRunThatOutgrowsTheServersLimitGoesOnAsItsContinuation() throws Exception {
+        int port = freePort();
+        Path spool = tmp.resolve("spool");
+        Path appLog = tmp.resolve("app.log");
+        try (ServerProcess server = ServerProcess.onPort(port, tmp.resolve("data"), "--no-samples", "--max-run", "400k")) {
+            Process app = ChildJvm.current().launch(List.of(
+                    ChildJvm.agent("dir=" + spool + ",interval=1s,upload=http://127.0.0.1:" + port + ",label.service=limit-test"),
+                    "-cp", Path.of(UploadingWorkload.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                    UploadingWorkload.class.getName()), appLog);
+            String list = server.base + "/api/recordings?q=label:service%3Dlimit-test&limit=1000";
+            try {
+                ChildJvm.await(app, appLog, () -> {
+                    JsonNode recordings = recordings(list);
+                    return recordings.size() == 2 && recordings.get(0).get("parts").asInt() >= 1;
+                }, () -> "runs " + recordings(list));
+                ChildJvm.stop(app, appLog);
+            } finally {
+                app.destroyForcibly();
+            }
+            // newest first: the base run last, then KEY.2, KEY.3, ...
+            JsonNode recordings = recordings(list);
+            String key = recordings.get(recordings.size() - 1).get("run").asText();
+            List<Integer> parts = new ArrayList<>();
+            for (int i = 0; i < recordings.size(); i++) {
+                JsonNode run = recordings.get(recordings.size() - 1 - i);
+                assertEquals(i == 0 ? key : key + "." + (i + 1), run.get("run").asText(), recordings.toString());
+                assertTrue(run.get("sizeBytes").asLong() <= 400 << 10, run.toString());
+                assertEquals(recordings.get(0).get("startMillis"), run.get("startMillis"), "all start at the JVM's start");
+                parts.addAll(parts(run));
+            }
+            for (int i = 0; i < parts.size(); i++) {
+                assertEquals(i, parts.get(i), "each continuation goes on with the next part: " + parts);
+            }
+        }
+    }
+
+    /** The recordings of a list URL, newest first. */
+    private static JsonNode recordings(String list) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(list)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return new ObjectMapper().readTree(response.body()).get("recordings");
     }
 
     @Test
@@ -101,26 +212,9 @@ class AgentUploadIT {
         assertTrue(out.contains("dropped") && out.contains("oldest chunk"), out);
     }
 
-    /** The chunk numbers stored under this test's label, sorted; a name stored twice fails the test. */
-    private static List<Integer> stored(String list) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(list)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        List<Integer> sequence = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (JsonNode r : new ObjectMapper().readTree(response.body()).get("recordings")) {
-            String name = r.get("name").asText();
-            assertTrue(names.add(name), "stored twice: " + name);
-            assertEquals("upload-test", r.get("labels").get("service").asText());
-            sequence.add(number(name));
-        }
-        sequence.sort(null);
-        return sequence;
-    }
-
-    /** A chunk file's sequence number: the agent names them {@code ...-NNNN.jfr}. */
+    /** A spooled chunk's part number: the agent names them {@code <stem>@<run>@<runStart>@<part>[@last].jfr}. */
     private static int number(String name) {
-        return Integer.parseInt(name.replaceAll(".*-(\\d{4})\\.jfr$", "$1"));
+        return Integer.parseInt(name.replaceAll("^.*@(\\d+)(@last)?\\.jfr$", "$1"));
     }
 
     /** The numbers of the closed chunks waiting in the spool, sorted. */

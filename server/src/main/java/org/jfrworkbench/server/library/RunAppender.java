@@ -1,0 +1,187 @@
+package org.jfrworkbench.server.library;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.importer.RecordingTooLargeException;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.server.catalog.RecordingInfo;
+import org.jfrworkbench.server.catalog.RecordingNotFoundException;
+import org.jfrworkbench.server.index.RecordingIndex;
+import org.jfrworkbench.server.library.RecordingLibrary.Imported;
+import org.jfrworkbench.server.library.RecordingLibrary.RunPart;
+import org.jfrworkbench.server.store.RecordingStore;
+
+/**
+ * Adds the parts of runs for {@link RecordingLibrary#addPart}: under the run's lock, a part is stored, the run's
+ * profile made again from all its parts ({@link Runs}) and stored, then the metadata that counts the part; then the
+ * library's caches and the index follow.
+ */
+final class RunAppender {
+    /** Loads a recording's profile as the library does (from its cache or the store). */
+    interface Loader {
+        ProfileData load(String id) throws IOException;
+    }
+
+    private final RecordingStore store;
+    private final RecordingIndex index;
+    private final IndexCommitter committer;
+    private final Staging staging;
+    private final Importer importer;
+    private final long maxRun;
+    private final Map<String, RecordingInfo> infos;
+    private final ProfileCache cache;
+    private final Function<String, Object> locks;
+    private final Loader loader;
+
+    RunAppender(RecordingStore store, RecordingIndex index, IndexCommitter committer, Staging staging, Importer importer,
+                long maxRun, Map<String, RecordingInfo> infos, ProfileCache cache, Function<String, Object> locks, Loader loader) {
+        this.store = store;
+        this.index = index;
+        this.committer = committer;
+        this.staging = staging;
+        this.importer = importer;
+        this.maxRun = maxRun;
+        this.infos = infos;
+        this.cache = cache;
+        this.locks = locks;
+        this.loader = loader;
+    }
+
+    Imported add(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {
+        UploadTimings timings = new UploadTimings();
+        timings.add("stage", staged.nanos());
+        String id = Runs.id(run.runKey());
+        try {
+            if (run.part() == null) {
+                return new Imported(markEnded(id), false, timings);
+            }
+            int part = run.part();
+            if (staged.size() == 0) {
+                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey() + " is empty");
+            }
+            if (!Runs.isJfr(staged.file())) {
+                throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey()
+                        + " is not a JFR file: a run's parts are uncompressed JFR chunk files, appended in part order");
+            }
+            importer.read(staged.file()); // refused whole, before anything is stored, when it has no readable chunk
+            timings.step("check");
+            synchronized (locks.apply(id)) {
+                RecordingInfo old = infos.get(id);
+                if (old != null && old.run() == null) {
+                    throw new PartConflictException("recording " + id + " is not a run");
+                }
+                if (old != null && old.partNumbers().contains(part)) {
+                    if (!Runs.sameBytes(store, id, part, staged.sha256())) {
+                        throw new PartConflictException("part " + part + " of run " + run.runKey()
+                                + " is stored already with other bytes");
+                    }
+                    RecordingInfo info = run.last() && !Integer.valueOf(part).equals(old.lastPart()) ? markLast(old, part) : old;
+                    return new Imported(info, false, timings);
+                }
+                long size = (old == null ? 0 : old.sizeBytes()) + staged.size();
+                if (size > maxRun) {
+                    throw new RecordingTooLargeException("run " + run.runKey() + " would hold " + size + " bytes with part "
+                            + part + ", more than the run limit of " + maxRun + " bytes (--max-run)");
+                }
+                List<Integer> parts = new ArrayList<>(old == null ? List.of() : old.partNumbers());
+                parts.add(part);
+                parts.sort(null);
+                long runStart = old != null && old.runStartMillis() > 0 ? old.runStartMillis() : run.runStartMillis();
+                Integer last = run.last() ? Integer.valueOf(part) : old == null ? null : old.lastPart();
+                ProfileData previous = old == null ? null : loader.load(id);
+                store.putPart(id, part, staged.file());
+                boolean profileWritten = false;
+                boolean committed = false;
+                try {
+                    Profile profile;
+                    try {
+                        profile = Runs.importParts(store, staging, importer, id, parts, runStart);
+                    } catch (RecordingTooLargeException e) {
+                        // the part alone was read: it is the run that outgrew the limit (an uploader may go on in a new run)
+                        throw new RecordingTooLargeException("run " + run.runKey() + " would hold too much with part " + part
+                                + ": " + e.reason());
+                    }
+                    timings.step("import");
+                    Map<String, String> merged = new LinkedHashMap<>(old == null ? Map.of() : old.labels());
+                    merged.putAll(labels);
+                    String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
+                    long now = System.currentTimeMillis();
+                    RecordingInfo info = RecordingInfo.of(id, Runs.sha256(run.runKey()), display, profile, merged, size,
+                                    old == null ? now : old.uploadedMillis())
+                            .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
+                    ProfileData data = new ProfileData(id, profile);
+                    RecordingIndex.Entry entry = index.entry(info, data);
+                    profileWritten = true;
+                    store.putProfile(data);
+                    timings.step("store");
+                    CrashPoint.reached("part");
+                    store.commit(info);
+                    committed = true;
+                    timings.step("commit");
+                    CrashPoint.reached("run-commit");
+                    // the newer profile before the newer info: whoever sees this info loads this profile or a later one
+                    cache.put(id, data);
+                    infos.put(id, info);
+                    index.add(entry);
+                    index.refresh();
+                    committer.changed();
+                    timings.step("index");
+                    return new Imported(info, old == null, timings);
+                } catch (IOException | RuntimeException | Error e) {
+                    if (!committed) {
+                        try {
+                            store.deletePart(id, part);
+                            if (old == null) {
+                                store.delete(id);
+                            } else if (profileWritten) {
+                                store.putProfile(previous);
+                            }
+                        } catch (IOException | RuntimeException cleanup) {
+                            e.addSuppressed(cleanup); // what is left is what reconciling on the next start repairs
+                        }
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            staging.discard(staged);
+        }
+    }
+
+    /** Marks a run ended at its highest part (a later part opens it again). */
+    private RecordingInfo markEnded(String id) throws IOException {
+        synchronized (locks.apply(id)) {
+            RecordingInfo old = infos.get(id);
+            if (old == null) {
+                throw new RecordingNotFoundException(id);
+            }
+            if (old.run() == null) {
+                throw new PartConflictException("recording " + id + " is not a run");
+            }
+            Integer highest = old.partNumbers().get(old.partNumbers().size() - 1);
+            return highest.equals(old.lastPart()) ? old : markLast(old, highest);
+        }
+    }
+
+    /** Replaces a run's metadata with one whose part marked last is part; called holding the run's lock. */
+    private RecordingInfo markLast(RecordingInfo old, int part) throws IOException {
+        RecordingInfo info = old.asRun(old.run(), old.partNumbers(), part,
+                Math.max(System.currentTimeMillis(), old.updatedMillis() + 1), old.runStartMillis());
+        ProfileData data = loader.load(old.id());
+        RecordingIndex.Entry entry = index.entry(info, data);
+        store.commit(info);
+        infos.put(info.id(), info);
+        index.add(entry);
+        index.refresh();
+        committer.changed();
+        return info;
+    }
+}
