@@ -50,7 +50,7 @@ public final class LiveHeapQuery {
         return new Timeline(gcs, samples, live == null ? 0 : live.size());
     }
 
-    private static Gc gc(int i, GcEvent g) {
+    static Gc gc(int i, GcEvent g) {
         return new Gc(i, g.gcId(), g.startNanos() / 1_000_000, g.durationNanos() / 1_000_000, g.name(), g.cause(),
                 g.heapUsedBefore(), g.heapUsedAfter(), g.heapCommitted(), g.longestPauseNanos());
     }
@@ -62,23 +62,8 @@ public final class LiveHeapQuery {
      */
     public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples) {
         Profile p = data.profile();
-        List<GcEvent> gcs = p.heap().gcs();
-        if (gcs.isEmpty()) {
-            throw new BadQueryException("recording " + data.id() + " has no GC events, so the live heap cannot be scaled");
-        }
-        int index;
-        if (gcIndex == null) {
-            index = defaultGc(data, gcs);
-        } else {
-            if (gcIndex < 0 || gcIndex >= gcs.size()) {
-                throw new BadQueryException("gc must be between 0 and " + (gcs.size() - 1));
-            }
-            index = gcIndex;
-        }
-        GcEvent g = gcs.get(index);
-        if (g.heapUsedAfter() < 0) {
-            throw new BadQueryException("GC " + index + " has no heap-used-after figure");
-        }
+        int index = gcIndex(data, gcIndex);
+        GcEvent g = p.heap().gcs().get(index);
         SampleTable live = data.samples(Kind.LIVE);
         Selection selection = aliveAt(p, g, countSamples);
         java.util.function.IntPredicate selected = selection.on(data);
@@ -105,6 +90,35 @@ public final class LiveHeapQuery {
         FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
                 countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
         return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame);
+    }
+
+    /**
+     * The GC a live-heap query is at: gcIndex checked against the recording's GCs (null = the default GC), with a
+     * used-after figure to scale to; BadQueryException (400) naming the problem otherwise.
+     */
+    static int gcIndex(ProfileData data, Integer gcIndex) {
+        List<GcEvent> gcs = data.profile().heap().gcs();
+        if (gcs.isEmpty()) {
+            throw new BadQueryException("recording " + data.id() + " has no GC events, so the live heap cannot be scaled");
+        }
+        int index;
+        if (gcIndex == null) {
+            index = defaultGc(data, gcs);
+        } else {
+            if (gcIndex < 0 || gcIndex >= gcs.size()) {
+                throw new BadQueryException("gc must be between 0 and " + (gcs.size() - 1) + " for recording " + data.id());
+            }
+            index = gcIndex;
+        }
+        if (gcs.get(index).heapUsedAfter() < 0) {
+            throw new BadQueryException("GC " + index + " has no heap-used-after figure");
+        }
+        return index;
+    }
+
+    /** Whether live sample i (by index) is known alive at GC g: the rule of every live-heap figure. */
+    static java.util.function.IntPredicate aliveAt(ProfileData data, GcEvent g) {
+        return aliveAt(data.profile(), g, false).on(data);
     }
 
     /** The live samples known alive at GC g: allocated at or before its end ([start, end + 1 ns)), reported after it. */

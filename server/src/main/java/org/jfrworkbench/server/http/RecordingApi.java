@@ -31,6 +31,8 @@ import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
 import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.FrameStatesQuery;
+import org.jfrworkbench.analysis.HeapDiffQuery;
+import org.jfrworkbench.analysis.HeapGrowthQuery;
 import org.jfrworkbench.analysis.LiveHeapQuery;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.analysis.QueryLimits;
@@ -396,6 +398,52 @@ final class RecordingApi {
             return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
                     FlameGraphBinary.CONTENT_TYPE);
         });
+    }
+
+    void heapGrowth(Context ctx) throws IOException {
+        ProfileData data = load(ctx.pathParam("id"));
+        int limit = intParam(ctx, "limit", HeapGrowthQuery.DEFAULT_LIMIT, 1, HeapGrowthQuery.MAX_LIMIT);
+        HeapGrowthQuery query = new HeapGrowthQuery(limit);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new GrowthView(limit), "json");
+        send(ctx, key, () -> heapViewBytes(data, limit * (long) HeapGrowthQuery.MAX_POINTS), () -> query.run(data),
+                result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
+    }
+
+    /** The cache key's query part of a growth view. */
+    private record GrowthView(int limit) {
+    }
+
+    void heapDiff(Context ctx) throws IOException {
+        String base = library.info(required(ctx, "base")).id();
+        String target = library.info(required(ctx, "target")).id();
+        Integer baseGc = optionalGc(ctx, "baseGc");
+        Integer targetGc = optionalGc(ctx, "targetGc");
+        int limit = intParam(ctx, "limit", HeapDiffQuery.DEFAULT_LIMIT, 1, HeapDiffQuery.MAX_LIMIT);
+        ProfileData a = load(base);
+        ProfileData b = load(target);
+        HeapDiffQuery query = new HeapDiffQuery(baseGc, targetGc, limit);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, limit), "json");
+        send(ctx, key, () -> heapViewBytes(a, 0) + heapViewBytes(b, 0), () -> query.run(a, b),
+                result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
+    }
+
+    /** The cache key's query part of a heap diff: each side's GC (null = its default GC), the rows asked for. */
+    private record HeapDiffView(Integer baseGc, Integer targetGc, int limit) {
+    }
+
+    private static Integer optionalGc(Context ctx, String name) {
+        String gc = ctx.queryParam(name);
+        return gc == null || gc.isBlank() ? null : intParam(ctx, name, 0, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Heap a live-set view holds while built: its tallies per live sample and per GC, and the points of the series it
+     * answers; the live samples are few (async-profiler tracks about a thousand at a time), the GCs may be many.
+     */
+    private static long heapViewBytes(ProfileData data, long seriesPoints) {
+        org.jfrworkbench.model.SampleTable live = data.profile().kinds().get(Kind.LIVE);
+        long samples = live == null ? 0 : live.size();
+        return (1L << 20) + 160 * samples + 96L * data.profile().heap().gcs().size() + 48 * seriesPoints;
     }
 
     /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC), the weight. */
