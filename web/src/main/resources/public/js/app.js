@@ -12,8 +12,9 @@ const PAGES = {
   recording: () => import('./pages/recording.js'),
   diff: () => import('./pages/diff.js'),
   heap: () => import('./pages/heap.js'),
+  heapdiff: () => import('./pages/heapdiff.js'),
 };
-const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap' };
+const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap', heapdiff: 'Heap diff' };
 const main = document.getElementById('app');
 // the page shown: its key (page and recordings), its mount (resolves to {update} or null) and its lifetime, which
 // ends when another page replaces it
@@ -31,7 +32,7 @@ async function show(st) {
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
   const load = PAGES[st.page];
-  if (!load || (st.page !== 'recordings' && !st.id) || (st.page === 'diff' && !st.base)) {
+  if (!load || (st.page !== 'recordings' && !st.id) || ((st.page === 'diff' || st.page === 'heapdiff') && !st.base)) {
     main.appendChild(message('Page not found', 'This link does not name a known view. Go back to the recordings list.'));
     return;
   }

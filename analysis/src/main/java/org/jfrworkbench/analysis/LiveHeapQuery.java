@@ -34,8 +34,12 @@ public final class LiveHeapQuery {
     public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples, long sampledWeight) {
     }
 
+    /**
+     * liveSamples and sampledWeight: every sample alive at the GC (what the bytes are scaled by); byClass, flame,
+     * rangeSamples and rangeBytes: those allocated in [fromMillis, toMillis) (all of them without a range).
+     */
     public record LiveHeap(Gc gc, long usedAfter, long liveSamples, long sampledWeight, List<ClassShare> byClass,
-                           FlameGraph flame) {
+                           FlameGraph flame, Long fromMillis, Long toMillis, long rangeSamples, long rangeBytes) {
     }
 
     public static Timeline timeline(Profile p) {
@@ -61,19 +65,41 @@ public final class LiveHeapQuery {
      * in the allocated classes and weighs upscaled bytes, or raw sample counts when countSamples.
      */
     public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples) {
+        return at(data, gcIndex, countSamples, null, null);
+    }
+
+    /**
+     * The live heap at a GC, as {@link #at(ProfileData, Integer, boolean)}, showing only the live samples allocated in
+     * [fromMillis, toMillis) since the recording's start (null leaves that end open): they keep the scale of all the
+     * samples alive at the GC, so their bytes are their part of the heap used after it.
+     */
+    public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples, Long fromMillis, Long toMillis) {
         Profile p = data.profile();
         int index = gcIndex(data, gcIndex);
         GcEvent g = p.heap().gcs().get(index);
         SampleTable live = data.samples(Kind.LIVE);
-        Selection selection = aliveAt(p, g, countSamples);
+        Selection all = aliveAt(p, g, countSamples);
+        Selection selection = all;
+        if (fromMillis != null || toMillis != null) {
+            Selection.millis(Kind.LIVE, fromMillis, toMillis, null, countSamples); // checks the range's order
+            long from = fromMillis == null ? Long.MIN_VALUE : Math.max(all.fromNanos(), fromMillis * 1_000_000);
+            long to = toMillis == null ? all.toNanos() : Math.min(all.toNanos(), toMillis * 1_000_000);
+            selection = new Selection(Kind.LIVE, from, Math.max(from, to), null, countSamples).aliveAt(g.startNanos());
+        }
+        java.util.function.IntPredicate alive = all.on(data);
         java.util.function.IntPredicate selected = selection.on(data);
         long sum = 0;
         long count = 0;
+        long rangeCount = 0;
         Map<Integer, long[]> byClass = new HashMap<>();
         for (int i = 0; i < live.size(); i++) {
+            if (!alive.test(i)) {
+                continue;
+            }
+            sum += live.weight(i);
+            count++;
             if (selected.test(i)) {
-                sum += live.weight(i);
-                count++;
+                rangeCount++;
                 long[] c = byClass.computeIfAbsent(live.objectClass(i), k -> new long[2]);
                 c[0] += live.weight(i);
                 c[1]++;
@@ -81,15 +107,18 @@ public final class LiveHeapQuery {
         }
         double scale = sum == 0 ? 0 : (double) g.heapUsedAfter() / sum;
         List<ClassShare> classes = new ArrayList<>();
+        long rangeBytes = 0;
         for (Map.Entry<Integer, long[]> e : byClass.entrySet()) {
             String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
             long w = e.getValue()[0];
             classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, e.getValue()[1], w));
+            rangeBytes += Math.round(w * scale);
         }
         classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
         FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
                 countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
-        return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame);
+        return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame, fromMillis, toMillis, rangeCount,
+                rangeBytes);
     }
 
     /**

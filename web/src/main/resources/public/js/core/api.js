@@ -143,7 +143,9 @@ export const api = {
   methodSearch: (q, limit = 200) => request(urls.methodSearch(q, limit)),
   threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),
   heap: id => request(urls.heap(id)),
-  live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
+  live: (id, gc, from, to) => binaryResponse(urls.live(id, gc, from, to), decodeLive, 'live heap'),
+  growth: id => request(urls.growth(id)),
+  heapDiff: (base, baseGc, target, targetGc) => request(urls.heapDiff(base, baseGc, target, targetGc)),
 };
 
 /**

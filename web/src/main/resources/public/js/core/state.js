@@ -1,7 +1,7 @@
 // The URL is the single source of view state: every page reads its state from location.search and
 // every user action that changes the view writes a new URL (pushState), so back/forward and permalinks
 // restore the same view. Keys are short but readable:
-//   page   recordings | recording | diff | heap
+//   page   recordings | recording | diff | heap | heapdiff
 //   id     recording id;  base  baseline id (diff)
 //   q      recordings search query
 //   kind   cpu | wall | alloc | live | lock | nativemem | leak
@@ -11,7 +11,7 @@
 //   literal  1: search is plain text;  matchCase  1: search is case-sensitive
 //   zoom     zoomed frame as its path of names from the root, each escaped as collapsed text writes it, joined by ';'
 //   invert   1 for the inverted (callers) tree
-//   gc       GC index on the heap page
+//   gc       GC index on the heap page (the target's in a heap diff);  baseGc  the baseline's GC in a heap diff
 //   sort     side table order (self | total | name)
 //   states   thread states shown, comma-separated (as recorded: STATE_RUNNABLE,...)
 //   source   the sampler shown where a kind has several
@@ -26,7 +26,7 @@
 import { defaultPage } from './urls.js';
 
 const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
-  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'baseGc', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {

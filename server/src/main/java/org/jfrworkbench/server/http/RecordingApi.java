@@ -381,9 +381,11 @@ final class RecordingApi {
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
         boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
+        Long from = QueryParams.longParam(ctx.queryParam("from"), "from");
+        Long to = QueryParams.longParam(ctx.queryParam("to"), "to");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples, from, to),
                 binary ? "binary" : "json");
-        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples), result -> {
+        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples, from, to), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
                 return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
@@ -395,6 +397,10 @@ final class RecordingApi {
             rest.put("liveSamples", live.liveSamples());
             rest.put("sampledWeight", live.sampledWeight());
             rest.put("byClass", live.byClass());
+            rest.put("fromMillis", live.fromMillis());
+            rest.put("toMillis", live.toMillis());
+            rest.put("rangeSamples", live.rangeSamples());
+            rest.put("rangeBytes", live.rangeBytes());
             return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
                     FlameGraphBinary.CONTENT_TYPE);
         });
@@ -447,7 +453,7 @@ final class RecordingApi {
     }
 
     /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC), the weight. */
-    private record LiveView(Integer gc, boolean countSamples) {
+    private record LiveView(Integer gc, boolean countSamples, Long from, Long to) {
     }
 
     void diff(Context ctx) throws IOException {

@@ -111,6 +111,23 @@ class HeapGrowthApiTest {
     }
 
     @Test
+    void theLiveHeapInARangeHoldsTheObjectsAllocatedInItAtTheScaleOfTheWholeHeap() throws Exception {
+        JsonNode live = server.get("/api/recordings/" + exact + "/live?gc=28&from=30000&to=40000").json();
+        assertEquals(1, live.get("byClass").size(), live.get("byClass").toString());
+        JsonNode leak = live.get("byClass").get(0);
+        assertEquals(LeakingRecording.LEAK, leak.get("class").asText());
+        long expected = LeakingRecording.leakBytesAt(LEAK_RATE, 39.999) - LeakingRecording.leakBytesAt(LEAK_RATE, 29.999);
+        assertEquals(expected, leak.get("bytes").asLong(), live.toString());
+        assertEquals(expected, live.get("rangeBytes").asLong());
+        assertEquals(expected / LeakingRecording.OBJECT_BYTES, live.get("rangeSamples").asLong());
+        JsonNode whole = server.get("/api/recordings/" + exact + "/live?gc=28").json();
+        assertEquals(whole.get("liveSamples").asLong(), live.get("liveSamples").asLong(), "the scale is every sample's");
+        TestServer.Reply backwards = server.get("/api/recordings/" + exact + "/live?gc=28&from=40000&to=30000");
+        assertEquals(400, backwards.status(), backwards.body());
+        assertTrue(backwards.body().contains("after"), backwards.body());
+    }
+
+    @Test
     void badRequestsAreNamed() throws Exception {
         TestServer.Reply unknown = server.get("/api/recordings/0123456789ab/heap/growth");
         assertEquals(404, unknown.status(), unknown.body());
