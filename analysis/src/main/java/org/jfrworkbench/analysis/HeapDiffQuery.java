@@ -19,24 +19,31 @@ import org.jfrworkbench.model.StableNames;
 
 /**
  * The live heap at one GC against another (two GCs of one recording, or of two recordings), by class and by
- * allocation stack: each side's figures by the rule of {@link LiveHeapQuery}, and each row's change in share of its
- * side's live samples tested as the CPU diff's relative mode does (two-proportion z-test on the sample counts,
- * Bonferroni-corrected over the rows of its table). Stacks are compared by their frames' stable names.
+ * allocation stack: each side's figures by the rule of {@link LiveHeapQuery}, each row's change tested with the CPU
+ * diff's tests on the sample counts, Bonferroni-corrected over the rows of its table. ABSOLUTE (the default) tests
+ * the bytes: a side's samples are a Poisson count over its heap used after the GC (n samples per usedAfter bytes),
+ * so comparing the two rates compares the two byte estimates. RELATIVE tests the share of the side's samples (the
+ * composition: when one class grows, the others' shares shrink). Stacks are compared by their frames' stable names.
  */
 public final class HeapDiffQuery {
     public static final int DEFAULT_LIMIT = 200;
     public static final int MAX_LIMIT = 2_000;
 
+    static final String BYTES_TEST = "two-sided comparison of Poisson rates (live samples per byte of the heap used after"
+            + " the GC, that is the bytes; binomial given both counts, normal approximation)";
+
     private final Integer baseGc;
     private final Integer targetGc;
+    private final DiffMode mode;
     private final int limit;
 
-    public HeapDiffQuery(Integer baseGc, Integer targetGc, int limit) {
+    public HeapDiffQuery(Integer baseGc, Integer targetGc, DiffMode mode, int limit) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadQueryException("limit must be between 1 and " + MAX_LIMIT);
         }
         this.baseGc = baseGc;
         this.targetGc = targetGc;
+        this.mode = mode;
         this.limit = limit;
     }
 
@@ -49,15 +56,15 @@ public final class HeapDiffQuery {
                       double pValue, boolean significant, int significance) {
     }
 
-    public record HeapDiff(Side base, Side target, List<Row> byClass, List<Row> byStack, int classRows, int stackRows,
+    public record HeapDiff(Side base, Side target, String mode, List<Row> byClass, List<Row> byStack, int classRows, int stackRows,
                            DiffResult.Test test, List<String> warnings) {
     }
 
     public HeapDiff run(ProfileData base, ProfileData target) {
         Tally a = tally(base, baseGc, "base");
         Tally b = tally(target, targetGc, "target");
-        List<Row> byClass = rows(a.byClass, b.byClass, a, b);
-        List<Row> byStack = rows(a.bySite, b.bySite, a, b);
+        List<Row> byClass = rows(a.byClass, b.byClass, a, b, mode);
+        List<Row> byStack = rows(a.bySite, b.bySite, a, b, mode);
         List<String> warnings = new ArrayList<>();
         if (a.side.id().equals(b.side.id()) && a.side.gc().index() == b.side.gc().index()) {
             warnings.add("both sides are GC " + a.side.gc().index() + " of one recording");
@@ -68,8 +75,9 @@ public final class HeapDiffQuery {
         }
         int classRows = byClass.size();
         int stackRows = byStack.size();
-        DiffResult.Test test = new DiffResult.Test(DiffMode.RELATIVE.test(), "Bonferroni", classRows, stackRows, DiffChanges.ALPHA);
-        return new HeapDiff(a.side, b.side, byClass.subList(0, Math.min(limit, classRows)),
+        DiffResult.Test test = new DiffResult.Test(mode == DiffMode.ABSOLUTE ? BYTES_TEST : mode.test(), "Bonferroni",
+                classRows, stackRows, DiffChanges.ALPHA);
+        return new HeapDiff(a.side, b.side, mode.id(), byClass.subList(0, Math.min(limit, classRows)),
                 byStack.subList(0, Math.min(limit, stackRows)), classRows, stackRows, test, warnings);
     }
 
@@ -131,27 +139,31 @@ public final class HeapDiffQuery {
         c[1]++;
     }
 
-    private static List<Row> rows(Map<Key, long[]> base, Map<Key, long[]> target, Tally a, Tally b) {
+    private static List<Row> rows(Map<Key, long[]> base, Map<Key, long[]> target, Tally a, Tally b, DiffMode mode) {
         Set<Key> keys = new LinkedHashSet<>(base.keySet());
         keys.addAll(target.keySet());
         int tests = Math.max(1, keys.size());
         long n1 = a.side.liveSamples();
         long n2 = b.side.liveSamples();
+        // a side's exposure: its samples per byte of heap, so that a count over it is bytes
+        double baseExposure = (double) n1 / Math.max(1, a.side.usedAfter());
+        double targetExposure = (double) n2 / Math.max(1, b.side.usedAfter());
         long[] none = new long[2];
         List<Row> rows = new ArrayList<>(keys.size());
         for (Key k : keys) {
             QueryLimits.check();
             long[] x = base.getOrDefault(k, none);
             long[] y = target.getOrDefault(k, none);
-            double p = Math.min(1, Statistics.pValue(DiffMode.RELATIVE.z(x[1], n1, 0, y[1], n2, 0)) * tests);
+            double p = Math.min(1, Statistics.pValue(mode.z(x[1], n1, baseExposure, y[1], n2, targetExposure)) * tests);
             long baseBytes = Math.round(x[0] * a.scale);
             long targetBytes = Math.round(y[0] * b.scale);
             double baseShare = (double) x[0] / a.side.sampledWeight();
             double targetShare = (double) y[0] / b.side.sampledWeight();
             boolean significant = p < DiffChanges.ALPHA;
-            double countDelta = (double) y[1] / n2 - (double) x[1] / n1;
+            double change = mode == DiffMode.ABSOLUTE ? y[1] / targetExposure - x[1] / baseExposure
+                    : (double) y[1] / n2 - (double) x[1] / n1;
             rows.add(new Row(k.className(), k.stack(), baseBytes, targetBytes, targetBytes - baseBytes, baseShare,
-                    targetShare, x[1], y[1], p, significant, significant ? (countDelta > 0 ? 1 : -1) : 0));
+                    targetShare, x[1], y[1], p, significant, significant ? (change > 0 ? 1 : -1) : 0));
         }
         // significant changes first, by their size in bytes; then the rest by size
         rows.sort(Comparator.comparing((Row r) -> !r.significant())

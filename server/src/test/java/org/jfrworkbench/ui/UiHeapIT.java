@@ -137,6 +137,16 @@ class UiHeapIT {
             page.reload();
             page.waitForSelector("#heapdiff-classes tbody tr");
             assertSignificantLeak(page);
+            assertEquals(1, page.locator("#heapdiff-classes tr.sig-grew, #heapdiff-classes tr.sig-shrank").count(),
+                    "in bytes only the leak changed");
+            // in shares the flat classes shrink as the leak takes the heap
+            page.click("#mode-relative");
+            page.waitForFunction("() => new URLSearchParams(location.search).get('mode') === 'relative'");
+            page.waitForFunction("() => document.querySelectorAll('#heapdiff-classes tr.sig-shrank').length === 2");
+            assertEquals("true", page.locator("#mode-relative").getAttribute("aria-checked"));
+            page.click("#mode-bytes");
+            page.waitForFunction("() => !new URLSearchParams(location.search).has('mode')");
+            page.waitForFunction("() => document.querySelectorAll('#heapdiff-classes tr.sig-shrank').length === 0");
             // a GC against itself: nothing significant
             page.selectOption("#baseGc-select", "28");
             page.waitForFunction("() => new URLSearchParams(location.search).get('baseGc') === '28'");

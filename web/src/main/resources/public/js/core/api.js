@@ -145,7 +145,7 @@ export const api = {
   heap: id => request(urls.heap(id)),
   live: (id, gc, from, to) => binaryResponse(urls.live(id, gc, from, to), decodeLive, 'live heap'),
   growth: id => request(urls.growth(id)),
-  heapDiff: (base, baseGc, target, targetGc) => request(urls.heapDiff(base, baseGc, target, targetGc)),
+  heapDiff: (base, baseGc, target, targetGc, mode) => request(urls.heapDiff(base, baseGc, target, targetGc, mode)),
 };
 
 /**

@@ -37,8 +37,9 @@ export const urls = {
   live: (id, gc, from, to) => recordingPath(id) + '/live' + query({ gc, from, to, format: FORMAT }),
   /** Each class's live bytes over the GCs, the suspects ranked by growth, and the heap page's findings. */
   growth: id => recordingPath(id) + '/heap/growth',
-  /** The live heap at one GC against another, of one recording or two (undefined GC: each side's default). */
-  heapDiff: (base, baseGc, target, targetGc) => '/api/heap/diff' + query({ base, baseGc, target, targetGc }),
+  /** The live heap at one GC against another, of one recording or two (undefined GC: each side's default); mode
+   * relative tests shares, absent bytes. */
+  heapDiff: (base, baseGc, target, targetGc, mode) => '/api/heap/diff' + query({ base, baseGc, target, targetGc, mode }),
   /** The flame graph of a view: its kind, range, threads, states, source, weight and invert. */
   flame: (id, view) => recordingPath(id) + '/flame'
     + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),

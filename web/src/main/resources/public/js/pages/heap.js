@@ -184,7 +184,7 @@ function drawChart(box, gcs, samples, relative, domain, selected, onPick) {
   svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - M.bottom})`)
     .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(x.domain()[1] - x.domain()[0])));
   svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(4).tickFormat(formatBytes));
-  const committed = gcs.filter(g => g.committed).map(g => [relative(g.startMillis), g.committed]);
+  const committed = gcs.filter(g => g.committed > 0).map(g => [relative(g.startMillis), g.committed]);
   if (committed.length) svg.append('path').attr('class', 'committed-line').attr('d', d3.line().curve(d3.curveStepAfter).x(d => x(d[0])).y(d => y(d[1]))(committed));
   const saw = [];
   for (const g of gcs) { const t = relative(g.startMillis); saw.push([t, g.usedBefore], [t + (g.durationMillis || 0), g.usedAfter]); }

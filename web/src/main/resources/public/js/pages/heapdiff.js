@@ -23,6 +23,11 @@ export async function mount(root, st, lifetime) {
     select.addEventListener('change', () => state.update({ [key]: select.value || undefined }));
     return select;
   };
+  // bytes (absent) or shares (mode=relative): which change each row's test is of
+  const modes = el('div', { class: 'tabs', role: 'radiogroup', 'aria-label': 'Compare' },
+    [['bytes', 'Bytes', 'Test each row\u2019s bytes'], ['relative', 'Shares', 'Test each row\u2019s share of its side\u2019s live samples']]
+      .map(([value, text, title]) => el('button', { type: 'button', role: 'radio', class: 'subtab', id: 'mode-' + value,
+        dataset: { mode: value }, text, title, onclick: () => state.update({ mode: value === 'relative' ? value : undefined }) })));
   const basePicker = picker(baseHeap.gcs || [], 'baseGc', 'Baseline GC');
   const targetPicker = picker(targetGcs, 'gc', 'Target GC');
   root.appendChild(el('header', { class: 'page-head' },
@@ -30,7 +35,8 @@ export async function mount(root, st, lifetime) {
     el('p', { class: 'facts' },
       el('span', {}, 'Baseline ', link(base.name || base.id, { page: 'heap', id: base.id, gc: st.baseGc }), ' at ', basePicker),
       el('span', { text: '\u2192' }),
-      el('span', {}, 'Target ', link(targetRecording.name || targetRecording.id, { page: 'heap', id: targetRecording.id, gc: st.gc }), ' at ', targetPicker))));
+      el('span', {}, 'Target ', link(targetRecording.name || targetRecording.id, { page: 'heap', id: targetRecording.id, gc: st.gc }), ' at ', targetPicker),
+      modes)));
   const body = el('div', { class: 'heapdiff-body' });
   root.appendChild(body);
   let seq = 0;
@@ -39,11 +45,16 @@ export async function mount(root, st, lifetime) {
   async function update(s) {
     basePicker.value = s.baseGc || '';
     targetPicker.value = s.gc || '';
+    const shown = s.mode === 'relative' ? 'relative' : 'bytes';
+    for (const b of modes.children) {
+      b.setAttribute('aria-checked', String(b.dataset.mode === shown));
+      b.setAttribute('aria-selected', String(b.dataset.mode === shown));
+    }
     const mine = ++seq;
     clear(body).appendChild(loading());
     let diff;
     try {
-      diff = await api.heapDiff(s.base, s.baseGc, s.id, s.gc);
+      diff = await api.heapDiff(s.base, s.baseGc, s.id, s.gc, s.mode === 'relative' ? 'relative' : undefined);
     } catch (e) {
       if (mine === seq) clear(body).appendChild(message('No heap diff for these GCs', e.message));
       return;

@@ -26,6 +26,7 @@ import io.javalin.http.UploadedFile;
 import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.analysis.Collapse;
 import org.jfrworkbench.analysis.DiffCollapse;
+import org.jfrworkbench.analysis.DiffMode;
 import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
@@ -427,14 +428,17 @@ final class RecordingApi {
         int limit = intParam(ctx, "limit", HeapDiffQuery.DEFAULT_LIMIT, 1, HeapDiffQuery.MAX_LIMIT);
         ProfileData a = load(base);
         ProfileData b = load(target);
-        HeapDiffQuery query = new HeapDiffQuery(baseGc, targetGc, limit);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, limit), "json");
+        // bytes unless asked for shares: a heap diff is read in bytes, and a class that kept its bytes has not changed
+        String modeParam = ctx.queryParam("mode");
+        DiffMode mode = modeParam == null || modeParam.isBlank() ? DiffMode.ABSOLUTE : DiffMode.parse(modeParam);
+        HeapDiffQuery query = new HeapDiffQuery(baseGc, targetGc, mode, limit);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, mode, limit), "json");
         send(ctx, key, () -> heapViewBytes(a, 0) + heapViewBytes(b, 0), () -> query.run(a, b),
                 result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
 
     /** The cache key's query part of a heap diff: each side's GC (null = its default GC), the rows asked for. */
-    private record HeapDiffView(Integer baseGc, Integer targetGc, int limit) {
+    private record HeapDiffView(Integer baseGc, Integer targetGc, DiffMode mode, int limit) {
     }
 
     private static Integer optionalGc(Context ctx, String name) {

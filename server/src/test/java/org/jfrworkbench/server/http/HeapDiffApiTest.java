@@ -53,6 +53,23 @@ class HeapDiffApiTest {
         assertEquals(LeakingRecording.LEAK_STACK, HeapGrowthApiTest.strings(site.get("stack")));
         assertTrue(site.get("significant").asBoolean(), site.toString());
         assertEquals("Bonferroni", diff.get("test").get("correction").asText());
+        assertEquals("absolute", diff.get("mode").asText());
+        for (JsonNode row : diff.get("byClass")) {
+            if (!row.get("class").asText().equals(LeakingRecording.LEAK)) {
+                assertEquals(false, row.get("significant").asBoolean(), "its bytes stayed: " + row);
+            }
+        }
+    }
+
+    @Test
+    void inSharesTheFlatClassesShrinkAsTheLeakTakesTheHeap() throws Exception {
+        JsonNode diff = server.get("/api/heap/diff?base=" + leaking + "&baseGc=4&target=" + leaking + "&targetGc=28&mode=relative").json();
+        assertEquals("relative", diff.get("mode").asText());
+        for (JsonNode row : diff.get("byClass")) {
+            int expected = row.get("class").asText().equals(LeakingRecording.LEAK) ? 1 : -1;
+            assertEquals(expected, row.get("significance").asInt(), row.toString());
+        }
+        assertTrue(diff.get("test").get("name").asText().contains("two-proportion"), diff.get("test").toString());
     }
 
     @Test
@@ -76,6 +93,11 @@ class HeapDiffApiTest {
         assertTrue(first.get("significant").asBoolean(), first.toString());
         assertTrue(first.get("targetBytes").asLong() > first.get("baseBytes").asLong() * 4, first.toString());
         assertEquals(28, diff.get("base").get("gc").get("index").asInt(), "each side's default GC is its last one");
+        for (JsonNode row : diff.get("byClass")) {
+            if (!row.get("class").asText().equals(LeakingRecording.LEAK)) {
+                assertEquals(false, row.get("significant").asBoolean(), "the same flat heap in both: " + row);
+            }
+        }
     }
 
     @Test
@@ -91,5 +113,8 @@ class HeapDiffApiTest {
         TestServer.Reply early = server.get("/api/heap/diff?base=" + leaking + "&baseGc=0&target=" + leaking + "&targetGc=-1");
         assertEquals(400, early.status(), early.body());
         assertTrue(early.body().contains("targetGc"), early.body());
+        TestServer.Reply mode = server.get("/api/heap/diff?base=" + leaking + "&target=" + leaking + "&mode=sideways");
+        assertEquals(400, mode.status(), mode.body());
+        assertTrue(mode.body().contains("mode must be relative or absolute"), mode.body());
     }
 }
