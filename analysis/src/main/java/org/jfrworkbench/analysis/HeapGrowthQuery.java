@@ -30,12 +30,20 @@ public final class HeapGrowthQuery {
     public static final int MAX_POINTS = 2048;
 
     private final int limit;
+    private final boolean bySite;
 
+    /** One series per class, with the stack that holds most of it. */
     public HeapGrowthQuery(int limit) {
+        this(limit, false);
+    }
+
+    /** bySite: one series per allocation site (stack and class) instead of per class. */
+    public HeapGrowthQuery(int limit, boolean bySite) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new BadQueryException("limit must be between 1 and " + MAX_LIMIT);
         }
         this.limit = limit;
+        this.bySite = bySite;
     }
 
     /** The live set at one GC: the heap used after it and the live samples known alive there. */
@@ -51,7 +59,8 @@ public final class HeapGrowthQuery {
                           List<String> stack, long stackSamples, List<long[]> series) {
     }
 
-    public record Growth(List<LiveSetPoint> gcs, double liveSetBytesPerSecond, int classes, List<Suspect> suspects,
+    /** by: "class" or "stack" (a series per allocation site); classes: how many series there were to rank. */
+    public record Growth(String by, List<LiveSetPoint> gcs, double liveSetBytesPerSecond, int classes, List<Suspect> suspects,
                          String method, List<String> warnings, HeapFindings.Findings findings) {
     }
 
@@ -82,7 +91,7 @@ public final class HeapGrowthQuery {
         // the same source filter as every live view; the GC condition is applied below per GC
         IntPredicate ofSource = live.size() == 0 ? i -> false : Selection.of(Kind.LIVE).on(data);
         HeapTimeline heap = p.heap();
-        Map<Integer, IntList> byClass = new HashMap<>();
+        Map<Long, IntList> groups = new HashMap<>();
         long[] totalWeight = new long[n];
         long[] totalSamples = new long[n];
         int[] firstPoint = new int[live.size()];
@@ -115,7 +124,8 @@ public final class HeapGrowthQuery {
                     totalSamples[k]++;
                 }
             }
-            byClass.computeIfAbsent(live.objectClass(i), c -> new IntList()).add(i);
+            long group = bySite ? (long) live.stack(i) << 32 | (live.objectClass(i) & 0xffffffffL) : live.objectClass(i);
+            groups.computeIfAbsent(group, c -> new IntList()).add(i);
         }
         List<LiveSetPoint> gcs = new ArrayList<>(n);
         List<Integer> used = new ArrayList<>();
@@ -146,12 +156,12 @@ public final class HeapGrowthQuery {
         for (int j = 0; j < m; j++) {
             x[j] = (start[used.get(j)] - start[used.get(0)]) / 1e9;
         }
-        // one class at a time, so memory stays at one series however many classes and GCs there are
+        // one series at a time, so memory stays at one series however many classes, sites and GCs there are
         PriorityQueue<Suspect> top = new PriorityQueue<>((a, b) -> Double.compare(a.bytesPerSecond(), b.bytesPerSecond()));
         long[] weight = new long[n];
         double[] y = new double[m];
         int classes = 0;
-        for (Map.Entry<Integer, IntList> e : byClass.entrySet()) {
+        for (Map.Entry<Long, IntList> e : groups.entrySet()) {
             QueryLimits.check();
             classes++;
             Arrays.fill(weight, 0);
@@ -191,7 +201,8 @@ public final class HeapGrowthQuery {
                     topStack = st.getKey();
                 }
             }
-            String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
+            int cls = (int) (long) e.getKey();
+            String name = cls == 0 ? "[unknown class]" : p.strings().get(cls);
             top.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
                     confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, stackNames(p, topStack),
                     best == null ? 0 : best[1], series));
@@ -200,9 +211,9 @@ public final class HeapGrowthQuery {
             }
         }
         List<Suspect> suspects = new ArrayList<>(top);
-        suspects.sort((a, b) -> a.bytesPerSecond() != b.bytesPerSecond() ? Double.compare(b.bytesPerSecond(), a.bytesPerSecond())
-                : a.className().compareTo(b.className()));
-        return new Growth(gcs, liveSet.slope, classes, suspects, "least-squares slope of each class's upscaled live bytes"
+        suspects.sort(java.util.Comparator.comparingDouble(Suspect::bytesPerSecond).reversed()
+                .thenComparing(Suspect::className).thenComparing(suspect -> String.join(";", suspect.stack())));
+        return new Growth(bySite ? "stack" : "class", gcs, liveSet.slope, classes, suspects, "least-squares slope of each class's upscaled live bytes"
                 + " over the GCs at which a live sample is known alive; confidence = (1 - one-sided p of Student's t for"
                 + " a positive slope) * (1 - 1/sqrt(live samples of the class))", warnings, HeapFindings.of(data, liveSet.slope));
     }

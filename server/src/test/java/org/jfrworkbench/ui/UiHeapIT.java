@@ -78,6 +78,16 @@ class UiHeapIT {
             String findings = page.locator("#heap-findings").textContent();
             assertTrue(findings.contains("Live set grows") && findings.contains("Suspect " + LeakingRecording.LEAK)
                     && findings.contains("longest pause 10.0 ms"), findings);
+            int rows = page.locator("#growth-table tbody tr.growth-row").count();
+            assertEquals(1 + Math.min(5, rows), page.locator("#live-set-legend .swatch").count(),
+                    "the live set and a line per class (at most five)");
+            assertTrue(page.locator("#live-set-chart path.line-0").count() == 1, "the first suspect's line");
+            // a series per allocation site
+            page.selectOption("#growth-by", "stack");
+            page.waitForFunction("() => new URLSearchParams(location.search).get('by') === 'stack'");
+            page.waitForSelector("#growth-table tbody tr.growth-row small.site");
+            assertEquals(" at com.acme.Cache.put", page.locator("#growth-table tbody tr.growth-row").first()
+                    .locator("small.site").textContent());
         }
     }
 
@@ -112,6 +122,14 @@ class UiHeapIT {
             page.waitForSelector("#live-summary:has-text('in the selected range')");
             assertTrue(page.locator("#heap-range").textContent().startsWith("Objects allocated"));
             assertEquals(1, page.locator("#live-classes tbody tr").count());
+            // the same range's allocations on the recording page
+            page.click("#heap-range-alloc");
+            page.waitForFunction("() => new URLSearchParams(location.search).get('page') === 'recording'");
+            assertEquals("alloc", param(page.url(), "kind"));
+            assertEquals(String.valueOf(fromMs), param(page.url(), "from"));
+            assertEquals(String.valueOf(toMs), param(page.url(), "to"));
+            page.goBack();
+            page.waitForSelector("#live-summary:has-text('in the selected range')");
             page.click("#heap-range-clear");
             page.waitForFunction("() => !new URLSearchParams(location.search).has('from')");
             page.waitForFunction("() => document.querySelectorAll('#live-classes tbody tr').length >= 3");

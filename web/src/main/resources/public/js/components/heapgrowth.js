@@ -3,6 +3,11 @@
 // series and the allocation stack that holds most of it (GET /api/recordings/{id}/heap/growth, docs/live-heap.md).
 
 import { el, formatBytes, formatCount, formatPercent, nameCell } from '../core/dom.js';
+import { timeTick } from './timeline.js';
+
+/** Lines of the live-set chart: the heaviest growing classes, each its own colour class (app.css, both schemes). */
+const LINES = 5;
+const HEIGHT = 170, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
 /** Bytes per second as a rate the eye reads: per minute when small. */
 export function formatRate(bytesPerSecond) {
@@ -45,8 +50,12 @@ export function findingsCard(growth) {
     el('ul', { class: 'findings-list' }, lines));
 }
 
-/** The "Growing" table: suspects ranked by growth, a sparkline each, a row's stack opening under it. */
-export function growingCard(growth) {
+/**
+ * The "Growing" table: suspects ranked by growth, a sparkline each, a row's stack opening under it; onBy('class' |
+ * 'stack') switches between a series per class and one per allocation site.
+ */
+export function growingCard(growth, onBy) {
+  const bySite = growth.by === 'stack';
   const body = el('tbody');
   const suspects = growth.suspects || [];
   suspects.forEach((s, i) => {
@@ -62,23 +71,64 @@ export function growingCard(growth) {
       toggle.setAttribute('aria-expanded', String(!stackRow.hidden));
     });
     body.append(el('tr', { class: 'growth-row' + (s.bytesPerSecond > 0 && s.confidence >= 0.9 ? ' growing' : '') },
-      nameCell(s.class), el('td', { class: 'spark' }, sparkline(s.series)),
+      siteCell(s, bySite),
+      el('td', { class: 'spark' }, sparkline(s.series)),
       el('td', { class: 'num', text: formatRate(s.bytesPerSecond) }),
       el('td', { class: 'num', text: `${formatBytes(s.firstBytes)} \u2192 ${formatBytes(s.lastBytes)}` }),
       el('td', { class: 'num', title: `p = ${s.pValue.toExponential(2)}, R\u00b2 = ${s.rSquared.toFixed(3)}`, text: s.confidence.toFixed(2) }),
       el('td', { class: 'num', text: formatCount(s.samples) }), el('td', {}, toggle)), stackRow);
   });
   const warnings = (growth.warnings || []).map(w => el('p', { class: 'hint', text: w }));
+  const chart = el('div', { class: 'heap-chart live-set-chart', id: 'live-set-chart' });
+  const legend = el('div', { class: 'legend-inline', id: 'live-set-legend' },
+    el('span', { class: 'swatch live-total' }), 'heap used after GC',
+    suspects.slice(0, LINES).map((s, i) => [el('span', { class: 'swatch line-' + i }), s.class]));
+  const by = el('select', { id: 'growth-by', 'aria-label': 'A series per' },
+    el('option', { value: 'class', text: 'per class' }), el('option', { value: 'stack', text: 'per allocation stack' }));
+  by.value = bySite ? 'stack' : 'class';
+  by.addEventListener('change', () => onBy(by.value));
   return el('section', { class: 'card growing', id: 'growth' },
     el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Growing' }),
-      el('span', { class: 'hint', text: ` live bytes per class at each GC, fitted over time; ${formatCount(growth.classes || 0)} classes` })),
-    warnings,
+      el('span', { class: 'hint', text: ` live bytes at each GC, fitted over time; ${formatCount(growth.classes || 0)} ${bySite ? 'allocation sites' : 'classes'}` }),
+      el('span', { class: 'spacer' }), by),
+    warnings, suspects.length ? [legend, chart] : null,
     suspects.length ? el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'growth-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { text: 'Live bytes at each GC' }),
         el('th', { class: 'num', text: 'Growth' }), el('th', { class: 'num', text: 'First \u2192 last' }),
         el('th', { class: 'num', text: 'Confidence', title: '(1 - one-sided p of the slope) \u00d7 (1 - 1/\u221asamples)' }),
         el('th', { class: 'num', text: 'Samples' }), el('th', { text: '' }))), body))
       : el('p', { class: 'hint', text: 'No class to follow over time.' }));
+}
+
+/**
+ * The live set over time into the Growing card's chart: the heap used after each GC and the upscaled live bytes of
+ * the first suspects at each GC, on the time axis of the page's other charts (domain, ms since the recording's start).
+ */
+export function drawLiveSet(growth, relative, domain) {
+  const box = document.getElementById('live-set-chart');
+  if (!box) return;
+  const width = box.clientWidth || 800;
+  d3.select(box).selectAll('*').remove();
+  const svg = d3.select(box).append('svg').attr('width', width).attr('height', HEIGHT).attr('role', 'img')
+    .attr('aria-label', 'Live bytes of the growing classes at each GC, and the heap used after each GC');
+  const total = (growth.gcs || []).filter(g => g.usedAfter >= 0).map(g => [relative(g.timeMillis), g.usedAfter]);
+  const lines = (growth.suspects || []).slice(0, LINES).map(s => s.series.map(([t, b]) => [relative(t), b]));
+  const x = d3.scaleLinear().domain(domain).range([M.left, width - M.right]);
+  const top = d3.max([...total, ...lines.flat()], d => d[1]) || 1;
+  const y = d3.scaleLinear().domain([0, top]).nice().range([HEIGHT - M.bottom, M.top]);
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - M.bottom})`)
+    .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(domain[1] - domain[0])));
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(4).tickFormat(formatBytes));
+  const line = d3.line().x(d => x(d[0])).y(d => y(d[1]));
+  svg.append('path').attr('class', 'live-total').attr('d', line(total));
+  lines.forEach((points, i) => svg.append('path').attr('class', 'class-line line-' + i).attr('d', line(points)));
+}
+
+/** The class, and in a series per site the frame that allocated it. */
+function siteCell(s, bySite) {
+  const cell = nameCell(s.class);
+  if (bySite) cell.appendChild(el('small', { class: 'site', text: ' at ' + (s.stack.length ? s.stack[s.stack.length - 1] : '[no stack]') }));
+  return cell;
 }
 
 const SVG = 'http://www.w3.org/2000/svg';

@@ -144,7 +144,7 @@ export const api = {
   threads: (id, view, limit = 1000) => request(urls.threads(id, view, limit)),
   heap: id => request(urls.heap(id)),
   live: (id, gc, from, to) => binaryResponse(urls.live(id, gc, from, to), decodeLive, 'live heap'),
-  growth: id => request(urls.growth(id)),
+  growth: (id, by) => request(urls.growth(id, by)),
   heapDiff: (base, baseGc, target, targetGc, mode) => request(urls.heapDiff(base, baseGc, target, targetGc, mode)),
 };
 

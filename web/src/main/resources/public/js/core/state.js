@@ -11,6 +11,7 @@
 //   literal  1: search is plain text;  matchCase  1: search is case-sensitive
 //   zoom     zoomed frame as its path of names from the root, each escaped as collapsed text writes it, joined by ';'
 //   invert   1 for the inverted (callers) tree
+//   by       stack: the heap page's growth per allocation stack, not per class
 //   gc       GC index on the heap page (the target's in a heap diff);  baseGc  the baseline's GC in a heap diff
 //   sort     side table order (self | total | name)
 //   states   thread states shown, comma-separated (as recorded: STATE_RUNNABLE,...)
@@ -26,7 +27,7 @@
 import { defaultPage } from './urls.js';
 
 const KEYS = ['page', 'id', 'base', 'q', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
-  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'baseGc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'baseGc', 'by', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {

@@ -36,7 +36,7 @@ export const urls = {
   /** The live heap at a GC (the default GC when gc is undefined), the objects allocated in [from, to) when given. */
   live: (id, gc, from, to) => recordingPath(id) + '/live' + query({ gc, from, to, format: FORMAT }),
   /** Each class's live bytes over the GCs, the suspects ranked by growth, and the heap page's findings. */
-  growth: id => recordingPath(id) + '/heap/growth',
+  growth: (id, by) => recordingPath(id) + '/heap/growth' + query({ by }),
   /** The live heap at one GC against another, of one recording or two (undefined GC: each side's default); mode
    * relative tests shares, absent bytes. */
   heapDiff: (base, baseGc, target, targetGc, mode) => '/api/heap/diff' + query({ base, baseGc, target, targetGc, mode }),

@@ -11,7 +11,7 @@ import { FlamePanel } from '../flame/flamepanel.js';
 import { recordingHeader, message, link, loading, onLeave, rangeProblem } from './common.js';
 import { timeTick } from '../components/timeline.js';
 import { drawPauses } from '../components/gcpauses.js';
-import { findingsCard, growingCard } from '../components/heapgrowth.js';
+import { drawLiveSet, findingsCard, growingCard } from '../components/heapgrowth.js';
 import { comparePicker } from '../components/comparepicker.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
@@ -51,10 +51,16 @@ export async function mount(root, st, lifetime) {
   const rangeInfo = el('span', { class: 'range-info', id: 'heap-range' });
   const clearRange = el('button', { type: 'button', class: 'button small', id: 'heap-range-clear', text: 'All objects', hidden: true,
     onclick: () => state.update({ from: undefined, to: undefined }) });
+  // the allocations in the brushed range: the recording page's allocation flame graph over the same from/to
+  const rangeAllocations = el('button', { type: 'button', class: 'button small', id: 'heap-range-alloc', text: 'Allocations in this range',
+    hidden: true, onclick: () => {
+      const s = state.readState();
+      state.update({ page: 'recording', id: recording.id, kind: 'alloc', from: s.from, to: s.to }, { reset: true });
+    } });
   root.appendChild(el('section', { class: 'card' },
     el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'GC pauses' }),
       el('span', { class: 'hint', text: ' drag across to show the live objects allocated in that range' }),
-      el('span', { class: 'spacer' }), rangeInfo, clearRange),
+      el('span', { class: 'spacer' }), rangeInfo, rangeAllocations, clearRange),
     pausesBox));
   const growthSlot = el('div', { id: 'growth-slot' });
   root.appendChild(growthSlot);
@@ -65,17 +71,31 @@ export async function mount(root, st, lifetime) {
   let selected = -1, range = null;
   const times = gcs.map(g => relative(g.startMillis)).concat((heap.samples || []).map(s => relative(s.timeMillis)));
   const domain = [Math.min(0, ...times), Math.max(1, recording.durationMillis || 0, ...times)];
+  let growth = null;
   const draw = () => {
+    if (growth) drawLiveSet(growth, relative, domain);
     drawChart(chartBox, gcs, heap.samples || [], relative, domain, selected, i => state.update({ gc: String(i) }));
     drawPauses(pausesBox, gcs, relative, domain, range,
       r => state.update(r ? { from: String(r[0]), to: String(Math.max(r[0], r[1])) } : { from: undefined, to: undefined }), gcLabel);
   };
-  // the growth and findings come with the page; a recording without live samples still has its findings
-  api.growth(recording.id).then(growth => {
-    if (lifetime.aborted) return;
-    document.getElementById('heap-findings-slot').replaceWith(findingsCard(growth));
-    growthSlot.appendChild(growingCard(growth));
-  }, e => { if (!lifetime.aborted) growthSlot.appendChild(message('No growth over time', e.message)); });
+  // the growth and findings come with the page (a recording without live samples still has its findings); by=stack
+  // asks for a series per allocation site instead of per class
+  let growthBy = null, growthSeq = 0;
+  function loadGrowth(by) {
+    if (by === growthBy) return;
+    growthBy = by;
+    const mine = ++growthSeq;
+    api.growth(recording.id, by).then(answer => {
+      if (lifetime.aborted || mine !== growthSeq) return;
+      growth = answer;
+      const findings = document.getElementById('heap-findings-slot') || document.getElementById('heap-findings');
+      findings.replaceWith(findingsCard(growth));
+      clear(growthSlot).appendChild(growingCard(growth, next => state.update({ by: next === 'stack' ? 'stack' : undefined })));
+      drawLiveSet(growth, relative, domain);
+    }, e => {
+      if (!lifetime.aborted && mine === growthSeq) clear(growthSlot).appendChild(message('No growth over time', e.message));
+    });
+  }
   let drawnWidth = 0, frame = 0;
   const resizer = new ResizeObserver(() => {
     cancelAnimationFrame(frame);
@@ -93,6 +113,7 @@ export async function mount(root, st, lifetime) {
   });
   async function update(s) {
     current = s;
+    loadGrowth(s.by === 'stack' ? 'stack' : undefined);
     const gc = s.gc !== undefined ? Math.min(gcs.length - 1, Math.max(0, Number(s.gc) | 0)) : gcs.length - 1;
     selected = gc;
     picker.value = String(gc);
@@ -102,6 +123,7 @@ export async function mount(root, st, lifetime) {
     rangeInfo.textContent = problem ? problem.text
       : range ? `Objects allocated ${(range[0] / 1000).toFixed(2)}\u2013${(range[1] / 1000).toFixed(2)} s` : '';
     clearRange.hidden = !range && !problem;
+    rangeAllocations.hidden = !range || !(recording.kinds && recording.kinds.alloc);
     draw();
     const key = [gc, range && range[0], range && range[1]].join('|');
     if (dataKey === key) { if (panel) panel.apply(s); return; }

@@ -410,14 +410,19 @@ final class RecordingApi {
     void heapGrowth(Context ctx) throws IOException {
         ProfileData data = load(ctx.pathParam("id"));
         int limit = intParam(ctx, "limit", HeapGrowthQuery.DEFAULT_LIMIT, 1, HeapGrowthQuery.MAX_LIMIT);
-        HeapGrowthQuery query = new HeapGrowthQuery(limit);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new GrowthView(limit), "json");
+        String by = ctx.queryParam("by");
+        if (by != null && !by.isBlank() && !by.equals("class") && !by.equals("stack")) {
+            throw new BadQueryException("by must be class or stack, got '" + by + "'");
+        }
+        boolean bySite = "stack".equals(by);
+        HeapGrowthQuery query = new HeapGrowthQuery(limit, bySite);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new GrowthView(limit, bySite), "json");
         send(ctx, key, () -> heapViewBytes(data, limit * (long) HeapGrowthQuery.MAX_POINTS), () -> query.run(data),
                 result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
 
     /** The cache key's query part of a growth view. */
-    private record GrowthView(int limit) {
+    private record GrowthView(int limit, boolean bySite) {
     }
 
     void heapDiff(Context ctx) throws IOException {

@@ -63,6 +63,22 @@ class HeapGrowthApiTest {
     }
 
     @Test
+    void byStackEachAllocationSiteIsASeriesAndTheLeakingSiteRanksFirst() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + exact + "/heap/growth?by=stack").json();
+        assertEquals("stack", growth.get("by").asText());
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals(LeakingRecording.LEAK, first.get("class").asText(), growth.toString());
+        assertEquals(LeakingRecording.LEAK_STACK, strings(first.get("stack")));
+        assertEquals(LEAK_RATE, first.get("bytesPerSecond").asDouble(), LEAK_RATE * 0.02);
+        for (JsonNode s : growth.get("suspects")) {
+            assertEquals(s.get("samples").asLong(), s.get("stackSamples").asLong(), "a site is one stack: " + s);
+        }
+        TestServer.Reply bad = server.get("/api/recordings/" + exact + "/heap/growth?by=thread");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.body().contains("by must be class or stack"), bad.body());
+    }
+
+    @Test
     void flatClassesHaveNoSlopeAndTheGarbageTailIsNoSuspect() throws Exception {
         JsonNode growth = server.get("/api/recordings/" + exact + "/heap/growth").json();
         List<String> classes = new ArrayList<>();
