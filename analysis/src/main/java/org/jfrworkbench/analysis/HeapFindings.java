@@ -26,6 +26,7 @@ public final class HeapFindings {
     public record Pause(int index, long startMillis, long pauseNanos, String name, String cause) {
     }
 
+    /** One of the stacks that allocate most, with the class it allocates most. */
     public record AllocationStack(@JsonProperty("class") String className, List<String> stack, long bytes, double share,
                                   long samples) {
     }
@@ -37,6 +38,13 @@ public final class HeapFindings {
      */
     public record Findings(double seconds, int gcs, double liveSetBytesPerMinute, double gcTimeShare, List<Pause> longestPauses,
                            double allocationBytesPerSecond, long allocationSamples, List<AllocationStack> topAllocationStacks) {
+    }
+
+    /** The indices of the n largest non-zero values, largest first (ties: lower index first). */
+    private static int[] topSlots(long[] values, int n) {
+        return java.util.stream.IntStream.range(0, values.length).filter(i -> values[i] > 0).boxed()
+                .sorted((a, b) -> values[a] != values[b] ? Long.compare(values[b], values[a]) : Integer.compare(a, b))
+                .limit(n).mapToInt(Integer::intValue).toArray();
     }
 
     public static Findings of(ProfileData data, double liveSetBytesPerSecond) {
@@ -57,36 +65,50 @@ public final class HeapFindings {
         long allocSamples = 0;
         SampleTable alloc = p.kinds().get(Kind.ALLOC);
         if (alloc != null && alloc.size() > 0) {
+            // per stack in an array (no object per site), then the heaviest class of the top stacks in a second pass
             IntPredicate ofSource = Selection.of(Kind.ALLOC).on(data);
-            Map<Long, long[]> bySite = new HashMap<>();
+            int slots = p.stacks().size() + 1;
+            long[] byStack = new long[slots];
+            long[] samplesByStack = new long[slots];
             long total = 0;
             for (int i = 0; i < alloc.size(); i++) {
                 if ((i & 0xffff) == 0xffff) {
                     QueryLimits.check();
                 }
-                if (!ofSource.test(i)) {
-                    continue;
+                if (ofSource.test(i)) {
+                    int slot = StackClasses.slot(alloc.stack(i), slots);
+                    byStack[slot] += alloc.weight(i);
+                    samplesByStack[slot]++;
+                    total += alloc.weight(i);
+                    allocSamples++;
                 }
-                long w = alloc.weight(i);
-                total += w;
-                allocSamples++;
-                long[] site = bySite.computeIfAbsent((long) alloc.stack(i) << 32 | (alloc.objectClass(i) & 0xffffffffL),
-                        k -> new long[2]);
-                site[0] += w;
-                site[1]++;
             }
             rate = total / seconds;
-            long all = total;
-            bySite.entrySet().stream()
-                    .sorted(Comparator.comparingLong((Map.Entry<Long, long[]> e) -> e.getValue()[0]).reversed()
-                            .thenComparingLong(Map.Entry::getKey))
-                    .limit(TOP)
-                    .forEach(e -> {
-                        int cls = (int) (long) e.getKey();
-                        stacks.add(new AllocationStack(cls == 0 ? "[unknown class]" : p.strings().get(cls),
-                                HeapGrowthQuery.stackNames(p, (int) (e.getKey() >> 32)), e.getValue()[0],
-                                all == 0 ? 0 : (double) e.getValue()[0] / all, e.getValue()[1]));
-                    });
+            int[] top = topSlots(byStack, TOP);
+            List<Map<Integer, Long>> classes = new ArrayList<>();
+            for (int t = 0; t < top.length; t++) {
+                classes.add(new HashMap<>());
+            }
+            for (int i = 0; i < alloc.size(); i++) {
+                if ((i & 0xffff) == 0xffff) {
+                    QueryLimits.check();
+                }
+                int slot = StackClasses.slot(alloc.stack(i), slots);
+                for (int t = 0; t < top.length; t++) {
+                    if (top[t] == slot && ofSource.test(i)) {
+                        classes.get(t).merge(alloc.objectClass(i), alloc.weight(i), Long::sum);
+                    }
+                }
+            }
+            for (int t = 0; t < top.length; t++) {
+                int cls = classes.get(t).entrySet().stream()
+                        .max(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
+                        .map(Map.Entry::getKey).orElse(0);
+                int slot = top[t];
+                stacks.add(new AllocationStack(cls == 0 ? "[unknown class]" : p.strings().get(cls),
+                        HeapGrowthQuery.stackNames(p, slot == slots - 1 ? -1 : slot), byStack[slot],
+                        total == 0 ? 0 : (double) byStack[slot] / total, samplesByStack[slot]));
+            }
         }
         return new Findings(seconds, gcs.size(), liveSetBytesPerSecond * 60, inGc / 1e9 / seconds,
                 List.copyOf(pauses.subList(0, Math.min(TOP, pauses.size()))), rate, allocSamples, stacks);

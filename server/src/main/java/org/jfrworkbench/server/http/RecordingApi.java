@@ -452,13 +452,15 @@ final class RecordingApi {
     }
 
     /**
-     * Heap a live-set view holds while built: its tallies per live sample and per GC, and the points of the series it
-     * answers; the live samples are few (async-profiler tracks about a thousand at a time), the GCs may be many.
+     * Heap a live-set view holds while built: its tallies per live sample and per GC, the points of the series it
+     * answers, and the findings' two longs per stack; the live samples are few (async-profiler tracks about a thousand
+     * at a time), the GCs and stacks may be many.
      */
     private static long heapViewBytes(ProfileData data, long seriesPoints) {
         org.jfrworkbench.model.SampleTable live = data.profile().kinds().get(Kind.LIVE);
         long samples = live == null ? 0 : live.size();
-        return (1L << 20) + 160 * samples + 96L * data.profile().heap().gcs().size() + 48 * seriesPoints;
+        return (1L << 20) + 160 * samples + 96L * data.profile().heap().gcs().size() + 48 * seriesPoints
+                + 16L * data.profile().stacks().size();
     }
 
     /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC), the weight. */
