@@ -28,8 +28,17 @@ public final class LiveHeapQuery {
     public record HeapSampleOut(long timeMillis, long used, long committed, String source) {
     }
 
-    public record Timeline(List<Gc> gcs, List<HeapSampleOut> samples, long liveSamples) {
+    /**
+     * A memory pool's usage after each GC: [timeMillis, used, committed, gcId] (-1 where not stated), evenly thinned.
+     */
+    public record Pool(String pool, List<long[]> after) {
     }
+
+    public record Timeline(List<Gc> gcs, List<HeapSampleOut> samples, long liveSamples, List<Pool> pools) {
+    }
+
+    /** Readings a pool's series holds at most: a recording with more GCs has its readings thinned evenly. */
+    static final int MAX_POOL_POINTS = 2048;
 
     public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples, long sampledWeight) {
     }
@@ -51,7 +60,25 @@ public final class LiveHeapQuery {
         List<HeapSampleOut> samples = p.heap().samples().stream()
                 .map(s -> new HeapSampleOut(s.timeNanos() / 1_000_000, s.used(), s.committed(), s.source())).toList();
         SampleTable live = p.kinds().get(Kind.LIVE);
-        return new Timeline(gcs, samples, live == null ? 0 : live.size());
+        Map<String, List<long[]>> byPool = new java.util.TreeMap<>();
+        for (org.jfrworkbench.model.PoolUsage u : p.heap().pools()) {
+            if (u.afterGc()) {
+                byPool.computeIfAbsent(u.pool(), k -> new ArrayList<>()).add(new long[] {u.timeNanos() / 1_000_000, u.used(), u.committed(),
+                        u.gcId()});
+            }
+        }
+        List<Pool> pools = new ArrayList<>();
+        byPool.forEach((name, readings) -> {
+            List<long[]> kept = readings;
+            if (readings.size() > MAX_POOL_POINTS) {
+                kept = new ArrayList<>(MAX_POOL_POINTS);
+                for (int j = 0; j < MAX_POOL_POINTS; j++) {
+                    kept.add(readings.get((int) ((long) j * (readings.size() - 1) / (MAX_POOL_POINTS - 1))));
+                }
+            }
+            pools.add(new Pool(name, kept));
+        });
+        return new Timeline(gcs, samples, live == null ? 0 : live.size(), pools);
     }
 
     static Gc gc(int i, GcEvent g) {

@@ -136,6 +136,26 @@ class UiHeapIT {
         }
     }
 
+    @Test
+    void theGcViewDrawsEachMemoryPoolWhereTheRecordingHasThem() throws Exception {
+        String g1 = upload("retaining-cache.jfr", java.nio.file.Files.readAllBytes(Path.of("../sample-recordings/retaining-cache.jfr")));
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = context.newPage();
+            page.navigate("/?page=heap&id=" + g1);
+            // eden after a young GC is empty: its line lies flat on the axis, drawn but of no height
+            page.waitForSelector("#gc-pools path.pool-line", new Page.WaitForSelectorOptions()
+                    .setState(com.microsoft.playwright.options.WaitForSelectorState.ATTACHED));
+            assertEquals(List.of("G1 Eden", "G1 Old", "G1 Survivor", "Metaspace"),
+                    page.locator("#gc-pools path.pool-line title").allTextContents());
+            assertTrue(page.locator("#gc-pools-legend").textContent().contains("Metaspace"));
+            page.waitForSelector("#gc-pauses rect.pause");
+            // the generated recordings state no pool: no empty chart
+            page.navigate("/?page=heap&id=" + leaking);
+            page.waitForSelector("#gc-pauses rect.pause");
+            assertEquals(0, page.locator("#gc-pools").count());
+        }
+    }
+
     private static double between(BoundingBox a, BoundingBox b) {
         return (a.x + a.width + b.x) / 2;
     }

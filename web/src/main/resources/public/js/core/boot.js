@@ -14,7 +14,7 @@ const PAGE_MODULES = {
   // its timeline, side tables and compare picker load after the first paint
   recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
   diff: [...FLAME, 'components/samplefilters'],
-  heap: [...FLAME, 'components/timeline', 'components/gcpauses', 'components/heapgrowth', 'components/comparepicker'],
+  heap: [...FLAME, 'components/timeline', 'components/gcview', 'components/heapgrowth', 'components/comparepicker'],
   heapdiff: ['core/api'],
 };
 

@@ -10,7 +10,7 @@ import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { recordingHeader, message, link, loading, onLeave, rangeProblem } from './common.js';
 import { timeTick } from '../components/timeline.js';
-import { drawPauses } from '../components/gcpauses.js';
+import { drawPauses, drawPools, poolsCard } from '../components/gcview.js';
 import { drawLiveSet, findingsCard, growingCard } from '../components/heapgrowth.js';
 import { comparePicker } from '../components/comparepicker.js';
 
@@ -62,6 +62,8 @@ export async function mount(root, st, lifetime) {
       el('span', { class: 'hint', text: ' drag across to show the live objects allocated in that range' }),
       el('span', { class: 'spacer' }), rangeInfo, rangeAllocations, clearRange),
     pausesBox));
+  const pools = poolsCard(heap.pools);
+  if (pools) root.appendChild(pools.root);
   const growthSlot = el('div', { id: 'growth-slot' });
   root.appendChild(growthSlot);
   const body = el('div', { class: 'heap-body' });
@@ -75,6 +77,7 @@ export async function mount(root, st, lifetime) {
   const draw = () => {
     if (growth) drawLiveSet(growth, relative, domain);
     drawChart(chartBox, gcs, heap.samples || [], relative, domain, selected, i => state.update({ gc: String(i) }));
+    if (pools) drawPools(pools.box, heap.pools, relative, domain);
     drawPauses(pausesBox, gcs, relative, domain, range,
       r => state.update(r ? { from: String(r[0]), to: String(Math.max(r[0], r[1])) } : { from: undefined, to: undefined }), gcLabel);
   };

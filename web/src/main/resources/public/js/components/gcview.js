@@ -1,8 +1,8 @@
-// The heap page's GC pauses over time: a bar per collection, as tall as its longest pause (its duration where the
-// recording states no pause), with its collector and cause in the tooltip; brushing a range selects the objects
-// allocated in it (the page's from/to).
+// The heap page's GC view: pauses over time, a bar per collection as tall as its longest pause (its duration where
+// the recording states no pause), with its collector and cause in the tooltip, where brushing a range selects the
+// objects allocated in it (the page's from/to); and the memory pools' usage after each GC, where the recording has it.
 
-import { formatDuration } from '../core/dom.js';
+import { el, formatBytes, formatDuration } from '../core/dom.js';
 import { timeTick } from './timeline.js';
 
 const HEIGHT = 120, M = { top: 8, right: 16, bottom: 22, left: 64 };
@@ -46,4 +46,36 @@ export function drawPauses(box, gcs, relative, domain, range, onRange, label) {
     .attr('height', g => Math.max(1, y(0) - y(pauseMillis(g))));
   bars.append('title').text(g => `${label(g, gcs.indexOf(g))} at ${formatDuration(relative(g.startMillis))}: `
     + `${g.name || '?'} (${g.cause || '?'}), pause ${pauseMillis(g).toFixed(1)} ms`);
+}
+
+const POOLS_HEIGHT = 150;
+
+/** A legend and a box for the pools chart ({root, box}); null when the recording states no pool. */
+export function poolsCard(pools) {
+  if (!pools || !pools.length) return null;
+  const box = el('div', { class: 'heap-chart pools-chart', id: 'gc-pools' });
+  const root = el('section', { class: 'card' },
+    el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Memory pools after each GC' }),
+      el('span', { class: 'legend-inline', id: 'gc-pools-legend' },
+        pools.map((p, i) => [el('span', { class: 'swatch pool-' + (i % 6) }), p.pool]))),
+    box);
+  return { root, box };
+}
+
+/** A line per pool of its used bytes after each GC, on the page's time axis. */
+export function drawPools(box, pools, relative, domain) {
+  const width = box.clientWidth || 800;
+  d3.select(box).selectAll('*').remove();
+  const svg = d3.select(box).append('svg').attr('width', width).attr('height', POOLS_HEIGHT).attr('role', 'img')
+    .attr('aria-label', 'Each memory pool\u2019s used bytes after each GC');
+  const x = d3.scaleLinear().domain(domain).range([M.left, width - M.right]);
+  const series = pools.map(p => p.after.filter(r => r[1] >= 0).map(r => [relative(r[0]), r[1]]));
+  const top = d3.max(series.flat(), d => d[1]) || 1;
+  const y = d3.scaleLinear().domain([0, top]).nice().range([POOLS_HEIGHT - M.bottom, M.top]);
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${POOLS_HEIGHT - M.bottom})`)
+    .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(domain[1] - domain[0])));
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(3).tickFormat(formatBytes));
+  const line = d3.line().x(d => x(d[0])).y(d => y(d[1]));
+  series.forEach((points, i) => svg.append('path').attr('class', 'pool-line pool-' + (i % 6)).attr('d', line(points))
+    .append('title').text(pools[i].pool));
 }
