@@ -78,6 +78,8 @@ class UiHeapIT {
             String findings = page.locator("#heap-findings").textContent();
             assertTrue(findings.contains("Live set grows") && findings.contains("Suspect " + LeakingRecording.LEAK)
                     && findings.contains("longest pause 10.0 ms"), findings);
+            assertTrue(page.locator("#finding-alloc-stacks li").first().textContent().startsWith("com.acme.Json.render (java.lang.String)"),
+                    page.locator("#finding-alloc-stacks").textContent());
             int rows = page.locator("#growth-table tbody tr.growth-row").count();
             assertEquals(1 + Math.min(5, rows), page.locator("#live-set-legend .swatch").count(),
                     "the live set and a line per class (at most five)");

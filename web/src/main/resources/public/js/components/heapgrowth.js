@@ -35,10 +35,13 @@ export function findingsCard(growth) {
       + ((f.longestPauses || []).length > 1 ? `; next ${f.longestPauses.slice(1).map(p => (p.pauseNanos / 1e6).toFixed(1) + ' ms').join(', ')}` : '')));
   }
   if (f.allocationBytesPerSecond >= 0) {
-    const top = (f.topAllocationStacks || [])[0];
+    const stacks = (f.topAllocationStacks || []).slice(0, 3);
     lines.push(el('li', { class: 'finding-alloc' }, el('strong', { text: 'Allocation ' }),
       `${formatBytes(Math.round(f.allocationBytesPerSecond))}/s from ${formatCount(f.allocationSamples)} samples`
-      + (top ? `; most by ${top.stack.length ? top.stack[top.stack.length - 1] : '[no stack]'} (${top.class}, ${formatPercent(top.share)})` : '')));
+      + (stacks.length ? '; most by:' : ''),
+      stacks.length ? el('ol', { class: 'finding-stacks', id: 'finding-alloc-stacks' }, stacks.map(t => el('li', {
+        title: t.stack.join('\n'),
+        text: `${t.stack.length ? t.stack[t.stack.length - 1] : '[no stack]'} (${t.class}): ${formatPercent(t.share)}, ${formatBytes(Math.round(t.bytes / (f.seconds || 1)))}/s` }))) : null));
   }
   const first = (growth.suspects || [])[0];
   if (first && first.bytesPerSecond > 0 && first.confidence >= 0.9) {

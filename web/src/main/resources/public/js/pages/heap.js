@@ -40,7 +40,8 @@ export async function mount(root, st, lifetime) {
     state.update({ page: 'heapdiff', base: recording.id, baseGc: compareGc.value, id: recording.id, gc: String(selected) }, { reset: true });
   });
   const picking = comparePicker(recording, null, (base, target) => ({ page: 'heapdiff', base, id: target }));
-  root.appendChild(el('div', { class: 'heap-findings-slot', id: 'heap-findings-slot' }));
+  let findings = el('div', { class: 'heap-findings-slot' });
+  root.appendChild(findings);
   root.appendChild(el('section', { class: 'card' },
     el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Heap around each GC' }),
       el('span', { class: 'legend-inline' }, el('span', { class: 'swatch used-before' }), 'used before',
@@ -91,8 +92,9 @@ export async function mount(root, st, lifetime) {
     api.growth(recording.id, by).then(answer => {
       if (lifetime.aborted || mine !== growthSeq) return;
       growth = answer;
-      const findings = document.getElementById('heap-findings-slot') || document.getElementById('heap-findings');
-      findings.replaceWith(findingsCard(growth));
+      const card = findingsCard(growth);
+      findings.replaceWith(card);
+      findings = card;
       clear(growthSlot).appendChild(growingCard(growth, next => state.update({ by: next === 'stack' ? 'stack' : undefined })));
       drawLiveSet(growth, relative, domain);
     }, e => {
