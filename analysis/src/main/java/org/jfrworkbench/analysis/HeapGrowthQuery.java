@@ -21,13 +21,22 @@ import org.jfrworkbench.model.SampleTable;
  * alive there, scaled to the heap used after it); then per class a least-squares line of those bytes over time. Its
  * slope ranks the classes; its confidence is {@code (1 - p) * (1 - 1/sqrt(samples))}, p the one-sided p-value of
  * Student's t for a slope above zero (n - 2 degrees of freedom over n GCs), samples the class's live samples behind
- * the series: a line that fits and many samples, or neither.
+ * the series: a line that fits and many samples, or neither. Series of fewer than {@link #MIN_SAMPLES} samples rank
+ * after the others, whatever their slope: one or two samples make a step, not a trend.
  */
 public final class HeapGrowthQuery {
     public static final int DEFAULT_LIMIT = 20;
     public static final int MAX_LIMIT = 200;
     /** GCs a series holds at most: a longer recording's GCs are thinned evenly (the first and last kept). */
     public static final int MAX_POINTS = 2048;
+
+    /** Live samples behind a series below which it cannot show a trend: such series rank after the others. */
+    static final int MIN_SAMPLES = 3;
+    /** Series with enough samples first, each group by slope, largest first. */
+    static final java.util.Comparator<Suspect> RANKING = java.util.Comparator
+            .comparing((Suspect s) -> s.samples() < MIN_SAMPLES)
+            .thenComparing(java.util.Comparator.comparingDouble(Suspect::bytesPerSecond).reversed())
+            .thenComparing(Suspect::className).thenComparing(s -> String.join(";", s.stack()));
 
     private final int limit;
     private final boolean bySite;
@@ -157,7 +166,7 @@ public final class HeapGrowthQuery {
             x[j] = (start[used.get(j)] - start[used.get(0)]) / 1e9;
         }
         // one series at a time, so memory stays at one series however many classes, sites and GCs there are
-        PriorityQueue<Suspect> top = new PriorityQueue<>((a, b) -> Double.compare(a.bytesPerSecond(), b.bytesPerSecond()));
+        PriorityQueue<Suspect> top = new PriorityQueue<>(RANKING.reversed());
         long[] weight = new long[n];
         double[] y = new double[m];
         int classes = 0;
@@ -184,15 +193,6 @@ public final class HeapGrowthQuery {
                 y[j] = (double) all.get(candidates[k]).heapUsedAfter() * weight[k] / totalWeight[k];
             }
             Fit fit = Fit.of(x, y, m);
-            if (top.size() == limit && fit.slope <= top.peek().bytesPerSecond()) {
-                continue;
-            }
-            List<long[]> series = new ArrayList<>(m);
-            for (int j = 0; j < m; j++) {
-                series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
-            }
-            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
-            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - 1 / Math.sqrt(samples.size));
             int topStack = -1;
             long[] best = null;
             for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
@@ -203,19 +203,30 @@ public final class HeapGrowthQuery {
             }
             int cls = (int) (long) e.getKey();
             String name = cls == 0 ? "[unknown class]" : p.strings().get(cls);
+            List<String> stack = stackNames(p, topStack);
+            Suspect ranked = new Suspect(name, fit.slope, 0, 0, 0, 1, 0, m, samples.size, stack, 0, List.of());
+            if (top.size() == limit && RANKING.compare(ranked, top.peek()) >= 0) {
+                continue; // ranks below every suspect kept: its series is not built
+            }
+            List<long[]> series = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
+            }
+            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
+            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - 1 / Math.sqrt(samples.size));
             top.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
-                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, stackNames(p, topStack),
+                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, stack,
                     best == null ? 0 : best[1], series));
             if (top.size() > limit) {
                 top.poll();
             }
         }
         List<Suspect> suspects = new ArrayList<>(top);
-        suspects.sort(java.util.Comparator.comparingDouble(Suspect::bytesPerSecond).reversed()
-                .thenComparing(Suspect::className).thenComparing(suspect -> String.join(";", suspect.stack())));
-        return new Growth(bySite ? "stack" : "class", gcs, liveSet.slope, classes, suspects, "least-squares slope of each class's upscaled live bytes"
-                + " over the GCs at which a live sample is known alive; confidence = (1 - one-sided p of Student's t for"
-                + " a positive slope) * (1 - 1/sqrt(live samples of the class))", warnings, HeapFindings.of(data, liveSet.slope));
+        suspects.sort(RANKING);
+        return new Growth(bySite ? "stack" : "class", gcs, liveSet.slope, classes, suspects, "least-squares slope of each"
+                + " class's upscaled live bytes over the GCs at which a live sample is known alive, series of fewer than "
+                + MIN_SAMPLES + " samples last; confidence = (1 - one-sided p of Student's t for a positive slope)"
+                + " * (1 - 1/sqrt(live samples of the class))", warnings, HeapFindings.of(data, liveSet.slope));
     }
 
     /** Frame names of a stack, root first; empty for samples without one. */

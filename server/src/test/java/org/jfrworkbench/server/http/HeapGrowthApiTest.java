@@ -113,6 +113,33 @@ class HeapGrowthApiTest {
     }
 
     @Test
+    void aSingleLargeObjectIsAStepThatRanksAfterTheLeakHoweverSteep() throws Exception {
+        String id = upload("leak-blip.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1, 96L << 20));
+        JsonNode suspects = server.get("/api/recordings/" + id + "/heap/growth").json().get("suspects");
+        assertEquals(LeakingRecording.LEAK, suspects.get(0).get("class").asText(), suspects.toString());
+        JsonNode blip = null;
+        for (JsonNode s : suspects) {
+            if (s.get("class").asText().equals(LeakingRecording.BLIP)) {
+                blip = s;
+            }
+        }
+        assertTrue(blip != null, suspects.toString());
+        assertTrue(blip.get("bytesPerSecond").asDouble() > LEAK_RATE, "steeper than the leak: " + blip);
+        assertEquals(1, blip.get("samples").asInt());
+        assertEquals(0, blip.get("confidence").asDouble(), 0, blip.toString());
+        assertEquals(suspects.size() - 1, indexOf(suspects, LeakingRecording.BLIP), "after every series of enough samples");
+    }
+
+    private static int indexOf(JsonNode suspects, String cls) {
+        for (int i = 0; i < suspects.size(); i++) {
+            if (suspects.get(i).get("class").asText().equals(cls)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
     void findingsStateTheLiveSetGrowthGcShareLongestPausesAndAllocationRate() throws Exception {
         JsonNode f = server.get("/api/recordings/" + exact + "/heap/growth").json().get("findings");
         assertEquals(LEAK_RATE * 60.0, f.get("liveSetBytesPerMinute").asDouble(), LEAK_RATE * 60 * 0.02);

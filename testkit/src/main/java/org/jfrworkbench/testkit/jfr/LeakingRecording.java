@@ -18,6 +18,8 @@ import org.jfrworkbench.testkit.jfr.JfrWriter.Field;
 public final class LeakingRecording {
     public static final String LEAK = "com.acme.Leak";
     public static final String FLAT = "com.acme.Config";
+    public static final String BLIP = "com.acme.Blip";
+    public static final long BLIP_SECONDS = 40;
     public static final List<String> LEAK_STACK = List.of("com.acme.Service.handle", "com.acme.Cache.put");
     public static final int OBJECT_BYTES = 64 << 10;
     public static final long FLAT_BYTES = 40L << 20;
@@ -32,6 +34,14 @@ public final class LeakingRecording {
 
     /** The chunk's bytes; the same arguments give the same bytes. */
     public static byte[] write(long leakBytesPerSecond, double sampling, long seed) {
+        return write(leakBytesPerSecond, sampling, seed, 0);
+    }
+
+    /**
+     * As {@link #write(long, double, long)}, plus one {@link #BLIP} object of blipBytes allocated at 40 s and kept (by
+     * {@code com.acme.App.main -> com.acme.Buffers.init}), always sampled: one sample, a step, not a trend.
+     */
+    public static byte[] write(long leakBytesPerSecond, double sampling, long seed, long blipBytes) {
         Random random = new Random(seed);
         JfrWriter w = types(JfrWriter.START_NANOS, SECONDS * 1_000L * MS);
         long reported = (SECONDS * 1_000L - 100) * MS;
@@ -60,6 +70,9 @@ public final class LeakingRecording {
         for (long t = 50 * MS; t < SECONDS * 1_000L * MS; t += 100 * MS) {
             w.event("jdk.ObjectAllocationSample", t, 1L, 33L, 5L, 1L << 20);
         }
+        if (blipBytes > 0) {
+            w.event("profiler.LiveObject", reported, 1L, 32L, BLIP_SECONDS * 1_000L * MS, blipBytes, 11L);
+        }
         // the garbage tail: allocated after the last GC, still reachable when the chunk ends
         for (int i = 0; i < 20; i++) {
             w.event("profiler.LiveObject", reported, 1L, 33L, (SECONDS * 1_000L - 1_000 + i * 10) * MS, (long) OBJECT_BYTES, 4L);
@@ -71,7 +84,8 @@ public final class LeakingRecording {
             while (leakedSoFar < leaked && allocatedAt[leakedSoFar] <= end) {
                 leakedSoFar++;
             }
-            long after = FLAT_BYTES + BUFFER_BYTES + (long) leakedSoFar * OBJECT_BYTES;
+            long after = FLAT_BYTES + BUFFER_BYTES + (long) leakedSoFar * OBJECT_BYTES
+                    + (end >= BLIP_SECONDS * 1_000L * MS ? blipBytes : 0);
             w.event("jdk.GarbageCollection", start, 10 * MS, (long) k, "G1New", "G1 Evacuation Pause")
                     .event("jdk.GCHeapSummary", start, (long) k, "Before GC", after + (30L << 20))
                     .event("jdk.GCHeapSummary", end, (long) k, "After GC", after);
@@ -112,14 +126,15 @@ public final class LeakingRecording {
         w.constant("java.lang.Thread", 1, "main", 1L);
         String[] symbols = {"com/acme/Leak", "com/acme/Config", "[B", "[I", "java/lang/String", "com/acme/App",
             "com/acme/Service", "com/acme/Cache", "com/acme/Buffers", "com/acme/Json", "main", "handle", "put", "load",
-            "init", "render"};
+            "init", "render", "com/acme/Blip"};
         for (int i = 0; i < symbols.length; i++) {
             w.constant("jdk.types.Symbol", i + 1, symbols[i]);
         }
-        // classes 1-10 name symbols 1-10
+        // classes 1-10 name symbols 1-10, class 11 symbol 17
         for (long c = 1; c <= 10; c++) {
             w.constant("java.lang.Class", c, c);
         }
+        w.constant("java.lang.Class", 11, 17L);
         w.constant("jdk.types.Method", 20, 6L, 11L)   // App.main
                 .constant("jdk.types.Method", 21, 7L, 12L) // Service.handle
                 .constant("jdk.types.Method", 22, 8L, 13L) // Cache.put
