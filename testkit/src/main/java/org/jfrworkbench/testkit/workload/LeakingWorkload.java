@@ -8,7 +8,8 @@ import one.profiler.AsyncProfiler;
 /**
  * Child JVM for the server's {@code LeakGrowthIT}: profiles itself with async-profiler (alloc + live + jfrsync), keeps
  * a flat set of {@code int[]} from the start, then leaks {@link Entry} objects through {@link Cache#put} at an even
- * pace among much garbage (many young GCs, each after more of the leak), stops the profiler and says DONE.
+ * pace among much garbage (many young GCs, each after more of the leak), stops the profiler and says
+ * {@code DONE <flat arrays> <entries> <nanoseconds from the first put to the last>}.
  */
 public final class LeakingWorkload {
     static volatile Object sink;
@@ -37,6 +38,7 @@ public final class LeakingWorkload {
         for (int i = 0; i < 20_000; i++) {
             flat.add(new int[256]); // 20 MB that stays
         }
+        long first = System.nanoTime();
         for (int round = 0; round < 40; round++) {
             for (int i = 0; i < 10_000; i++) {
                 Cache.put(round * 10_000 + i); // 1.4 MB a round
@@ -45,9 +47,10 @@ public final class LeakingWorkload {
                 sink = new byte[1024]; // 30 MB of garbage a round: young GCs in between
             }
         }
+        long leaking = System.nanoTime() - first;
         System.gc();
         profiler.execute("stop");
-        System.out.println("DONE " + flat.size() + " " + Cache.ENTRIES.size());
+        System.out.println("DONE " + flat.size() + " " + Cache.ENTRIES.size() + " " + leaking);
         System.out.flush();
     }
 }
