@@ -51,13 +51,13 @@ public final class HeapDiffQuery {
     }
 
     /** A class's (or, with stack, an allocation site's) live bytes on both sides and the test of its change. */
-    public record Row(@JsonProperty("class") String className, @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stack, long baseBytes, long targetBytes,
-                      long delta, double baseShare, double targetShare, long baseSamples, long targetSamples,
-                      double pValue, boolean significant, int significance) {
+    public record Row(@JsonProperty("class") String className, @JsonInclude(JsonInclude.Include.NON_NULL) List<String> stack,
+                      long baseBytes, long targetBytes, long delta, double baseShare, double targetShare,
+                      long baseSamples, long targetSamples, double pValue, boolean significant, int significance) {
     }
 
-    public record HeapDiff(Side base, Side target, String mode, List<Row> byClass, List<Row> byStack, int classRows, int stackRows,
-                           DiffResult.Test test, List<String> warnings) {
+    public record HeapDiff(Side base, Side target, String mode, List<Row> byClass, List<Row> byStack, int classRows,
+                           int stackRows, DiffResult.Test test, List<String> warnings) {
     }
 
     public HeapDiff run(ProfileData base, ProfileData target) {
@@ -119,7 +119,8 @@ public final class HeapDiffQuery {
             count++;
             String cls = live.objectClass(i) == 0 ? "[unknown class]" : p.strings().get(live.objectClass(i));
             add(byClass.computeIfAbsent(new Key(cls, null), k -> new long[2]), w);
-            List<String> stack = stackNames.computeIfAbsent(live.stack(i), s -> stable(HeapGrowthQuery.stackNames(p, s)));
+            List<String> stack = stackNames.computeIfAbsent(live.stack(i),
+                    s -> stable(HeapGrowthQuery.stackNames(p, s)));
             add(bySite.computeIfAbsent(new Key(cls, stack), k -> new long[2]), w);
         }
         if (count == 0) {

@@ -36,8 +36,9 @@ public final class HeapFindings {
      * over the recording's (a concurrent collector's cycle is not all pause). allocationBytesPerSecond: upscaled
      * allocated bytes of the default source over the recording's duration (-1 without allocation samples).
      */
-    public record Findings(double seconds, int gcs, double liveSetBytesPerMinute, double gcTimeShare, List<Pause> longestPauses,
-                           double allocationBytesPerSecond, long allocationSamples, List<AllocationStack> topAllocationStacks) {
+    public record Findings(double seconds, int gcs, double liveSetBytesPerMinute, double gcTimeShare,
+                           List<Pause> longestPauses, double allocationBytesPerSecond, long allocationSamples,
+                           List<AllocationStack> topAllocationStacks) {
     }
 
     /** The indices of the n largest non-zero values, largest first (ties: lower index first). */
@@ -102,7 +103,8 @@ public final class HeapFindings {
             }
             for (int t = 0; t < top.length; t++) {
                 int cls = classes.get(t).entrySet().stream()
-                        .max(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
+                        .max(Map.Entry.<Integer, Long>comparingByValue()
+                                .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
                         .map(Map.Entry::getKey).orElse(0);
                 int slot = top[t];
                 stacks.add(new AllocationStack(cls == 0 ? "[unknown class]" : p.strings().get(cls),

@@ -69,8 +69,8 @@ public final class HeapGrowthQuery {
     }
 
     /** by: "class" or "stack" (a series per allocation site); classes: how many series there were to rank. */
-    public record Growth(String by, List<LiveSetPoint> gcs, double liveSetBytesPerSecond, int classes, List<Suspect> suspects,
-                         String method, List<String> warnings, HeapFindings.Findings findings) {
+    public record Growth(String by, List<LiveSetPoint> gcs, double liveSetBytesPerSecond, int classes,
+                         List<Suspect> suspects, String method, List<String> warnings, HeapFindings.Findings findings) {
     }
 
     public Growth run(ProfileData data) {

@@ -63,8 +63,8 @@ public final class LiveHeapQuery {
         Map<String, List<long[]>> byPool = new java.util.TreeMap<>();
         for (org.jfrworkbench.model.PoolUsage u : p.heap().pools()) {
             if (u.afterGc()) {
-                byPool.computeIfAbsent(u.pool(), k -> new ArrayList<>()).add(new long[] {u.timeNanos() / 1_000_000, u.used(), u.committed(),
-                        u.gcId()});
+                byPool.computeIfAbsent(u.pool(), k -> new ArrayList<>())
+                        .add(new long[] {u.timeNanos() / 1_000_000, u.used(), u.committed(), u.gcId()});
             }
         }
         List<Pool> pools = new ArrayList<>();

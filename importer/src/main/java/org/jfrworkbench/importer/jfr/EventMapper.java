@@ -250,7 +250,8 @@ final class EventMapper {
                 boolean after = !before(e.text("when"));
                 profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Eden", e.number("edenUsedSize", -1),
                         e.number("edenTotalSize", -1)));
-                profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Survivor", e.number("survivorUsedSize", -1), -1));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Survivor", e.number("survivorUsedSize", -1),
+                        -1));
                 long old = e.number("oldGenUsedSize", -1); // JDK 21 and later
                 if (old >= 0) {
                     profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Old", old, -1));

@@ -437,7 +437,8 @@ final class RecordingApi {
         String modeParam = ctx.queryParam("mode");
         DiffMode mode = modeParam == null || modeParam.isBlank() ? DiffMode.ABSOLUTE : DiffMode.parse(modeParam);
         HeapDiffQuery query = new HeapDiffQuery(baseGc, targetGc, mode, limit);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, mode, limit), "json");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, mode, limit),
+                "json");
         send(ctx, key, () -> heapViewBytes(a, 0) + heapViewBytes(b, 0), () -> query.run(a, b),
                 result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
     }
