@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The memory pools of a real G1 recording (the agent's, JDK 25) in the heap timeline: G1's eden, survivor and old
- * generation after each GC add up to the heap used after it, as the JDK reports both.
+ * The heap views of a real G1 recording (the agent's, JDK 25, six chunks, of a cache that slowly retains sessions with
+ * a 2 KB buffer each): G1's eden, survivor and old generation after each GC add up to the heap used after it, as the
+ * JDK reports both; the retained buffers lead the growth.
  */
-class HeapPoolsApiTest {
+class RecordedHeapApiTest {
     @TempDir
     static Path data;
     static TestServer server;
@@ -37,6 +38,17 @@ class HeapPoolsApiTest {
     @AfterAll
     static void stop() throws Exception {
         server.close();
+    }
+
+    @Test
+    void theRetainedBuffersAreTheFirstSuspectAcrossTheAgentsChunks() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + id + "/heap/growth").json();
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals("byte[]", first.get("class").asText(), growth.get("suspects").toString());
+        assertTrue(first.get("bytesPerSecond").asDouble() > 0 && first.get("confidence").asDouble() > 0.5, first.toString());
+        JsonNode stack = first.get("stack");
+        assertEquals("org.jfrworkbench.samples.RetainingCache.main", stack.get(stack.size() - 1).asText(), first.toString());
+        assertTrue(growth.get("findings").get("liveSetBytesPerMinute").asDouble() > 0);
     }
 
     @Test
