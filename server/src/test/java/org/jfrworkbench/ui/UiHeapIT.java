@@ -151,6 +151,10 @@ class UiHeapIT {
                     page.locator("#gc-pools path.pool-line title").allTextContents());
             assertTrue(page.locator("#gc-pools-legend").textContent().contains("Metaspace"));
             page.waitForSelector("#gc-pauses rect.pause");
+            // with every part drawn (findings, pools, growth), a phone's width holds the page; wide tables scroll
+            page.waitForSelector("#growth-table tbody tr");
+            page.setViewportSize(390, 844);
+            page.waitForFunction("() => document.documentElement.scrollWidth - window.innerWidth === 0");
             // the generated recordings state no pool: no empty chart
             page.navigate("/?page=heap&id=" + leaking);
             page.waitForSelector("#gc-pauses rect.pause");
@@ -192,6 +196,8 @@ class UiHeapIT {
             page.waitForFunction("() => new URLSearchParams(location.search).get('baseGc') === '28'");
             page.waitForSelector(".heapdiff-body .warning:has-text('both sides are GC 28')");
             assertEquals(0, page.locator("#heapdiff-classes tr.sig-grew, #heapdiff-classes tr.sig-shrank").count());
+            assertEquals("28", param(page.locator(".page-head .facts a").first().getAttribute("href"), "gc"),
+                    "the baseline's name links to its heap page at the GC shown");
 
             // another recording as the baseline, from the heap page's picker
             page.navigate("/?page=heap&id=" + leaking);

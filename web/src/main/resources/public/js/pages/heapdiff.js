@@ -28,14 +28,16 @@ export async function mount(root, st, lifetime) {
     [['bytes', 'Bytes', 'Test each row\u2019s bytes'], ['relative', 'Shares', 'Test each row\u2019s share of its side\u2019s live samples']]
       .map(([value, text, title]) => el('button', { type: 'button', role: 'radio', class: 'subtab', id: 'mode-' + value,
         dataset: { mode: value }, text, title, onclick: () => state.update({ mode: value === 'relative' ? value : undefined }) })));
+  // each side's name links to its heap page at the GC it shows (rebuilt as the GC changes)
+  const baseLink = el('span'), targetLink = el('span');
   const basePicker = picker(baseHeap.gcs || [], 'baseGc', 'Baseline GC');
   const targetPicker = picker(targetGcs, 'gc', 'Target GC');
   root.appendChild(el('header', { class: 'page-head' },
     el('h1', { class: 'title' }, 'Heap diff'),
     el('p', { class: 'facts' },
-      el('span', {}, 'Baseline ', link(base.name || base.id, { page: 'heap', id: base.id, gc: st.baseGc }), ' at ', basePicker),
+      el('span', {}, 'Baseline ', baseLink, ' at ', basePicker),
       el('span', { text: '\u2192' }),
-      el('span', {}, 'Target ', link(targetRecording.name || targetRecording.id, { page: 'heap', id: targetRecording.id, gc: st.gc }), ' at ', targetPicker),
+      el('span', {}, 'Target ', targetLink, ' at ', targetPicker),
       modes)));
   const body = el('div', { class: 'heapdiff-body' });
   root.appendChild(body);
@@ -45,6 +47,8 @@ export async function mount(root, st, lifetime) {
   async function update(s) {
     basePicker.value = s.baseGc || '';
     targetPicker.value = s.gc || '';
+    clear(baseLink).appendChild(link(base.name || base.id, { page: 'heap', id: base.id, gc: s.baseGc }));
+    clear(targetLink).appendChild(link(targetRecording.name || targetRecording.id, { page: 'heap', id: targetRecording.id, gc: s.gc }));
     const shown = s.mode === 'relative' ? 'relative' : 'bytes';
     for (const b of modes.children) {
       b.setAttribute('aria-checked', String(b.dataset.mode === shown));
