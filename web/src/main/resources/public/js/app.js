@@ -13,8 +13,9 @@ const PAGES = {
   diff: () => import('./pages/diff.js'),
   heap: () => import('./pages/heap.js'),
   service: () => import('./pages/service.js'),
+  heapdiff: () => import('./pages/heapdiff.js'),
 };
-const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap', service: 'Service over time' };
+const TITLES = { recordings: 'Recordings', recording: 'Flame graph', diff: 'Diff', heap: 'Live heap', service: 'Service over time', heapdiff: 'Heap diff' };
 const main = document.getElementById('app');
 // the page shown: its key (page and recordings), its mount (resolves to {update} or null) and its lifetime, which
 // ends when another page replaces it
@@ -34,7 +35,7 @@ async function show(st) {
   clear(main);
   document.title = (TITLES[st.page] || 'JFR Workbench') + ' \u00b7 JFR Workbench';
   const load = PAGES[st.page];
-  if (!load || (st.page !== 'recordings' && !runs && !st.id) || (st.page === 'diff' && !st.base && !runs)) {
+  if (!load || (st.page !== 'recordings' && !runs && !st.id) || (st.page === 'diff' && !st.base && !runs) || (st.page === 'heapdiff' && !st.base)) {
     main.appendChild(message('Page not found', 'This link does not name a known view. Go back to the recordings list.'));
     return;
   }

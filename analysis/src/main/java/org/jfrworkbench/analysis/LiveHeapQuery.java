@@ -28,14 +28,27 @@ public final class LiveHeapQuery {
     public record HeapSampleOut(long timeMillis, long used, long committed, String source) {
     }
 
-    public record Timeline(List<Gc> gcs, List<HeapSampleOut> samples, long liveSamples) {
+    /**
+     * A memory pool's usage after each GC: [timeMillis, used, committed, gcId] (-1 where not stated), evenly thinned.
+     */
+    public record Pool(String pool, List<long[]> after) {
     }
+
+    public record Timeline(List<Gc> gcs, List<HeapSampleOut> samples, long liveSamples, List<Pool> pools) {
+    }
+
+    /** Readings a pool's series holds at most: a recording with more GCs has its readings thinned evenly. */
+    static final int MAX_POOL_POINTS = 2048;
 
     public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples, long sampledWeight) {
     }
 
+    /**
+     * liveSamples and sampledWeight: every sample alive at the GC (what the bytes are scaled by); byClass, flame,
+     * rangeSamples and rangeBytes: those allocated in [fromMillis, toMillis) (all of them without a range).
+     */
     public record LiveHeap(Gc gc, long usedAfter, long liveSamples, long sampledWeight, List<ClassShare> byClass,
-                           FlameGraph flame) {
+                           FlameGraph flame, Long fromMillis, Long toMillis, long rangeSamples, long rangeBytes) {
     }
 
     public static Timeline timeline(Profile p) {
@@ -47,10 +60,28 @@ public final class LiveHeapQuery {
         List<HeapSampleOut> samples = p.heap().samples().stream()
                 .map(s -> new HeapSampleOut(s.timeNanos() / 1_000_000, s.used(), s.committed(), s.source())).toList();
         SampleTable live = p.kinds().get(Kind.LIVE);
-        return new Timeline(gcs, samples, live == null ? 0 : live.size());
+        Map<String, List<long[]>> byPool = new java.util.TreeMap<>();
+        for (org.jfrworkbench.model.PoolUsage u : p.heap().pools()) {
+            if (u.afterGc()) {
+                byPool.computeIfAbsent(u.pool(), k -> new ArrayList<>())
+                        .add(new long[] {u.timeNanos() / 1_000_000, u.used(), u.committed(), u.gcId()});
+            }
+        }
+        List<Pool> pools = new ArrayList<>();
+        byPool.forEach((name, readings) -> {
+            List<long[]> kept = readings;
+            if (readings.size() > MAX_POOL_POINTS) {
+                kept = new ArrayList<>(MAX_POOL_POINTS);
+                for (int j = 0; j < MAX_POOL_POINTS; j++) {
+                    kept.add(readings.get((int) ((long) j * (readings.size() - 1) / (MAX_POOL_POINTS - 1))));
+                }
+            }
+            pools.add(new Pool(name, kept));
+        });
+        return new Timeline(gcs, samples, live == null ? 0 : live.size(), pools);
     }
 
-    private static Gc gc(int i, GcEvent g) {
+    static Gc gc(int i, GcEvent g) {
         return new Gc(i, g.gcId(), g.startNanos() / 1_000_000, g.durationNanos() / 1_000_000, g.name(), g.cause(),
                 g.heapUsedBefore(), g.heapUsedAfter(), g.heapCommitted(), g.longestPauseNanos());
     }
@@ -61,8 +92,68 @@ public final class LiveHeapQuery {
      * in the allocated classes and weighs upscaled bytes, or raw sample counts when countSamples.
      */
     public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples) {
+        return at(data, gcIndex, countSamples, null, null);
+    }
+
+    /**
+     * The live heap at a GC, as {@link #at(ProfileData, Integer, boolean)}, showing only the live samples allocated in
+     * [fromMillis, toMillis) since the recording's start (null leaves that end open): they keep the scale of all the
+     * samples alive at the GC, so their bytes are their part of the heap used after it.
+     */
+    public static LiveHeap at(ProfileData data, Integer gcIndex, boolean countSamples, Long fromMillis, Long toMillis) {
         Profile p = data.profile();
-        List<GcEvent> gcs = p.heap().gcs();
+        int index = gcIndex(data, gcIndex);
+        GcEvent g = p.heap().gcs().get(index);
+        SampleTable live = data.samples(Kind.LIVE);
+        Selection all = aliveAt(p, g, countSamples);
+        Selection selection = all;
+        if (fromMillis != null || toMillis != null) {
+            Selection.millis(Kind.LIVE, fromMillis, toMillis, null, countSamples); // checks the range's order
+            long from = fromMillis == null ? Long.MIN_VALUE : Math.max(all.fromNanos(), fromMillis * 1_000_000);
+            long to = toMillis == null ? all.toNanos() : Math.min(all.toNanos(), toMillis * 1_000_000);
+            selection = new Selection(Kind.LIVE, from, Math.max(from, to), null, countSamples).aliveAt(g.startNanos());
+        }
+        java.util.function.IntPredicate alive = all.on(data);
+        java.util.function.IntPredicate selected = selection.on(data);
+        long sum = 0;
+        long count = 0;
+        long rangeCount = 0;
+        Map<Integer, long[]> byClass = new HashMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            if (!alive.test(i)) {
+                continue;
+            }
+            sum += live.weight(i);
+            count++;
+            if (selected.test(i)) {
+                rangeCount++;
+                long[] c = byClass.computeIfAbsent(live.objectClass(i), k -> new long[2]);
+                c[0] += live.weight(i);
+                c[1]++;
+            }
+        }
+        double scale = sum == 0 ? 0 : (double) g.heapUsedAfter() / sum;
+        List<ClassShare> classes = new ArrayList<>();
+        long rangeBytes = 0;
+        for (Map.Entry<Integer, long[]> e : byClass.entrySet()) {
+            String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
+            long w = e.getValue()[0];
+            classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, e.getValue()[1], w));
+            rangeBytes += Math.round(w * scale);
+        }
+        classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+        FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
+                countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
+        return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame, fromMillis, toMillis, rangeCount,
+                rangeBytes);
+    }
+
+    /**
+     * The GC a live-heap query is at: gcIndex checked against the recording's GCs (null = the default GC), with a
+     * used-after figure to scale to; BadQueryException (400) naming the problem otherwise.
+     */
+    static int gcIndex(ProfileData data, Integer gcIndex) {
+        List<GcEvent> gcs = data.profile().heap().gcs();
         if (gcs.isEmpty()) {
             throw new BadQueryException("recording " + data.id() + " has no GC events, so the live heap cannot be scaled");
         }
@@ -71,40 +162,19 @@ public final class LiveHeapQuery {
             index = defaultGc(data, gcs);
         } else {
             if (gcIndex < 0 || gcIndex >= gcs.size()) {
-                throw new BadQueryException("gc must be between 0 and " + (gcs.size() - 1));
+                throw new BadQueryException("gc must be between 0 and " + (gcs.size() - 1) + " for recording " + data.id());
             }
             index = gcIndex;
         }
-        GcEvent g = gcs.get(index);
-        if (g.heapUsedAfter() < 0) {
+        if (gcs.get(index).heapUsedAfter() < 0) {
             throw new BadQueryException("GC " + index + " has no heap-used-after figure");
         }
-        SampleTable live = data.samples(Kind.LIVE);
-        Selection selection = aliveAt(p, g, countSamples);
-        java.util.function.IntPredicate selected = selection.on(data);
-        long sum = 0;
-        long count = 0;
-        Map<Integer, long[]> byClass = new HashMap<>();
-        for (int i = 0; i < live.size(); i++) {
-            if (selected.test(i)) {
-                sum += live.weight(i);
-                count++;
-                long[] c = byClass.computeIfAbsent(live.objectClass(i), k -> new long[2]);
-                c[0] += live.weight(i);
-                c[1]++;
-            }
-        }
-        double scale = sum == 0 ? 0 : (double) g.heapUsedAfter() / sum;
-        List<ClassShare> classes = new ArrayList<>();
-        for (Map.Entry<Integer, long[]> e : byClass.entrySet()) {
-            String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
-            long w = e.getValue()[0];
-            classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, e.getValue()[1], w));
-        }
-        classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
-        FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
-                countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
-        return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame);
+        return index;
+    }
+
+    /** Whether live sample i (by index) is known alive at GC g: the rule of every live-heap figure. */
+    static java.util.function.IntPredicate aliveAt(ProfileData data, GcEvent g) {
+        return aliveAt(data.profile(), g, false).on(data);
     }
 
     /** The live samples known alive at GC g: allocated at or before its end ([start, end + 1 ns)), reported after it. */

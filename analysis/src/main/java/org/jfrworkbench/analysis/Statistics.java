@@ -1,6 +1,6 @@
 package org.jfrworkbench.analysis;
 
-/** The few statistics the diff needs: two tests as z scores and two-sided p-values. */
+/** The few statistics the diff and the heap growth need: tests as z or t scores and their p-values. */
 final class Statistics {
     private Statistics() {
     }
@@ -61,5 +61,71 @@ final class Statistics {
                 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
                 + t * (-0.82215223 + t * 0.17087277)))))))));
         return x >= 0 ? r : 2 - r;
+    }
+
+    /** Two-sided p-value of Student's t with df degrees of freedom: the regularized beta I(df / (df + t^2); df/2, 1/2). */
+    static double tPValue(double t, int df) {
+        if (df <= 0 || Double.isNaN(t)) {
+            return 1;
+        }
+        if (Double.isInfinite(t)) {
+            return 0;
+        }
+        return regularizedBeta(df / (df + t * t), df / 2.0, 0.5);
+    }
+
+    /** I_x(a, b) by its continued fraction (Numerical Recipes' betai), on the side where it converges fast. */
+    static double regularizedBeta(double x, double a, double b) {
+        if (x <= 0) {
+            return 0;
+        }
+        if (x >= 1) {
+            return 1;
+        }
+        double front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+        return x < (a + 1) / (a + b + 2) ? front * betaFraction(x, a, b) / a : 1 - front * betaFraction(1 - x, b, a) / b;
+    }
+
+    /** The continued fraction of the incomplete beta function (modified Lentz). */
+    private static double betaFraction(double x, double a, double b) {
+        double tiny = 1e-300;
+        double c = 1;
+        double d = 1 - (a + b) * x / (a + 1);
+        d = 1 / (Math.abs(d) < tiny ? tiny : d);
+        double h = d;
+        for (int m = 1; m <= 300; m++) {
+            int m2 = 2 * m;
+            double even = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
+            d = 1 + even * d;
+            d = 1 / (Math.abs(d) < tiny ? tiny : d);
+            c = 1 + even / c;
+            c = Math.abs(c) < tiny ? tiny : c;
+            h *= d * c;
+            double odd = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
+            d = 1 + odd * d;
+            d = 1 / (Math.abs(d) < tiny ? tiny : d);
+            c = 1 + odd / c;
+            c = Math.abs(c) < tiny ? tiny : c;
+            double step = d * c;
+            h *= step;
+            if (Math.abs(step - 1) < 1e-12) {
+                break;
+            }
+        }
+        return h;
+    }
+
+    /** ln Gamma(x) for x > 0 (Lanczos, Numerical Recipes' gammln, relative error < 2e-10). */
+    static double logGamma(double x) {
+        double[] cof = {76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155,
+                0.1208650973866179e-2, -0.5395239384953e-5};
+        double y = x;
+        double tmp = x + 5.5;
+        tmp -= (x + 0.5) * Math.log(tmp);
+        double series = 1.000000000190015;
+        for (double c : cof) {
+            series += c / ++y;
+        }
+        return -tmp + Math.log(2.5066282746310005 * series / x);
     }
 }

@@ -6,12 +6,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * GCs (collections only, ordered by start time), other heap readings of a recording, and for each live sample the last
- * GC it is known to have survived.
+ * GCs (collections only, ordered by start time), other heap readings of a recording, the memory pools' usage around
+ * GCs, and for each live sample the last GC it is known to have survived.
  */
 public final class HeapTimeline {
     private final List<GcEvent> gcs = new ArrayList<>();
     private final List<HeapSample> samples = new ArrayList<>();
+    private final List<PoolUsage> pools = new ArrayList<>();
     /** By live sample index: the start of the last GC the sample survived; unset = not bounded. */
     private long[] survived = new long[0];
 
@@ -23,10 +24,15 @@ public final class HeapTimeline {
         samples.add(sample);
     }
 
-    /** Sorts both lists by time; call once the recording is read. */
+    public void addPool(PoolUsage usage) {
+        pools.add(usage);
+    }
+
+    /** Sorts the lists by time; call once the recording is read. */
     public void sort() {
         gcs.sort(Comparator.comparingLong(GcEvent::startNanos).thenComparingLong(GcEvent::gcId));
         samples.sort(Comparator.comparingLong(HeapSample::timeNanos));
+        pools.sort(Comparator.comparingLong(PoolUsage::timeNanos).thenComparing(PoolUsage::pool));
     }
 
     public List<GcEvent> gcs() {
@@ -35,6 +41,10 @@ public final class HeapTimeline {
 
     public List<HeapSample> samples() {
         return samples;
+    }
+
+    public List<PoolUsage> pools() {
+        return pools;
     }
 
     /**

@@ -15,10 +15,11 @@ export function similarQuery(recording) {
 }
 
 /**
- * A menu button ({root}); kindOf() gives the kind the diff opens with (the one shown on the page). destroy() drops
- * a pending search.
+ * A menu button ({root}); kindOf() gives the kind the diff opens with (the one shown on the page); view(base, target),
+ * when given, gives the address of another comparison instead (the heap page's heap diff). destroy() drops a pending
+ * search.
  */
-export function comparePicker(recording, kindOf) {
+export function comparePicker(recording, kindOf, view) {
   const summary = el('summary', { class: 'button', id: 'compare-button', text: 'Compare with\u2026' });
   const filter = el('input', { type: 'search', class: 'compare-filter', id: 'compare-search', spellcheck: 'false',
     placeholder: 'Search recordings (Lucene syntax)', 'aria-label': 'Search recordings to compare with' });
@@ -30,7 +31,7 @@ export function comparePicker(recording, kindOf) {
 
   const open = (base, target) => {
     root.open = false;
-    state.update({ page: 'diff', base, id: target, kind: kindOf() }, { reset: true });
+    state.update(view ? view(base, target) : { page: 'diff', base, id: target, kind: kindOf() }, { reset: true });
   };
   let seq = 0, loaded = null;
   async function load() {

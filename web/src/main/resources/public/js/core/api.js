@@ -150,7 +150,9 @@ export const api = {
   mergedFlame: (q, view) => binaryResponse(urls.mergedFlame(q, view), decodeFlame, 'flame graph'),
   /** view: the diff page's URL state with epoch-ms ranges per side */
   mergedDiff: (q, view) => binaryResponse(urls.mergedDiff(q, view), decodeDiff, 'diff'),
-  live: (id, gc) => binaryResponse(urls.live(id, gc), decodeLive, 'live heap'),
+  live: (id, gc, from, to) => binaryResponse(urls.live(id, gc, from, to), decodeLive, 'live heap'),
+  growth: (id, by) => request(urls.growth(id, by)),
+  heapDiff: (base, baseGc, target, targetGc, mode) => request(urls.heapDiff(base, baseGc, target, targetGc, mode)),
 };
 
 /**

@@ -14,8 +14,9 @@ const PAGE_MODULES = {
   // its timeline, side tables and compare picker load after the first paint
   recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
   diff: [...FLAME, 'components/samplefilters'],
-  heap: [...FLAME, 'components/timeline'],
+  heap: [...FLAME, 'components/timeline', 'components/gcview', 'components/heapgrowth', 'components/comparepicker'],
   service: [...FLAME, 'components/runlanes', 'components/samplefilters'],
+  heapdiff: ['core/api'],
 };
 
 const params = new URLSearchParams(location.search);

@@ -1,7 +1,7 @@
 // The URL is the single source of view state: every page reads its state from location.search and
 // every user action that changes the view writes a new URL (pushState), so back/forward and permalinks
 // restore the same view. Keys are short but readable:
-//   page   recordings | recording | diff | heap | service
+//   page   recordings | recording | diff | heap | heapdiff | service
 //   id     recording id;  base  baseline id (diff)
 //   q      recordings search query; on the service page and a diff of runs, the query that finds the runs
 //   targetQ  a diff of runs: the target side's query when it is not q
@@ -12,7 +12,8 @@
 //   literal  1: search is plain text;  matchCase  1: search is case-sensitive
 //   zoom     zoomed frame as its path of names from the root, each escaped as collapsed text writes it, joined by ';'
 //   invert   1 for the inverted (callers) tree
-//   gc       GC index on the heap page
+//   by       stack: the heap page's growth per allocation stack, not per class
+//   gc       GC index on the heap page (the target's in a heap diff);  baseGc  the baseline's GC in a heap diff
 //   sort     side table order (self | total | name)
 //   states   thread states shown, comma-separated (as recorded: STATE_RUNNABLE,...)
 //   source   the sampler shown where a kind has several
@@ -28,7 +29,7 @@
 import { defaultPage } from './urls.js';
 
 const KEYS = ['page', 'id', 'base', 'q', 'targetQ', 'kind', 'source', 'states', 'weight', 'from', 'to', 'threads', 'method', 'search',
-  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'side', 'sort', 'filter', 'lanes', 'mode',
+  'literal', 'matchCase', 'zoom', 'invert', 'gc', 'baseGc', 'by', 'side', 'sort', 'filter', 'lanes', 'mode',
   ...['base', 'target'].flatMap(side => ['From', 'To', 'Threads', 'States', 'Source'].map(k => side + k))];
 
 export function readState(search = location.search) {

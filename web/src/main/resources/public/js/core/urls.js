@@ -34,7 +34,13 @@ export const urls = {
   recording: id => recordingPath(id),
   original: id => recordingPath(id) + '/original',
   heap: id => recordingPath(id) + '/heap',
-  live: (id, gc) => recordingPath(id) + '/live' + query({ gc, format: FORMAT }),
+  /** The live heap at a GC (the default GC when gc is undefined), the objects allocated in [from, to) when given. */
+  live: (id, gc, from, to) => recordingPath(id) + '/live' + query({ gc, from, to, format: FORMAT }),
+  /** Each class's live bytes over the GCs, the suspects ranked by growth, and the heap page's findings. */
+  growth: (id, by) => recordingPath(id) + '/heap/growth' + query({ by }),
+  /** The live heap at one GC against another, of one recording or two (undefined GC: each side's default); mode
+   * relative tests shares, absent bytes. */
+  heapDiff: (base, baseGc, target, targetGc, mode) => '/api/heap/diff' + query({ base, baseGc, target, targetGc, mode }),
   /** The flame graph of a view: its kind, range, threads, states, source, weight and invert. */
   flame: (id, view) => recordingPath(id) + '/flame'
     + query({ ...selection(view), invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),

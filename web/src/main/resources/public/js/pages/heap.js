@@ -1,13 +1,18 @@
-// Heap page: GC timeline (used before/after each GC, committed), pick a GC, and the live heap upscaled to
-// that GC's used-after bytes, by class (table) and by allocation stack (flame graph).
+// Heap page: findings, GC timeline (used before/after each GC, committed), GC pauses (brush a range: from/to), the
+// classes growing over the GCs, pick a GC, and the live heap upscaled to that GC's used-after bytes, by class (table)
+// and by allocation stack (flame graph), limited to the objects allocated in the brushed range. Compare links open
+// the heap diff (pages/heapdiff.js) against another GC or recording.
 
 import { el, clear, formatBytes, formatCount, formatPercent, toast, nameCell, d3Ready } from '../core/dom.js';
 import { api } from '../core/api.js';
 import * as state from '../core/state.js';
 import { FlameTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
-import { recordingHeader, message, link, loading, onLeave } from './common.js';
+import { recordingHeader, message, link, loading, onLeave, rangeProblem } from './common.js';
 import { timeTick } from '../components/timeline.js';
+import { drawPauses, drawPools, poolsCard } from '../components/gcview.js';
+import { drawLiveSet, findingsCard, growingCard } from '../components/heapgrowth.js';
+import { comparePicker } from '../components/comparepicker.js';
 
 const HEIGHT = 190, M = { top: 10, right: 16, bottom: 24, left: 64 };
 
@@ -26,18 +31,76 @@ export async function mount(root, st, lifetime) {
   const picker = el('select', { id: 'gc-select', 'aria-label': 'Pick a GC' },
     gcs.map((g, i) => el('option', { value: String(i), text: `${gcLabel(g, i)} \u00b7 ${g.name || ''} at ${(relative(g.startMillis) / 1000).toFixed(2)} s \u2014 ${formatBytes(g.usedAfter)} after` })));
   picker.addEventListener('change', () => state.update({ gc: picker.value }));
+  // the heap diff against an earlier GC of this recording (the picked GC is the target)
+  const compareGc = el('select', { id: 'compare-gc', 'aria-label': 'Compare with GC' },
+    el('option', { value: '', text: 'Compare with GC\u2026' }),
+    gcs.map((g, i) => el('option', { value: String(i), text: gcLabel(g, i) })));
+  compareGc.addEventListener('change', () => {
+    if (compareGc.value === '') return;
+    state.update({ page: 'heapdiff', base: recording.id, baseGc: compareGc.value, id: recording.id, gc: String(selected) }, { reset: true });
+  });
+  const picking = comparePicker(recording, null, (base, target) => ({ page: 'heapdiff', base, id: target }));
+  let findings = el('div', { class: 'heap-findings-slot' });
+  root.appendChild(findings);
   root.appendChild(el('section', { class: 'card' },
     el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'Heap around each GC' }),
       el('span', { class: 'legend-inline' }, el('span', { class: 'swatch used-before' }), 'used before',
         el('span', { class: 'swatch used-after' }), 'used after', el('span', { class: 'swatch committed' }), 'committed'),
-      el('span', { class: 'spacer' }), el('label', { text: 'GC ' }, picker)),
+      el('span', { class: 'spacer' }), el('label', { text: 'GC ' }, picker), compareGc, picking.root),
     chartBox));
+  const pausesBox = el('div', { class: 'heap-chart pauses-chart', id: 'gc-pauses' });
+  const rangeInfo = el('span', { class: 'range-info', id: 'heap-range' });
+  const clearRange = el('button', { type: 'button', class: 'button small', id: 'heap-range-clear', text: 'All objects', hidden: true,
+    onclick: () => state.update({ from: undefined, to: undefined }) });
+  // the allocations in the brushed range: the recording page's allocation flame graph over the same from/to
+  const rangeAllocations = el('button', { type: 'button', class: 'button small', id: 'heap-range-alloc', text: 'Allocations in this range',
+    hidden: true, onclick: () => {
+      const s = state.readState();
+      state.update({ page: 'recording', id: recording.id, kind: 'alloc', from: s.from, to: s.to }, { reset: true });
+    } });
+  root.appendChild(el('section', { class: 'card' },
+    el('div', { class: 'timeline-head' }, el('span', { class: 'label', text: 'GC pauses' }),
+      el('span', { class: 'hint', text: ' drag across to show the live objects allocated in that range' }),
+      el('span', { class: 'spacer' }), rangeInfo, rangeAllocations, clearRange),
+    pausesBox));
+  const pools = poolsCard(heap.pools);
+  if (pools) root.appendChild(pools.root);
+  const growthSlot = el('div', { id: 'growth-slot' });
+  root.appendChild(growthSlot);
   const body = el('div', { class: 'heap-body' });
   root.appendChild(body);
 
   function relative(ms) { return ms - (recording.startMillis || (gcs[0] && gcs[0].startMillis) || 0); }
-  let selected = -1;
-  const draw = () => drawChart(chartBox, gcs, heap.samples || [], relative, selected, i => state.update({ gc: String(i) }));
+  let selected = -1, range = null;
+  const times = gcs.map(g => relative(g.startMillis)).concat((heap.samples || []).map(s => relative(s.timeMillis)));
+  const domain = [Math.min(0, ...times), Math.max(1, recording.durationMillis || 0, ...times)];
+  let growth = null;
+  const draw = () => {
+    if (growth) drawLiveSet(growth, relative, domain);
+    drawChart(chartBox, gcs, heap.samples || [], relative, domain, selected, i => state.update({ gc: String(i) }));
+    if (pools) drawPools(pools.box, heap.pools, relative, domain);
+    drawPauses(pausesBox, gcs, relative, domain, range,
+      r => state.update(r ? { from: String(r[0]), to: String(Math.max(r[0], r[1])) } : { from: undefined, to: undefined }), gcLabel);
+  };
+  // the growth and findings come with the page (a recording without live samples still has its findings); by=stack
+  // asks for a series per allocation site instead of per class
+  let growthBy = null, growthSeq = 0;
+  function loadGrowth(by) {
+    if (by === growthBy) return;
+    growthBy = by;
+    const mine = ++growthSeq;
+    api.growth(recording.id, by).then(answer => {
+      if (lifetime.aborted || mine !== growthSeq) return;
+      growth = answer;
+      const card = findingsCard(growth);
+      findings.replaceWith(card);
+      findings = card;
+      clear(growthSlot).appendChild(growingCard(growth, next => state.update({ by: next === 'stack' ? 'stack' : undefined })));
+      drawLiveSet(growth, relative, domain);
+    }, e => {
+      if (!lifetime.aborted && mine === growthSeq) clear(growthSlot).appendChild(message('No growth over time', e.message));
+    });
+  }
   let drawnWidth = 0, frame = 0;
   const resizer = new ResizeObserver(() => {
     cancelAnimationFrame(frame);
@@ -51,20 +114,32 @@ export async function mount(root, st, lifetime) {
     resizer.disconnect();
     cancelAnimationFrame(frame);
     if (panel) panel.destroy();
+    picking.destroy();
   });
   async function update(s) {
     current = s;
+    loadGrowth(s.by === 'stack' ? 'stack' : undefined);
     const gc = s.gc !== undefined ? Math.min(gcs.length - 1, Math.max(0, Number(s.gc) | 0)) : gcs.length - 1;
     selected = gc;
     picker.value = String(gc);
+    const problem = rangeProblem(s, recording);
+    range = !problem && (s.from !== undefined || s.to !== undefined)
+      ? [Number(s.from || 0), s.to !== undefined ? Number(s.to) : domain[1]] : null;
+    rangeInfo.textContent = problem ? problem.text
+      : range ? `Objects allocated ${(range[0] / 1000).toFixed(2)}\u2013${(range[1] / 1000).toFixed(2)} s` : '';
+    clearRange.hidden = !range && !problem;
+    rangeAllocations.hidden = !range || !(recording.kinds && recording.kinds.alloc);
     draw();
-    if (dataKey === gc) { if (panel) panel.apply(s); return; }
-    dataKey = gc;
+    const key = [gc, range && range[0], range && range[1]].join('|');
+    if (dataKey === key) { if (panel) panel.apply(s); return; }
+    dataKey = key;
     const mine = ++seq;
     const hasLive = heap.liveSamples > 0 || (recording.heap && recording.heap.hasLive);
     let live = { liveSamples: 0 };
     if (hasLive) {
-      try { live = await api.live(recording.id, gc); } catch (e) { if (mine === seq) { toast(e.message, true); dataKey = null; } return; }
+      try {
+        live = await api.live(recording.id, gc, range ? s.from : undefined, range ? s.to : undefined);
+      } catch (e) { if (mine === seq) { toast(e.message, true); dataKey = null; } return; }
     }
     if (mine !== seq) return;
     clear(body);
@@ -87,7 +162,8 @@ export async function mount(root, st, lifetime) {
       return;
     }
     body.appendChild(el('p', { class: 'status-line', id: 'live-summary',
-      text: `Live heap after ${gcLabel(live.gc || gcs[gc], gc)}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.` }));
+      text: `Live heap after ${gcLabel(live.gc || gcs[gc], gc)}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.`
+        + (range ? ` Shown: the ${formatCount(live.rangeSamples)} allocated in the selected range, ${formatBytes(live.rangeBytes)}.` : '') }));
     const grid = el('div', { class: 'flame-grid' });
     const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
     grid.append(left, right);
@@ -124,19 +200,18 @@ function classTable(rows) {
       el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Samples' }))), body));
 }
 
-function drawChart(box, gcs, samples, relative, selected, onPick) {
+function drawChart(box, gcs, samples, relative, domain, selected, onPick) {
   const width = box.clientWidth || 800;
   d3.select(box).selectAll('*').remove();
   const svg = d3.select(box).append('svg').attr('width', width).attr('height', HEIGHT).attr('role', 'img')
     .attr('aria-label', 'Heap used before and after each GC, and committed heap');
-  const times = gcs.map(g => relative(g.startMillis)).concat(samples.map(s => relative(s.timeMillis)));
-  const x = d3.scaleLinear().domain([Math.min(0, d3.min(times)), Math.max(1, d3.max(times))]).range([M.left, width - M.right]);
+  const x = d3.scaleLinear().domain(domain).range([M.left, width - M.right]);
   const top = d3.max([...gcs.map(g => Math.max(g.usedBefore || 0, g.committed || 0)), ...samples.map(s => Math.max(s.used || 0, s.committed || 0))]) || 1;
   const y = d3.scaleLinear().domain([0, top]).nice().range([HEIGHT - M.bottom, M.top]);
   svg.append('g').attr('class', 'axis').attr('transform', `translate(0,${HEIGHT - M.bottom})`)
     .call(d3.axisBottom(x).ticks(Math.floor(width / 110)).tickFormat(timeTick(x.domain()[1] - x.domain()[0])));
   svg.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`).call(d3.axisLeft(y).ticks(4).tickFormat(formatBytes));
-  const committed = gcs.filter(g => g.committed).map(g => [relative(g.startMillis), g.committed]);
+  const committed = gcs.filter(g => g.committed > 0).map(g => [relative(g.startMillis), g.committed]);
   if (committed.length) svg.append('path').attr('class', 'committed-line').attr('d', d3.line().curve(d3.curveStepAfter).x(d => x(d[0])).y(d => y(d[1]))(committed));
   const saw = [];
   for (const g of gcs) { const t = relative(g.startMillis); saw.push([t, g.usedBefore], [t + (g.durationMillis || 0), g.usedAfter]); }

@@ -3,6 +3,7 @@ package org.jfrworkbench.importer.jfr;
 import java.util.List;
 
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.PoolUsage;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
 import org.jfrworkbench.model.Sources;
@@ -230,7 +231,7 @@ final class EventMapper {
                 GcJoiner.Parts gc = gcs.parts(e.number("gcId", -1), time);
                 String when = e.text("when");
                 long used = e.number("heapUsed", -1);
-                if (when != null && when.toLowerCase(java.util.Locale.ROOT).startsWith("before")) {
+                if (before(when)) {
                     gc.usedBefore = used;
                 } else {
                     gc.usedAfter = used;
@@ -242,6 +243,27 @@ final class EventMapper {
                 }
                 if (gc.start == 0) {
                     gc.start = time;
+                }
+            }
+            case G1_HEAP_SUMMARY -> {
+                long gcId = e.number("gcId", -1);
+                boolean after = !before(e.text("when"));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Eden", e.number("edenUsedSize", -1),
+                        e.number("edenTotalSize", -1)));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Survivor", e.number("survivorUsedSize", -1),
+                        -1));
+                long old = e.number("oldGenUsedSize", -1); // JDK 21 and later
+                if (old >= 0) {
+                    profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Old", old, -1));
+                }
+            }
+            case METASPACE_SUMMARY -> {
+                JfrType spaceType = ConstantPools.fieldType(l.type, "metaspace");
+                if (spaceType != null) {
+                    Object space = e.value("metaspace");
+                    profile.heap().addPool(new PoolUsage(e.number("gcId", -1), time, !before(e.text("when")), "Metaspace",
+                            ChunkResolver.asLong(pools.field(spaceType, space, "used"), -1),
+                            ChunkResolver.asLong(pools.field(spaceType, space, "committed"), -1)));
                 }
             }
             case WORKBENCH_HEAP -> builder.workbenchHeap(time, e.number("gcId", -1), e.text("gcName"), e.text("gcCause"),
@@ -323,5 +345,10 @@ final class EventMapper {
         String text(String name) {
             return pools.text(value(name), 0);
         }
+    }
+
+    /** Whether a heap summary's "when" is the reading before its GC ("Before GC"); else it is the one after. */
+    private static boolean before(String when) {
+        return when != null && when.toLowerCase(java.util.Locale.ROOT).startsWith("before");
     }
 }

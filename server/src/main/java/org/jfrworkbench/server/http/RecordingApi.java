@@ -26,11 +26,14 @@ import io.javalin.http.UploadedFile;
 import org.jfrworkbench.analysis.BadQueryException;
 import org.jfrworkbench.analysis.Collapse;
 import org.jfrworkbench.analysis.DiffCollapse;
+import org.jfrworkbench.analysis.DiffMode;
 import org.jfrworkbench.analysis.DiffQuery;
 import org.jfrworkbench.analysis.DiffResult;
 import org.jfrworkbench.analysis.FlameGraph;
 import org.jfrworkbench.analysis.FlameGraphQuery;
 import org.jfrworkbench.analysis.FrameStatesQuery;
+import org.jfrworkbench.analysis.HeapDiffQuery;
+import org.jfrworkbench.analysis.HeapGrowthQuery;
 import org.jfrworkbench.analysis.LiveHeapQuery;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.analysis.QueryLimits;
@@ -403,9 +406,11 @@ final class RecordingApi {
         Integer index = gc == null || gc.isBlank() ? null : intParam(ctx, "gc", 0, 0, Integer.MAX_VALUE);
         boolean binary = binaryFormat(ctx);
         boolean countSamples = QueryParams.countSamples(ctx, Kind.LIVE);
-        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples),
+        Long from = QueryParams.longParam(ctx.queryParam("from"), "from");
+        Long to = QueryParams.longParam(ctx.queryParam("to"), "to");
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new LiveView(index, countSamples, from, to),
                 binary ? "binary" : "json", info.updatedMillis());
-        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples), result -> {
+        send(ctx, key, () -> treeBytes(data), () -> LiveHeapQuery.at(data, index, countSamples, from, to), result -> {
             LiveHeapQuery.LiveHeap live = (LiveHeapQuery.LiveHeap) result;
             if (!binary) {
                 return new FlameResponseCache.Entry(JSON.writeValueAsBytes(live), "application/json");
@@ -417,13 +422,78 @@ final class RecordingApi {
             rest.put("liveSamples", live.liveSamples());
             rest.put("sampledWeight", live.sampledWeight());
             rest.put("byClass", live.byClass());
+            rest.put("fromMillis", live.fromMillis());
+            rest.put("toMillis", live.toMillis());
+            rest.put("rangeSamples", live.rangeSamples());
+            rest.put("rangeBytes", live.rangeBytes());
             return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
                     FlameGraphBinary.CONTENT_TYPE);
         });
     }
 
+    void heapGrowth(Context ctx) throws IOException {
+        RecordingInfo info = library.info(ctx.pathParam("id"));
+        ProfileData data = load(info.id());
+        int limit = intParam(ctx, "limit", HeapGrowthQuery.DEFAULT_LIMIT, 1, HeapGrowthQuery.MAX_LIMIT);
+        String by = ctx.queryParam("by");
+        if (by != null && !by.isBlank() && !by.equals("class") && !by.equals("stack")) {
+            throw new BadQueryException("by must be class or stack, got '" + by + "'");
+        }
+        boolean bySite = "stack".equals(by);
+        HeapGrowthQuery query = new HeapGrowthQuery(limit, bySite);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(data.id(), new GrowthView(limit, bySite), "json",
+                info.updatedMillis());
+        send(ctx, key, () -> heapViewBytes(data, limit * (long) HeapGrowthQuery.MAX_POINTS), () -> query.run(data),
+                result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
+    }
+
+    /** The cache key's query part of a growth view. */
+    private record GrowthView(int limit, boolean bySite) {
+    }
+
+    void heapDiff(Context ctx) throws IOException {
+        RecordingInfo baseInfo = library.info(required(ctx, "base"));
+        RecordingInfo targetInfo = library.info(required(ctx, "target"));
+        String base = baseInfo.id();
+        String target = targetInfo.id();
+        Integer baseGc = optionalGc(ctx, "baseGc");
+        Integer targetGc = optionalGc(ctx, "targetGc");
+        int limit = intParam(ctx, "limit", HeapDiffQuery.DEFAULT_LIMIT, 1, HeapDiffQuery.MAX_LIMIT);
+        ProfileData a = load(base);
+        ProfileData b = load(target);
+        // bytes unless asked for shares: a heap diff is read in bytes, and a class that kept its bytes has not changed
+        String modeParam = ctx.queryParam("mode");
+        DiffMode mode = modeParam == null || modeParam.isBlank() ? DiffMode.ABSOLUTE : DiffMode.parse(modeParam);
+        HeapDiffQuery query = new HeapDiffQuery(baseGc, targetGc, mode, limit);
+        FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, new HeapDiffView(baseGc, targetGc, mode, limit),
+                "json", baseInfo.updatedMillis(), targetInfo.updatedMillis());
+        send(ctx, key, () -> heapViewBytes(a, 0) + heapViewBytes(b, 0), () -> query.run(a, b),
+                result -> new FlameResponseCache.Entry(JSON.writeValueAsBytes(result), "application/json"));
+    }
+
+    /** The cache key's query part of a heap diff: each side's GC (null = its default GC), the rows asked for. */
+    private record HeapDiffView(Integer baseGc, Integer targetGc, DiffMode mode, int limit) {
+    }
+
+    private static Integer optionalGc(Context ctx, String name) {
+        String gc = ctx.queryParam(name);
+        return gc == null || gc.isBlank() ? null : intParam(ctx, name, 0, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Heap a live-set view holds while built: its tallies per live sample and per GC, the points of the series it
+     * answers, and the findings' two longs per stack; the live samples are few (async-profiler tracks about a thousand
+     * at a time), the GCs and stacks may be many.
+     */
+    private static long heapViewBytes(ProfileData data, long seriesPoints) {
+        org.jfrworkbench.model.SampleTable live = data.profile().kinds().get(Kind.LIVE);
+        long samples = live == null ? 0 : live.size();
+        return (1L << 20) + 160 * samples + 96L * data.profile().heap().gcs().size() + 48 * seriesPoints
+                + 16L * data.profile().stacks().size();
+    }
+
     /** The cache key's query part of a live-heap view: the GC index asked for (null = the default GC), the weight. */
-    private record LiveView(Integer gc, boolean countSamples) {
+    private record LiveView(Integer gc, boolean countSamples, Long from, Long to) {
     }
 
     void diff(Context ctx) throws IOException {

@@ -70,6 +70,8 @@ public final class WorkbenchServer {
         app.get("/api/recordings/{id}/original", api::original);
         app.get("/api/recordings/{id}/heap", api::heap);
         app.get("/api/recordings/{id}/live", api::live);
+        app.get("/api/recordings/{id}/heap/growth", api::heapGrowth);
+        app.get("/api/heap/diff", api::heapDiff);
         app.get("/api/recordings/{id}/sandwich", api::sandwich);
         app.get("/api/recordings/{id}/frame-states", api::frameStates);
         app.get("/api/recordings/{id}/threads", new ThreadsApi(api::profile)::threads);

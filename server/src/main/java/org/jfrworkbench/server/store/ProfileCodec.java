@@ -20,6 +20,7 @@ import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.HeapSample;
+import org.jfrworkbench.model.PoolUsage;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.MethodTable;
 import org.jfrworkbench.model.Profile;
@@ -40,9 +41,10 @@ public final class ProfileCodec {
     /**
      * 2: samples carry a thread state and a source, and execution samples are classified by producer and mode;
      * 3: the recording's default call tree follows the profile ({@link CallTreeCodec});
-     * 4: only collections are GCs, and each live sample carries the last GC it survived (after the heap readings).
+     * 4: only collections are GCs, and each live sample carries the last GC it survived (after the heap readings);
+     * 5: the memory pools' usage around GCs follows the live samples' GCs (a file of version 4 reads without them).
      */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     /**
      * The first version whose kinds and GCs are classified by today's rules: a file of an earlier one is re-imported.
      */
@@ -163,6 +165,15 @@ public final class ProfileCodec {
         out.writeInt(p.heap().survivedCount());
         for (int i = 0; i < p.heap().survivedCount(); i++) {
             out.writeLong(p.heap().survivedUntil(i));
+        }
+        out.writeInt(p.heap().pools().size());
+        for (PoolUsage u : p.heap().pools()) {
+            out.writeLong(u.gcId());
+            out.writeLong(u.timeNanos());
+            out.writeBoolean(u.afterGc());
+            out.writeUTF(clip(u.pool()));
+            out.writeLong(u.used());
+            out.writeLong(u.committed());
         }
         writeMap(out, p.labels());
         writeMap(out, p.metadata());
@@ -297,6 +308,13 @@ public final class ProfileCodec {
         n = count(in, size);
         for (int i = 0; i < n; i++) {
             p.heap().survived(i, in.readLong());
+        }
+        if (version >= 5) {
+            n = count(in, size);
+            for (int i = 0; i < n; i++) {
+                p.heap().addPool(new PoolUsage(in.readLong(), in.readLong(), in.readBoolean(), in.readUTF(), in.readLong(),
+                        in.readLong()));
+            }
         }
         readMap(in, size, p.labels());
         readMap(in, size, p.metadata());

@@ -51,6 +51,7 @@ class ProfileCodecTest {
             assertEquals(p.frameName(f), q.frameName(f));
         }
         assertEquals(p.heap().gcs(), q.heap().gcs());
+        assertEquals(p.heap().pools(), q.heap().pools());
         assertEquals(p.startNanos(), q.startNanos());
         assertEquals(p.endNanos(), q.endNanos());
         assertEquals(p.chunks(), q.chunks());

@@ -1,0 +1,335 @@
+package org.jfrworkbench.analysis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.IntPredicate;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.HeapTimeline;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+
+/**
+ * The live set over time and the classes whose live bytes grow: at every GC that states its used-after bytes and at
+ * which a live sample is known alive, each class's live bytes by the rule of {@link LiveHeapQuery} (the samples known
+ * alive there, scaled to the heap used after it); then per class a least-squares line of those bytes over time. Its
+ * slope ranks the classes; its confidence is {@code (1 - p) * (1 - 1/sqrt(samples))}, p the one-sided p-value of
+ * Student's t for a slope above zero (n - 2 degrees of freedom over n GCs), samples the class's live samples behind
+ * the series: a line that fits and many samples, or neither. Series of fewer than {@link #MIN_SAMPLES} samples rank
+ * after the others, whatever their slope: one or two samples make a step, not a trend.
+ */
+public final class HeapGrowthQuery {
+    public static final int DEFAULT_LIMIT = 20;
+    public static final int MAX_LIMIT = 200;
+    /** GCs a series holds at most: a longer recording's GCs are thinned evenly (the first and last kept). */
+    public static final int MAX_POINTS = 2048;
+
+    /** Live samples behind a series below which it cannot show a trend: such series rank after the others. */
+    static final int MIN_SAMPLES = 3;
+    /** Series with enough samples first, each group by slope, largest first. */
+    static final java.util.Comparator<Suspect> RANKING = java.util.Comparator
+            .comparing((Suspect s) -> s.samples() < MIN_SAMPLES)
+            .thenComparing(java.util.Comparator.comparingDouble(Suspect::bytesPerSecond).reversed())
+            .thenComparing(Suspect::className).thenComparing(s -> String.join(";", s.stack()));
+
+    private final int limit;
+    private final boolean bySite;
+
+    /** One series per class, with the stack that holds most of it. */
+    public HeapGrowthQuery(int limit) {
+        this(limit, false);
+    }
+
+    /** bySite: one series per allocation site (stack and class) instead of per class. */
+    public HeapGrowthQuery(int limit, boolean bySite) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new BadQueryException("limit must be between 1 and " + MAX_LIMIT);
+        }
+        this.limit = limit;
+        this.bySite = bySite;
+    }
+
+    /** The live set at one GC: the heap used after it and the live samples known alive there. */
+    public record LiveSetPoint(int index, long timeMillis, long usedAfter, long liveSamples) {
+    }
+
+    /**
+     * One class's live bytes over time: the fitted growth, the first and last figure of its series, and the allocation
+     * stack (root to leaf) that holds most of its live samples' weight.
+     */
+    public record Suspect(@JsonProperty("class") String className, double bytesPerSecond, long firstBytes, long lastBytes,
+                          double confidence, double pValue, double rSquared, int points, long samples,
+                          List<String> stack, long stackSamples, List<long[]> series) {
+    }
+
+    /** by: "class" or "stack" (a series per allocation site); classes: how many series there were to rank. */
+    public record Growth(String by, List<LiveSetPoint> gcs, double liveSetBytesPerSecond, int classes,
+                         List<Suspect> suspects, String method, List<String> warnings, HeapFindings.Findings findings) {
+    }
+
+    public Growth run(ProfileData data) {
+        Profile p = data.profile();
+        List<GcEvent> all = p.heap().gcs();
+        if (all.isEmpty()) {
+            throw new BadQueryException("recording " + data.id() + " has no GC events, so there is no live set over time");
+        }
+        // without live samples the live set's total and the findings still stand; there are just no classes
+        SampleTable live = p.kinds().get(Kind.LIVE) == null ? new SampleTable(Kind.LIVE) : data.samples(Kind.LIVE);
+        int[] candidates = thin(all);
+        if (candidates.length == 0) {
+            throw new BadQueryException("no GC of recording " + data.id() + " states the heap used after it");
+        }
+        int n = candidates.length;
+        long[] start = new long[n];
+        long[] end = new long[n];
+        for (int k = 0; k < n; k++) {
+            GcEvent g = all.get(candidates[k]);
+            start[k] = g.startNanos();
+            end[k] = g.startNanos() + Math.max(0, g.durationNanos());
+        }
+        long longest = 0;
+        for (int k = 0; k < n; k++) {
+            longest = Math.max(longest, end[k] - start[k]);
+        }
+        // the same source filter as every live view; the GC condition is applied below per GC
+        IntPredicate ofSource = live.size() == 0 ? i -> false : Selection.of(Kind.LIVE).on(data);
+        HeapTimeline heap = p.heap();
+        Map<Long, IntList> groups = new HashMap<>();
+        long[] totalWeight = new long[n];
+        long[] totalSamples = new long[n];
+        int[] firstPoint = new int[live.size()];
+        int[] lastPoint = new int[live.size()];
+        for (int i = 0; i < live.size(); i++) {
+            if ((i & 0xfff) == 0xfff) {
+                QueryLimits.check();
+            }
+            firstPoint[i] = -1;
+            if (!ofSource.test(i)) {
+                continue;
+            }
+            // alive at GC k when allocated at or before its end and reported after it started (LiveHeapQuery's rule)
+            long allocated = live.time(i);
+            long until = heap.survivedUntil(i);
+            int hi = upperBound(start, until) - 1;
+            // starts are sorted, ends nearly so: from the first GC that may have ended by then, walk to the first that did
+            int lo = upperBound(start, allocated - longest - 1);
+            while (lo <= hi && end[lo] < allocated) {
+                lo++;
+            }
+            if (lo > hi) {
+                continue;
+            }
+            firstPoint[i] = lo;
+            lastPoint[i] = hi;
+            for (int k = lo; k <= hi; k++) {
+                if (end[k] >= allocated) {
+                    totalWeight[k] += live.weight(i);
+                    totalSamples[k]++;
+                }
+            }
+            long group = bySite ? (long) live.stack(i) << 32 | (live.objectClass(i) & 0xffffffffL) : live.objectClass(i);
+            groups.computeIfAbsent(group, c -> new IntList()).add(i);
+        }
+        List<LiveSetPoint> gcs = new ArrayList<>(n);
+        List<Integer> used = new ArrayList<>();
+        double[] usedX = new double[n];
+        double[] usedY = new double[n];
+        for (int k = 0; k < n; k++) {
+            GcEvent g = all.get(candidates[k]);
+            gcs.add(new LiveSetPoint(candidates[k], g.startNanos() / 1_000_000, g.heapUsedAfter(), totalSamples[k]));
+            usedX[k] = (start[k] - start[0]) / 1e9;
+            usedY[k] = g.heapUsedAfter();
+            if (totalWeight[k] > 0) {
+                used.add(k);
+            }
+        }
+        Fit liveSet = Fit.of(usedX, usedY, n);
+        List<String> warnings = new ArrayList<>();
+        if (candidates.length < countWithUsedAfter(all)) {
+            warnings.add("the recording has " + all.size() + " GCs; " + n + " of them, evenly spread, make the series");
+        }
+        if (live.size() == 0) {
+            warnings.add("the recording has no live-object samples, so no class can be followed over time");
+        } else if (used.size() < 3) {
+            warnings.add(used.size() + " GC" + (used.size() == 1 ? "" : "s") + " with a live sample known alive: a growth"
+                    + " needs at least 3 to be tested");
+        }
+        int m = used.size();
+        double[] x = new double[m];
+        for (int j = 0; j < m; j++) {
+            x[j] = (start[used.get(j)] - start[used.get(0)]) / 1e9;
+        }
+        // one series at a time, so memory stays at one series however many classes, sites and GCs there are
+        PriorityQueue<Suspect> top = new PriorityQueue<>(RANKING.reversed());
+        long[] weight = new long[n];
+        double[] y = new double[m];
+        int classes = 0;
+        for (Map.Entry<Long, IntList> e : groups.entrySet()) {
+            QueryLimits.check();
+            classes++;
+            Arrays.fill(weight, 0);
+            IntList samples = e.getValue();
+            Map<Integer, long[]> stacks = new HashMap<>();
+            for (int s = 0; s < samples.size; s++) {
+                int i = samples.values[s];
+                long allocated = live.time(i);
+                for (int k = firstPoint[i]; k <= lastPoint[i]; k++) {
+                    if (end[k] >= allocated) {
+                        weight[k] += live.weight(i);
+                    }
+                }
+                long[] st = stacks.computeIfAbsent(live.stack(i), k -> new long[2]);
+                st[0] += live.weight(i);
+                st[1]++;
+            }
+            for (int j = 0; j < m; j++) {
+                int k = used.get(j);
+                y[j] = (double) all.get(candidates[k]).heapUsedAfter() * weight[k] / totalWeight[k];
+            }
+            Fit fit = Fit.of(x, y, m);
+            int topStack = -1;
+            long[] best = null;
+            for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
+                if (best == null || st.getValue()[0] > best[0] || st.getValue()[0] == best[0] && st.getKey() < topStack) {
+                    best = st.getValue();
+                    topStack = st.getKey();
+                }
+            }
+            int cls = (int) (long) e.getKey();
+            String name = cls == 0 ? "[unknown class]" : p.strings().get(cls);
+            List<String> stack = stackNames(p, topStack);
+            Suspect ranked = new Suspect(name, fit.slope, 0, 0, 0, 1, 0, m, samples.size, stack, 0, List.of());
+            if (top.size() == limit && RANKING.compare(ranked, top.peek()) >= 0) {
+                continue; // ranks below every suspect kept: its series is not built
+            }
+            List<long[]> series = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
+            }
+            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
+            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - 1 / Math.sqrt(samples.size));
+            top.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
+                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, stack,
+                    best == null ? 0 : best[1], series));
+            if (top.size() > limit) {
+                top.poll();
+            }
+        }
+        List<Suspect> suspects = new ArrayList<>(top);
+        suspects.sort(RANKING);
+        return new Growth(bySite ? "stack" : "class", gcs, liveSet.slope, classes, suspects, "least-squares slope of each"
+                + " class's upscaled live bytes over the GCs at which a live sample is known alive, series of fewer than "
+                + MIN_SAMPLES + " samples last; confidence = (1 - one-sided p of Student's t for a positive slope)"
+                + " * (1 - 1/sqrt(live samples of the class))", warnings, HeapFindings.of(data, liveSet.slope));
+    }
+
+    /** Frame names of a stack, root first; empty for samples without one. */
+    static List<String> stackNames(Profile p, int stack) {
+        if (stack < 0 || stack >= p.stacks().size()) {
+            return List.of();
+        }
+        int depth = p.stacks().depth(stack);
+        List<String> names = new ArrayList<>(depth);
+        for (int d = depth - 1; d >= 0; d--) {
+            names.add(p.frameName(p.stacks().frame(stack, d)));
+        }
+        return names;
+    }
+
+    /** The indices of the GCs with a used-after figure, at most MAX_POINTS of them evenly spread. */
+    private static int[] thin(List<GcEvent> gcs) {
+        int[] withUsed = new int[gcs.size()];
+        int count = 0;
+        for (int i = 0; i < gcs.size(); i++) {
+            if (gcs.get(i).heapUsedAfter() >= 0) {
+                withUsed[count++] = i;
+            }
+        }
+        if (count <= MAX_POINTS) {
+            return Arrays.copyOf(withUsed, count);
+        }
+        int[] out = new int[MAX_POINTS];
+        for (int j = 0; j < MAX_POINTS; j++) {
+            out[j] = withUsed[(int) ((long) j * (count - 1) / (MAX_POINTS - 1))];
+        }
+        return out;
+    }
+
+    private static int countWithUsedAfter(List<GcEvent> gcs) {
+        return (int) gcs.stream().filter(g -> g.heapUsedAfter() >= 0).count();
+    }
+
+    /** The first index whose value is above key (values sorted). */
+    private static int upperBound(long[] values, long key) {
+        int lo = 0;
+        int hi = values.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (values[mid] <= key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** An ordinary least-squares line y = a + slope * x with its R^2 and the two-sided p-value of its slope. */
+    record Fit(double slope, double rSquared, double pValue) {
+        static Fit of(double[] x, double[] y, int n) {
+            if (n < 2) {
+                return new Fit(0, 0, 1);
+            }
+            double mx = 0;
+            double my = 0;
+            for (int i = 0; i < n; i++) {
+                mx += x[i];
+                my += y[i];
+            }
+            mx /= n;
+            my /= n;
+            double sxx = 0;
+            double sxy = 0;
+            double syy = 0;
+            for (int i = 0; i < n; i++) {
+                sxx += (x[i] - mx) * (x[i] - mx);
+                sxy += (x[i] - mx) * (y[i] - my);
+                syy += (y[i] - my) * (y[i] - my);
+            }
+            if (sxx == 0) {
+                return new Fit(0, 0, 1);
+            }
+            double slope = sxy / sxx;
+            if (syy == 0) {
+                return new Fit(0, 0, 1); // a flat series: no growth, and nothing to test
+            }
+            double residual = Math.max(0, syy - slope * sxy);
+            double r2 = 1 - residual / syy;
+            if (n < 3) {
+                return new Fit(slope, r2, 1);
+            }
+            double se = Math.sqrt(residual / (n - 2) / sxx);
+            double t = se == 0 ? Double.POSITIVE_INFINITY : Math.abs(slope) / se;
+            return new Fit(slope, r2, Statistics.tPValue(t, n - 2));
+        }
+    }
+
+    /** A growable int array: the sample indices of one class. */
+    private static final class IntList {
+        int[] values = new int[8];
+        int size;
+
+        void add(int v) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = v;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package org.jfrworkbench.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.jfrworkbench.testkit.jfr.LeakingRecording;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Growth and leak suspects over HTTP on recordings whose heap is known exactly ({@link LeakingRecording}): one class
+ * leaks 1 MiB/s from Cache.put, the others are flat.
+ */
+class HeapGrowthApiTest {
+    private static final long LEAK_RATE = 1L << 20;
+
+    @TempDir
+    static Path data;
+    static TestServer server;
+    /** Every object sampled: the estimate is exact. */
+    static String exact;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new TestServer(data, 64 << 20, null);
+        exact = upload("leak-exact.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    static String upload(String name, byte[] file) throws Exception {
+        TestServer.Reply r = server.post("?name=" + name, file, null);
+        assertTrue(r.status() == 201 || r.status() == 200, r.body());
+        return r.json().get("id").asText();
+    }
+
+    @Test
+    void theLeakingClassRanksFirstWithItsSlopeAndTheStackThatAllocatesIt() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + exact + "/heap/growth").json();
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals(LeakingRecording.LEAK, first.get("class").asText(), growth.toString());
+        assertEquals(LeakingRecording.LEAK_STACK, strings(first.get("stack")));
+        assertEquals(LEAK_RATE, first.get("bytesPerSecond").asDouble(), LEAK_RATE * 0.02);
+        assertTrue(first.get("confidence").asDouble() > 0.9, first.toString());
+        // the first GC is at 2 s, the last at 58 s: the series holds the leak's exact bytes there
+        assertEquals(LeakingRecording.leakBytesAt(LEAK_RATE, 2.01), first.get("firstBytes").asLong(), first.toString());
+        assertEquals(LeakingRecording.leakBytesAt(LEAK_RATE, 58.01), first.get("lastBytes").asLong(), first.toString());
+        assertEquals(29, first.get("series").size());
+        assertEquals(29, growth.get("gcs").size());
+        assertEquals(LEAK_RATE, growth.get("liveSetBytesPerSecond").asDouble(), LEAK_RATE * 0.02);
+    }
+
+    @Test
+    void byStackEachAllocationSiteIsASeriesAndTheLeakingSiteRanksFirst() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + exact + "/heap/growth?by=stack").json();
+        assertEquals("stack", growth.get("by").asText());
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals(LeakingRecording.LEAK, first.get("class").asText(), growth.toString());
+        assertEquals(LeakingRecording.LEAK_STACK, strings(first.get("stack")));
+        assertEquals(LEAK_RATE, first.get("bytesPerSecond").asDouble(), LEAK_RATE * 0.02);
+        for (JsonNode s : growth.get("suspects")) {
+            assertEquals(s.get("samples").asLong(), s.get("stackSamples").asLong(), "a site is one stack: " + s);
+        }
+        TestServer.Reply bad = server.get("/api/recordings/" + exact + "/heap/growth?by=thread");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.body().contains("by must be class or stack"), bad.body());
+    }
+
+    @Test
+    void flatClassesHaveNoSlopeAndTheGarbageTailIsNoSuspect() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + exact + "/heap/growth").json();
+        List<String> classes = new ArrayList<>();
+        for (JsonNode s : growth.get("suspects")) {
+            classes.add(s.get("class").asText());
+            if (!s.get("class").asText().equals(LeakingRecording.LEAK)) {
+                assertEquals(0, s.get("bytesPerSecond").asDouble(), LEAK_RATE * 0.001, s.toString());
+                assertEquals(s.get("firstBytes").asLong(), s.get("lastBytes").asLong(), 1, s.toString());
+                assertTrue(s.get("confidence").asDouble() < 0.5, s.toString());
+            }
+        }
+        assertTrue(classes.containsAll(List.of(LeakingRecording.FLAT, "byte[]")), classes.toString());
+        assertFalse(classes.contains("int[]"), "allocated after the last GC, never known alive at one: " + classes);
+    }
+
+    /**
+     * The slope's accuracy when 1 object in 16 is sampled (about 1 live sample a second for the leak, as async-profiler
+     * gives at a 1 MiB interval): over ten recordings the leak ranks first every time, within 25 % of its rate.
+     */
+    @Test
+    void withSparseSamplesTheLeakStillRanksFirstWithinAQuarterOfItsRate() throws Exception {
+        List<String> errors = new ArrayList<>();
+        for (long seed = 1; seed <= 10; seed++) {
+            String id = upload("leak-sparse-" + seed + ".jfr", LeakingRecording.write(LEAK_RATE, 1.0 / 16, seed));
+            JsonNode first = server.get("/api/recordings/" + id + "/heap/growth").json().get("suspects").get(0);
+            assertEquals(LeakingRecording.LEAK, first.get("class").asText(), "seed " + seed + ": " + first);
+            double error = first.get("bytesPerSecond").asDouble() / LEAK_RATE - 1;
+            errors.add(String.format(java.util.Locale.ROOT, "%+.1f%%", error * 100));
+            assertTrue(Math.abs(error) < 0.25, "seed " + seed + ": " + first);
+        }
+        System.out.println("HeapGrowthApiTest slope error at 1/16 sampling: " + errors);
+    }
+
+    @Test
+    void aSingleLargeObjectIsAStepThatRanksAfterTheLeakHoweverSteep() throws Exception {
+        String id = upload("leak-blip.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1, 96L << 20));
+        JsonNode suspects = server.get("/api/recordings/" + id + "/heap/growth").json().get("suspects");
+        assertEquals(LeakingRecording.LEAK, suspects.get(0).get("class").asText(), suspects.toString());
+        JsonNode blip = null;
+        for (JsonNode s : suspects) {
+            if (s.get("class").asText().equals(LeakingRecording.BLIP)) {
+                blip = s;
+            }
+        }
+        assertTrue(blip != null, suspects.toString());
+        assertTrue(blip.get("bytesPerSecond").asDouble() > LEAK_RATE, "steeper than the leak: " + blip);
+        assertEquals(1, blip.get("samples").asInt());
+        assertEquals(0, blip.get("confidence").asDouble(), 0, blip.toString());
+        assertEquals(suspects.size() - 1, indexOf(suspects, LeakingRecording.BLIP), "after every series of enough samples");
+    }
+
+    private static int indexOf(JsonNode suspects, String cls) {
+        for (int i = 0; i < suspects.size(); i++) {
+            if (suspects.get(i).get("class").asText().equals(cls)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void findingsStateTheLiveSetGrowthGcShareLongestPausesAndAllocationRate() throws Exception {
+        JsonNode f = server.get("/api/recordings/" + exact + "/heap/growth").json().get("findings");
+        assertEquals(LEAK_RATE * 60.0, f.get("liveSetBytesPerMinute").asDouble(), LEAK_RATE * 60 * 0.02);
+        assertEquals(29, f.get("gcs").asInt());
+        assertEquals(29 * 0.010 / f.get("seconds").asDouble(), f.get("gcTimeShare").asDouble(), 1e-6);
+        assertEquals(10_000_000L, f.get("longestPauses").get(0).get("pauseNanos").asLong());
+        // 10 MiB/s of strings plus the leak's 1 MiB/s
+        assertEquals(11.0 * (1 << 20), f.get("allocationBytesPerSecond").asDouble(), 0.05 * 11 * (1 << 20));
+        JsonNode top = f.get("topAllocationStacks").get(0);
+        assertEquals("java.lang.String", top.get("class").asText());
+        assertEquals(List.of("com.acme.Service.handle", "com.acme.Json.render"), strings(top.get("stack")));
+    }
+
+    @Test
+    void theLiveHeapInARangeHoldsTheObjectsAllocatedInItAtTheScaleOfTheWholeHeap() throws Exception {
+        JsonNode live = server.get("/api/recordings/" + exact + "/live?gc=28&from=30000&to=40000").json();
+        assertEquals(1, live.get("byClass").size(), live.get("byClass").toString());
+        JsonNode leak = live.get("byClass").get(0);
+        assertEquals(LeakingRecording.LEAK, leak.get("class").asText());
+        long expected = LeakingRecording.leakBytesAt(LEAK_RATE, 39.999) - LeakingRecording.leakBytesAt(LEAK_RATE, 29.999);
+        assertEquals(expected, leak.get("bytes").asLong(), live.toString());
+        assertEquals(expected, live.get("rangeBytes").asLong());
+        assertEquals(expected / LeakingRecording.OBJECT_BYTES, live.get("rangeSamples").asLong());
+        JsonNode whole = server.get("/api/recordings/" + exact + "/live?gc=28").json();
+        assertEquals(whole.get("liveSamples").asLong(), live.get("liveSamples").asLong(), "the scale is every sample's");
+        TestServer.Reply backwards = server.get("/api/recordings/" + exact + "/live?gc=28&from=40000&to=30000");
+        assertEquals(400, backwards.status(), backwards.body());
+        assertTrue(backwards.body().contains("after"), backwards.body());
+    }
+
+    @Test
+    void badRequestsAreNamed() throws Exception {
+        TestServer.Reply unknown = server.get("/api/recordings/0123456789ab/heap/growth");
+        assertEquals(404, unknown.status(), unknown.body());
+        TestServer.Reply limit = server.get("/api/recordings/" + exact + "/heap/growth?limit=0");
+        assertEquals(400, limit.status(), limit.body());
+        assertTrue(limit.body().contains("limit"), limit.body());
+        String noGcs = upload("cpu.txt", "a;b 5\n".getBytes(StandardCharsets.UTF_8));
+        TestServer.Reply none = server.get("/api/recordings/" + noGcs + "/heap/growth");
+        assertEquals(400, none.status(), none.body());
+        assertTrue(none.body().contains("no GC events"), none.body());
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}

@@ -1,0 +1,56 @@
+package org.jfrworkbench.testkit.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import one.profiler.AsyncProfiler;
+
+/**
+ * Child JVM for the server's {@code LeakGrowthIT}: profiles itself with async-profiler (alloc + live + jfrsync), keeps
+ * a flat set of {@code int[]} from the start, then leaks {@link Entry} objects through {@link Cache#put} at an even
+ * pace among much garbage (many young GCs, each after more of the leak), stops the profiler and says
+ * {@code DONE <flat arrays> <entries> <nanoseconds from the first put to the last>}.
+ */
+public final class LeakingWorkload {
+    static volatile Object sink;
+
+    /** What leaks: about 144 bytes each. */
+    static final class Entry {
+        long a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p;
+    }
+
+    /** The cache that never evicts. */
+    static final class Cache {
+        static final List<Entry> ENTRIES = new ArrayList<>();
+
+        static void put(int key) {
+            Entry entry = new Entry();
+            entry.a = key;
+            ENTRIES.add(entry);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        AsyncProfiler profiler = AsyncProfiler.getInstance();
+        // a large interval: async-profiler tracks about a thousand live objects at once, and the leak must not fill them
+        profiler.execute("start,event=cpu,alloc=256k,live,jfrsync=default,file=" + args[0]);
+        List<int[]> flat = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            flat.add(new int[256]); // 20 MB that stays
+        }
+        long first = System.nanoTime();
+        for (int round = 0; round < 40; round++) {
+            for (int i = 0; i < 10_000; i++) {
+                Cache.put(round * 10_000 + i); // 1.4 MB a round
+            }
+            for (int i = 0; i < 30_000; i++) {
+                sink = new byte[1024]; // 30 MB of garbage a round: young GCs in between
+            }
+        }
+        long leaking = System.nanoTime() - first;
+        System.gc();
+        profiler.execute("stop");
+        System.out.println("DONE " + flat.size() + " " + Cache.ENTRIES.size() + " " + leaking);
+        System.out.flush();
+    }
+}
