@@ -170,6 +170,11 @@ final class QueryParams {
     }
 
     static Long longParam(String v, String name) {
+        return millisParam(v, name, "milliseconds since the recording's start");
+    }
+
+    /** A time in milliseconds (meaning: what they count, for the message), null when absent; in nanoseconds it fits a long. */
+    static Long millisParam(String v, String name, String meaning) {
         if (v == null || v.isBlank()) {
             return null;
         }
@@ -180,7 +185,7 @@ final class QueryParams {
             }
             return l;
         } catch (NumberFormatException e) {
-            throw new BadQueryException(name + " must be milliseconds since the recording's start, got '" + v + "'");
+            throw new BadQueryException(name + " must be " + meaning + ", got '" + v + "'");
         }
     }
 

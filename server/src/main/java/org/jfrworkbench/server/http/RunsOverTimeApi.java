@@ -324,18 +324,6 @@ final class RunsOverTimeApi {
 
     /** An epoch-milliseconds parameter, null when absent. */
     private static Long epochMillis(Context ctx, String name) {
-        String v = ctx.queryParam(name);
-        if (v == null || v.isBlank()) {
-            return null;
-        }
-        try {
-            long l = Long.parseLong(v.trim());
-            if (l < 0 || l > Long.MAX_VALUE / 2_000_000) {
-                throw new BadQueryException(name + " is out of range: " + v);
-            }
-            return l;
-        } catch (NumberFormatException e) {
-            throw new BadQueryException(name + " must be epoch milliseconds, got '" + v + "'");
-        }
+        return QueryParams.millisParam(ctx.queryParam(name), name, "epoch milliseconds");
     }
 }
