@@ -50,6 +50,8 @@ final class ChunkRecorder {
     private Path current;
     private int sequence;
     private boolean stopped;
+    /** Whether the chunk published last told the server the run ended (at exit). */
+    private volatile boolean endPublished;
     /** This process's run (see RunParts) and where its time starts: the JVM's start. */
     private final String runKey;
     private final long runStartMillis;
@@ -296,6 +298,26 @@ final class ChunkRecorder {
             String stem = name.substring(0, name.length() - (Spool.SUFFIX + ".part").length());
             Files.move(part, part.resolveSibling(RunParts.fileName(stem, runKey, runStartMillis, NEXT_PART.getAndIncrement(), last)),
                     StandardCopyOption.ATOMIC_MOVE);
+            endPublished = last;
+        }
+    }
+
+    /**
+     * At exit, when no chunk said the run ended (the JVM exited while a rotation closed its chunk, or its last chunk
+     * was incomplete): an empty file in the spool that says it, named to come after every chunk of this process.
+     */
+    private void publishRunEnd() {
+        if (endPublished) {
+            return;
+        }
+        try {
+            StringBuilder stem = new StringBuilder(filePrefix).append(stamp(System.currentTimeMillis()))
+                    .append('-').append(labels.get("pid")).append('-');
+            pad(stem, ++sequence, 4);
+            Files.createFile(options.dir().resolve(RunParts.endFileName(stem.toString(), runKey, runStartMillis)));
+            endPublished = true;
+        } catch (Throwable t) {
+            Log.failureOnce("run-end", "could not mark the run ended; the server shows it as still growing", t);
         }
     }
 
@@ -321,6 +343,8 @@ final class ChunkRecorder {
         if (atExit && ExitGuard.waitingThreads() > 0) {
             // a rotation waits for exit to finish; it will not start a chunk, and nothing is open
             Log.info("exiting during a chunk rotation; the last chunk was closed by it");
+            publishRunEnd();
+            drainUploads(uploadGraceMillis);
             return;
         }
         if (atExit) {
@@ -329,6 +353,9 @@ final class ChunkRecorder {
         try {
             if (!lock.tryLock(5, TimeUnit.SECONDS)) {
                 Log.failureOnce("stop", "a chunk rotation did not finish; the last chunk stays unfinished", null);
+                if (atExit) {
+                    publishRunEnd();
+                }
                 return;
             }
         } catch (InterruptedException e) {
@@ -348,8 +375,15 @@ final class ChunkRecorder {
         } finally {
             lock.unlock();
         }
+        if (atExit) {
+            publishRunEnd(); // when the last chunk could not say it
+        }
+        drainUploads(uploadGraceMillis);
+    }
+
+    private void drainUploads(long graceMillis) {
         if (uploader != null) {
-            uploader.drainAndStop(uploadGraceMillis);
+            uploader.drainAndStop(graceMillis);
         }
     }
 }

@@ -10,8 +10,20 @@ public final class RunParts {
     private RunParts() {
     }
 
-    /** A chunk's run, part number and whether it is the run's last. */
+    /** A chunk's run, part number and whether it is the run's last; part -1: no chunk, only the run's end. */
     public record Part(String stem, String runKey, long runStartMillis, int part, boolean last) {
+        /** An empty file that only says the run ended (its last chunk went out without saying so). */
+        public boolean endOnly() {
+            return part < 0;
+        }
+    }
+
+    /**
+     * The name of an empty spool file that marks the run ended: {@code <stem>@<runKey>@<runStartMillis>@end.jfr}. A
+     * JVM that exits while a rotation closes its chunk leaves no chunk to mark last; this says it instead.
+     */
+    public static String endFileName(String stem, String runKey, long runStartMillis) {
+        return stem + '@' + runKey + '@' + runStartMillis + "@end" + Spool.SUFFIX;
     }
 
     /** The published name of a chunk (built without regex or formatting: it runs at every rotation). */
@@ -35,6 +47,9 @@ public final class RunParts {
             return null;
         }
         try {
+            if (f.length == 4 && f[3].equals("end")) {
+                return new Part(f[0], f[1], Long.parseLong(f[2]), -1, true);
+            }
             return new Part(f[0], f[1], Long.parseLong(f[2]), Integer.parseInt(f[3]), last);
         } catch (NumberFormatException e) {
             return null;

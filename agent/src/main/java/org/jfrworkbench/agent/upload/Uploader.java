@@ -130,8 +130,9 @@ public final class Uploader implements Runnable {
             int continuation = part == null ? 1 : continuations.getOrDefault(part.runKey(), 1);
             if (part != null) {
                 String run = continuation == 1 ? part.runKey() : part.runKey() + "." + continuation;
-                query += "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8) + "&chunk=" + part.part()
-                        + "&runStart=" + part.runStartMillis() + (part.last() ? "&last=true" : "");
+                query += "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8)
+                        + (part.endOnly() ? "" : "&chunk=" + part.part()) + "&runStart=" + part.runStartMillis()
+                        + (part.last() ? "&last=true" : "");
             }
             conn = (HttpURLConnection) server.resolve("/api/recordings?" + query).toURL().openConnection();
             conn.setRequestMethod("POST");
@@ -150,6 +151,9 @@ public final class Uploader implements Runnable {
             String answer = drain(conn);
             if (status == 200 || status == 201) {
                 return true;
+            }
+            if (status == 404 && part != null && part.endOnly()) {
+                return true; // the run's end, but the server holds none of its parts: nothing to mark
             }
             if (status == 413 && part != null) {
                 if (!answer.contains("would hold")) {

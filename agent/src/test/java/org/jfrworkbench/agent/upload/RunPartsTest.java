@@ -17,6 +17,10 @@ class RunPartsTest {
         // an older agent's chunk has no run: uploaded as a recording of its own
         assertNull(RunParts.parse("checkout-20261126T120000.000Z-4242-0007.jfr"));
         assertNull(RunParts.parse("a@b@c@d.jfr"));
+        // the empty file that only says the run ended, after the chunks of its process
+        RunParts.Part end = RunParts.parse(RunParts.endFileName("s", key, 1));
+        assertTrue(end.endOnly() && end.last(), end.toString());
+        assertEquals(key, end.runKey());
     }
 
     @Test
