@@ -101,13 +101,20 @@ public final class HeapAccuracyBench {
                 "-cp", System.getProperty("java.class.path"), WORKLOAD, workload, garbage), null);
         Map<String, Long> histogram;
         long histogramTotal;
+        double cpuShare;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
              Writer control = new java.io.OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
             String pid = lineStarting(in, "READY ").substring(6).trim();
+            long cpu0 = cpuNanos(child);
+            long t0 = System.nanoTime();
             Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
             control.write("pause\n");
             control.flush();
             lineStarting(in, "PAUSED");
+            cpuShare = (double) (cpuNanos(child) - cpu0) / (System.nanoTime() - t0);
+            // a System.gc() first: on JDK 17 ZGC ignores the histogram's request for a GC (it walks the reachable
+            // objects instead), so the System.gc() cycle is the GC the histogram matches there
+            jcmd(jvm, pid, "GC.run");
             histogram = histogram(jvm, pid);
             histogramTotal = histogram.remove("<total>");
         } // closing stdin ends the workload; the agent writes its last chunk at exit
@@ -121,7 +128,8 @@ public final class HeapAccuracyBench {
         List<GcEvent> gcEvents = profile.heap().gcs();
         int at = -1;
         for (int i = 0; i < gcEvents.size(); i++) {
-            if (gcEvents.get(i).cause().contains("Heap Inspection")) {
+            String cause = gcEvents.get(i).cause();
+            if (cause.contains("Heap Inspection") || cause.contains("System.gc")) {
                 at = i;
             }
         }
@@ -141,10 +149,12 @@ public final class HeapAccuracyBench {
             rows.add(new Row(cls, histogram.getOrDefault(cls, 0L), e == null ? 0 : e.bytes(), e == null ? 0 : e.samples()));
         }
         rows.sort(Comparator.comparingLong(Row::histogram).reversed());
+        long fillers = histogram.entrySet().stream().filter(e -> filler(e.getKey())).mapToLong(Map.Entry::getValue).sum();
         System.out.printf(Locale.ROOT, "%n%s: %d chunk file(s), %d GCs, live estimate at GC %d (%s, %s): used after %,d B,"
-                        + " histogram total %,d B (%+.1f %%), %d live samples%n", name, files, gcEvents.size(), at,
-                gcEvents.get(at).name(), gcEvents.get(at).cause(), live.usedAfter(), histogramTotal,
-                100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, live.liveSamples());
+                        + " histogram total %,d B (%+.1f %%) of which fillers (dead space) %,d B, %d live samples;"
+                        + " the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at, gcEvents.get(at).name(),
+                gcEvents.get(at).cause(), live.usedAfter(), histogramTotal, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal,
+                fillers, live.liveSamples(), cpuShare);
         System.out.printf(Locale.ROOT, "  %-44s %14s %14s %9s %8s %8s%n", "class", "histogram B", "estimate B", "error",
                 "samples", "±1/√n");
         int within = 0;
@@ -153,7 +163,7 @@ public final class HeapAccuracyBench {
         for (Row r : rows) {
             System.out.printf(Locale.ROOT, "  %-44s %,14d %,14d %+8.1f%% %8d %7.1f%%%n", r.className(), r.histogram(),
                     r.estimate(), 100 * r.error(), r.samples(), 100 * r.uncertainty());
-            if (r.histogram() >= minShare * histogramTotal) {
+            if (r.histogram() >= minShare * histogramTotal && !filler(r.className())) {
                 classes++;
                 if (Math.abs(r.error()) <= 0.15) {
                     within++;
@@ -162,14 +172,32 @@ public final class HeapAccuracyBench {
                         r.samples()));
             }
         }
-        return String.format(Locale.ROOT, "%-24s used-after %+.1f%%, %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
-                name, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, live.liveSamples(), within, classes,
+        return String.format(Locale.ROOT, "%-24s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
+                name, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, 100.0 * fillers / histogramTotal,
+                live.liveSamples(), within, classes,
                 100 * minShare, worst);
+    }
+
+    /** The JVM's filler objects (JDK 19+; int[] before): dead space that the histogram and the heap's used bytes count. */
+    private static boolean filler(String className) {
+        return className.startsWith("jdk.internal.vm.Filler");
+    }
+
+    private static long cpuNanos(Process p) {
+        return p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static String shortName(String className) {
         int dot = className.lastIndexOf('.');
         return dot < 0 ? className : className.substring(dot + 1);
+    }
+
+    private static void jcmd(ChildJvm jvm, String pid, String command) throws Exception {
+        Process p = new ProcessBuilder(jvm.javaHome().resolve("bin/jcmd").toString(), pid, command).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(OutputStream.nullOutputStream());
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("jcmd " + command + " failed");
+        }
     }
 
     /** {@code jcmd PID GC.class_histogram}: bytes per class (Java names), and the total under {@code <total>}. */
