@@ -74,15 +74,17 @@ public record AgentOptions(
 
     /**
      * Default allocation sampling: this many samples per second for each processor the JVM may use, at most
-     * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk on a cold
-     * path, tens of microseconds) however many processors there are, so the default keeps the sampler's share of
-     * the processors the JVM may use alike: 50/s on one, 150/s (JDK JFR's default ObjectAllocationSample throttle)
-     * from three.
+     * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk, 3 to 10
+     * microseconds measured with 60-frame stacks) however many processors there are, so the default keeps the sampler's
+     * share of the processors the JVM may use alike: 250/s (a quarter of a per cent of a processor) on one, 1,000/s
+     * from four. The live heap needs this many: its samples at a GC are the sampled objects allocated since the chunk
+     * began that are still alive, about (live bytes allocated since then) / (sampling interval), and at 50/s a
+     * retention workload's classes of 5 % of the heap had a handful each (docs/live-heap.md, Accuracy).
      */
-    public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 50;
+    public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 250;
 
     /** The most the default allocation sampling aims at, however many processors. */
-    public static final int MAX_DEFAULT_ALLOC_PER_SECOND = 150;
+    public static final int MAX_DEFAULT_ALLOC_PER_SECOND = 1000;
 
     /** The default allocation target for a JVM that may use {@code processors} processors. */
     public static int defaultAllocPerSecond(int processors) {

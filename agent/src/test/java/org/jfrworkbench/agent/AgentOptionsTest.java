@@ -33,12 +33,12 @@ class AgentOptionsTest {
     }
 
     @Test
-    void theDefaultAllocationTargetIsFiftyASecondPerProcessorUpToOneHundredFifty() {
-        assertEquals(50, AgentOptions.defaultAllocPerSecond(1));
-        assertEquals(50, AgentOptions.defaultAllocPerSecond(0));
-        assertEquals(100, AgentOptions.defaultAllocPerSecond(2));
-        assertEquals(150, AgentOptions.defaultAllocPerSecond(3));
-        assertEquals(150, AgentOptions.defaultAllocPerSecond(64));
+    void theDefaultAllocationTargetIsTwoHundredFiftyASecondPerProcessorUpToAThousand() {
+        assertEquals(250, AgentOptions.defaultAllocPerSecond(1));
+        assertEquals(250, AgentOptions.defaultAllocPerSecond(0));
+        assertEquals(500, AgentOptions.defaultAllocPerSecond(2));
+        assertEquals(1000, AgentOptions.defaultAllocPerSecond(4));
+        assertEquals(1000, AgentOptions.defaultAllocPerSecond(64));
         assertEquals(150, AgentOptions.parse("alloc=150/s").allocPerSecond(), "an explicit target wins");
     }
 

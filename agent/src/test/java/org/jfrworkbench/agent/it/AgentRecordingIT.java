@@ -33,7 +33,7 @@ class AgentRecordingIT {
     void asyncEngineRotatesChunksWithAllKindsHeapEventsPerGcAndLabels(String version) throws Exception {
         ChildJvm jvm = ChildJvm.jdk(version);
         Path dir = tmp.resolve("rec");
-        // the defaults (cpu 10 ms, allocations at 50 samples/s per processor up to 150/s, live objects) with a short interval
+        // the defaults (cpu 10 ms, allocations at 250 samples/s per processor up to 1,000/s, live objects) with a short interval
         Path log = tmp.resolve("out.log");
         Process app = jvm.start("dir=" + dir + ",interval=2s,label.service=cache,label.version=1.2", List.of("-Xmx96m"), log,
                 CACHE, "stdin");
@@ -114,7 +114,7 @@ class AgentRecordingIT {
     }
 
     /**
-     * Allocation sampling aims at its target (the default: 50 samples/s per processor, up to 150/s) from the allocation rate measured in the second half of the
+     * Allocation sampling aims at its target (the default: 250 samples/s per processor, up to 1,000/s) from the allocation rate measured in the second half of the
      * chunk before: a start-up burst at the beginning of the first chunk must not set the second chunk's interval (it did,
      * when the whole first chunk was measured: the second chunk of a benchmark sampled ~45 % above the target).
      */
