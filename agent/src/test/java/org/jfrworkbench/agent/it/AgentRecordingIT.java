@@ -140,6 +140,25 @@ class AgentRecordingIT {
                 + " alloc samples/s at interval " + intervals.get(1) + " (all intervals " + intervals + "); " + out);
     }
 
+    /**
+     * Under ZGC the default allocation target stays at the former 50/s per processor: async-profiler's live table, once
+     * full, takes no new object until a GC start that ZGC never posts to it, so a higher rate only makes the live
+     * samples older. G1 gets the full default.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"G1", "Z"})
+    void theDefaultAllocationTargetDependsOnTheCollector(String gc) throws Exception {
+        Path log = tmp.resolve("out.log");
+        Process app = ChildJvm.jdk("25").start("dir=" + tmp.resolve("rec") + ",interval=2s", List.of("-Xmx96m", "-XX:+Use" + gc + "GC"),
+                log, CACHE, "stdin");
+        ChildJvm.awaitOutput(app, log, "recording with");
+        String out = ChildJvm.stop(app, log);
+        Matcher m = Pattern.compile("alloc=\\S+ for (\\d+)/s").matcher(out);
+        assertTrue(m.find(), "the agent names its allocation target: " + out);
+        assertEquals(AgentOptions.defaultAllocPerSecond(Runtime.getRuntime().availableProcessors(), gc.equals("Z")),
+                Integer.parseInt(m.group(1)), out);
+    }
+
     /** The allocation target the agent's start line names ("alloc=1024k for 100/s"): the default depends on the processors. */
     private static int allocTarget(String out) {
         Matcher m = Pattern.compile("alloc=\\S+ for (\\d+)/s").matcher(out);
