@@ -156,14 +156,17 @@ public final class HeapAccuracyBench {
                         + " the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at, gcEvents.get(at).name(),
                 gcEvents.get(at).cause(), live.usedAfter(), histogramTotal, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal,
                 fillers, live.liveSamples(), cpuShare);
-        System.out.printf(Locale.ROOT, "  %-44s %14s %14s %9s %8s %8s%n", "class", "histogram B", "estimate B", "error",
-                "samples", "±1/√n");
+        // the share error leaves out the scale (used after vs the histogram's total): what the samples got right or wrong
+        System.out.printf(Locale.ROOT, "  %-44s %14s %14s %9s %12s %8s %8s%n", "class", "histogram B", "estimate B", "error",
+                "share error", "samples", "±1/√n");
         int within = 0;
         int classes = 0;
         StringBuilder worst = new StringBuilder();
         for (Row r : rows) {
-            System.out.printf(Locale.ROOT, "  %-44s %,14d %,14d %+8.1f%% %8d %7.1f%%%n", r.className(), r.histogram(),
-                    r.estimate(), 100 * r.error(), r.samples(), 100 * r.uncertainty());
+            double shareError = r.histogram() == 0 ? Double.NaN
+                    : ((double) r.estimate() / live.usedAfter()) / ((double) r.histogram() / histogramTotal) - 1;
+            System.out.printf(Locale.ROOT, "  %-44s %,14d %,14d %+8.1f%% %+11.1f%% %8d %7.1f%%%n", r.className(), r.histogram(),
+                    r.estimate(), 100 * r.error(), 100 * shareError, r.samples(), 100 * r.uncertainty());
             if (r.histogram() >= minShare * histogramTotal && !filler(r.className())) {
                 classes++;
                 if (Math.abs(r.error()) <= 0.15) {
