@@ -100,7 +100,7 @@ public final class HeapMonitor implements NotificationListener {
      * JDK 20+), which end a concurrent mark whose collecting young and mixed GCs do, and ZGC's and Shenandoah's pauses
      * ("... Pauses"), parts of a cycle that its "... Cycles" bean reports. The importer's rule for the same rows.
      */
-    public static boolean collecting(String collectorName) {
+    static boolean collecting(String collectorName) {
         return !collectorName.equals("G1 Concurrent GC") && !collectorName.endsWith(" Pauses");
     }
 
@@ -335,9 +335,9 @@ public final class HeapMonitor implements NotificationListener {
      * Reads the notification's open data directly: {@code GarbageCollectionNotificationInfo.from} rebuilds a GcInfo with
      * maps of every pool (memory and non-memory) from it, and {@code ManagementFactory.getMemoryMXBean()} searches
      * the platform beans with streams; at ~20 GCs/s those were most of this listener's cost (profiled; the rest is
-     * the JDK building the notification, which any listener pays).
+     * the JDK building the notification, which any listener pays). Returns whether the GC was a collection
+     * ({@link #collecting}).
      */
-    /** Returns whether the GC was a collection ({@link #collecting}). */
     private boolean recordNotification(CompositeData info) {
         CompositeData gc = (CompositeData) info.get("gcInfo");
         String gcName = (String) info.get("gcName");
