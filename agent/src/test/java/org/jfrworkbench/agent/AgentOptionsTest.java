@@ -40,7 +40,7 @@ class AgentOptionsTest {
         assertEquals(1000, AgentOptions.defaultAllocPerSecond(4, false));
         assertEquals(1000, AgentOptions.defaultAllocPerSecond(64, false));
         assertEquals(AgentOptions.defaultAllocPerSecond(2, false), AgentOptions.defaultAllocPerSecond(2), "this JVM collects with G1 or Serial");
-        assertEquals(100, AgentOptions.defaultAllocPerSecond(2, true), "under ZGC and Shenandoah the former default");
+        assertEquals(100, AgentOptions.defaultAllocPerSecond(2, true), "under ZGC the former default");
         assertEquals(150, AgentOptions.defaultAllocPerSecond(64, true));
         assertEquals(150, AgentOptions.parse("alloc=150/s").allocPerSecond(), "an explicit target wins");
     }

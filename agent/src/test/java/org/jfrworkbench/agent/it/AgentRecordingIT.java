@@ -143,10 +143,10 @@ class AgentRecordingIT {
     /**
      * Under ZGC the default allocation target stays at the former 50/s per processor: async-profiler's live table, once
      * full, takes no new object until a GC start that ZGC never posts to it, so a higher rate only makes the live
-     * samples older. G1 gets the full default.
+     * samples older. G1 and Shenandoah (which posts it) get the full default.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"G1", "Z"})
+    @ValueSource(strings = {"G1", "Shenandoah", "Z"})
     void theDefaultAllocationTargetDependsOnTheCollector(String gc) throws Exception {
         Path log = tmp.resolve("out.log");
         Process app = ChildJvm.jdk("25").start("dir=" + tmp.resolve("rec") + ",interval=2s", List.of("-Xmx96m", "-XX:+Use" + gc + "GC"),
