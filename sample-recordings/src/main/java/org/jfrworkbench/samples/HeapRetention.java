@@ -68,7 +68,9 @@ public final class HeapRetention {
         System.out.println("PAUSED " + retained.size());
         System.out.flush();
         synchronized (HeapRetention.class) {
-            HeapRetention.class.wait(); // until stdin ends (the control thread exits the JVM), allocating nothing
+            while (true) {
+                HeapRetention.class.wait(); // until stdin ends (the control thread exits the JVM), allocating nothing
+            }
         }
     }
 
