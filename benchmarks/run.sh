@@ -3,11 +3,11 @@
 # root, on a JDK >= 21:
 #   benchmarks/run.sh NAME [ARGS...]
 # NAME: BenchInputs (makes the benchmark inputs and prints their facts), ImportBench, UploadBench, ServerBenchmark,
-# FlameGraphBenchmark, OverheadBenchmark or ToggledOverhead (see each class's doc).
+# FlameGraphBenchmark, OverheadBenchmark, ToggledOverhead or HeapAccuracyBench (see each class's doc).
 # Options of the benchmark's own JVM (-Xmx4g, -Dbench.diff=true, ...) go in JAVA_OPTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-names="BenchInputs ImportBench UploadBench ServerBenchmark FlameGraphBenchmark OverheadBenchmark ToggledOverhead"
+names="BenchInputs ImportBench UploadBench ServerBenchmark FlameGraphBenchmark OverheadBenchmark ToggledOverhead HeapAccuracyBench"
 if [ $# -lt 1 ] || [[ " $names " != *" $1 "* ]]; then
   echo "usage: benchmarks/run.sh NAME [ARGS...] with NAME one of: $names" >&2
   exit 2

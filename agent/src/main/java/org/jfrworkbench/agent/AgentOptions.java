@@ -74,19 +74,48 @@ public record AgentOptions(
 
     /**
      * Default allocation sampling: this many samples per second for each processor the JVM may use, at most
-     * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk on a cold
-     * path, tens of microseconds) however many processors there are, so the default keeps the sampler's share of
-     * the processors the JVM may use alike: 50/s on one, 150/s (JDK JFR's default ObjectAllocationSample throttle)
-     * from three.
+     * {@link #MAX_DEFAULT_ALLOC_PER_SECOND}. A sample costs async-profiler about the same CPU time (a stack walk, 3 to 10
+     * microseconds measured with 60-frame stacks) however many processors there are, so the default keeps the sampler's
+     * share of the processors the JVM may use alike: 250/s (a quarter of a per cent of a processor) on one, 1,000/s
+     * from four. The live heap needs this many: its samples at a GC are the sampled objects allocated since the chunk
+     * began that are still alive, about (live bytes allocated since then) / (sampling interval), and at 50/s a
+     * retention workload's classes of 5 % of the heap had a handful each (docs/live-heap.md, Accuracy).
      */
-    public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 50;
+    public static final int DEFAULT_ALLOC_PER_SECOND_PER_CPU = 250;
 
     /** The most the default allocation sampling aims at, however many processors. */
-    public static final int MAX_DEFAULT_ALLOC_PER_SECOND = 150;
+    public static final int MAX_DEFAULT_ALLOC_PER_SECOND = 1000;
 
-    /** The default allocation target for a JVM that may use {@code processors} processors. */
+    /**
+     * The default per processor and at most under ZGC, the former defaults. async-profiler's live table takes no new
+     * object once its 1,024 slots were full until a GC starts, and ZGC posts no GC start to it: the table stays full
+     * from its first 1,024 samples to the chunk's end, so a higher rate only makes the tracked objects older (at
+     * 500/s a retention workload's live samples at the chunk's last GC fell from 23-42 to 1-6; docs/live-heap.md,
+     * Accuracy). Shenandoah does post it (163 live samples at 500/s against 45 at 100/s).
+     */
+    public static final int ZGC_ALLOC_PER_SECOND_PER_CPU = 50;
+    public static final int ZGC_MAX_ALLOC_PER_SECOND = 150;
+
+    /** The default allocation target for this JVM (its collector) if it may use {@code processors} processors. */
     public static int defaultAllocPerSecond(int processors) {
-        return Math.min(MAX_DEFAULT_ALLOC_PER_SECOND, DEFAULT_ALLOC_PER_SECOND_PER_CPU * Math.max(1, processors));
+        return defaultAllocPerSecond(processors, zgc());
+    }
+
+    /** The default allocation target for a JVM that may use {@code processors} processors, under ZGC or not. */
+    public static int defaultAllocPerSecond(int processors, boolean zgc) {
+        int perCpu = zgc ? ZGC_ALLOC_PER_SECOND_PER_CPU : DEFAULT_ALLOC_PER_SECOND_PER_CPU;
+        int max = zgc ? ZGC_MAX_ALLOC_PER_SECOND : MAX_DEFAULT_ALLOC_PER_SECOND;
+        return Math.min(max, perCpu * Math.max(1, processors));
+    }
+
+    /** Whether this JVM collects with ZGC (its collector beans' names). */
+    static boolean zgc() {
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().startsWith("ZGC")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** async-profiler's own default stack walker since 4.2; the walkers cost alike, so the agent keeps its choice. */

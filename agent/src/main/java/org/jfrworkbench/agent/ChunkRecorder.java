@@ -220,7 +220,9 @@ final class ChunkRecorder {
     /**
      * async-profiler reports a live object when its weak reference is not cleared at stop, so everything allocated since
      * the last GC (mostly garbage) would count as live in the chunk's live samples. Stopping right after a GC keeps
-     * that to the few milliseconds between the GC's end and the stop. Bounded, so a JVM that rarely collects still rotates.
+     * that to the few milliseconds between the GC's end and the stop. A collection it must be: after G1's Remark or
+     * Cleanup pause nothing allocated since the last young GC is collected yet. Bounded, so a JVM that rarely collects
+     * still rotates.
      */
     private void awaitGcBeforeLiveDump() {
         if (!options.live() || !(engine instanceof AsyncProfilerEngine)) {

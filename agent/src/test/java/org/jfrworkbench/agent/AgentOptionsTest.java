@@ -33,12 +33,15 @@ class AgentOptionsTest {
     }
 
     @Test
-    void theDefaultAllocationTargetIsFiftyASecondPerProcessorUpToOneHundredFifty() {
-        assertEquals(50, AgentOptions.defaultAllocPerSecond(1));
-        assertEquals(50, AgentOptions.defaultAllocPerSecond(0));
-        assertEquals(100, AgentOptions.defaultAllocPerSecond(2));
-        assertEquals(150, AgentOptions.defaultAllocPerSecond(3));
-        assertEquals(150, AgentOptions.defaultAllocPerSecond(64));
+    void theDefaultAllocationTargetIsTwoHundredFiftyASecondPerProcessorUpToAThousand() {
+        assertEquals(250, AgentOptions.defaultAllocPerSecond(1, false));
+        assertEquals(250, AgentOptions.defaultAllocPerSecond(0, false));
+        assertEquals(500, AgentOptions.defaultAllocPerSecond(2, false));
+        assertEquals(1000, AgentOptions.defaultAllocPerSecond(4, false));
+        assertEquals(1000, AgentOptions.defaultAllocPerSecond(64, false));
+        assertEquals(AgentOptions.defaultAllocPerSecond(2, false), AgentOptions.defaultAllocPerSecond(2), "this JVM collects with G1 or Serial");
+        assertEquals(100, AgentOptions.defaultAllocPerSecond(2, true), "under ZGC the former default");
+        assertEquals(150, AgentOptions.defaultAllocPerSecond(64, true));
         assertEquals(150, AgentOptions.parse("alloc=150/s").allocPerSecond(), "an explicit target wins");
     }
 

@@ -40,7 +40,12 @@ public final class LiveHeapQuery {
     /** Readings a pool's series holds at most: a recording with more GCs has its readings thinned evenly. */
     static final int MAX_POOL_POINTS = 2048;
 
-    public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples, long sampledWeight) {
+    /**
+     * One class's estimate; {@code error} is its relative sampling error, {@code 1/sqrt(samples)} (0.1 = about ±10 % of
+     * {@code bytes}), since the class's sample count is about Poisson.
+     */
+    public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples,
+                             long sampledWeight, double error) {
     }
 
     /**
@@ -138,7 +143,8 @@ public final class LiveHeapQuery {
         for (Map.Entry<Integer, long[]> e : byClass.entrySet()) {
             String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
             long w = e.getValue()[0];
-            classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, e.getValue()[1], w));
+            long n = e.getValue()[1];
+            classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, n, w, 1 / Math.sqrt(n)));
             rangeBytes += Math.round(w * scale);
         }
         classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));

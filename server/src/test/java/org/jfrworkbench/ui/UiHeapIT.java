@@ -101,6 +101,11 @@ class UiHeapIT {
             page.waitForSelector("#live-classes tbody tr");
             assertEquals(29, page.locator("#gc-pauses rect.pause").count());
             assertTrue(page.locator("#live-classes tbody tr").count() >= 3, "every class at the last GC");
+            // each class with its sampling error, 1/sqrt(samples)
+            long samples = Long.parseLong(page.locator("#live-classes tbody tr").first().locator("td").nth(3).textContent()
+                    .replace(",", ""));
+            assertEquals("\u00b1" + Math.round(100 / Math.sqrt(samples)) + "%",
+                    page.locator("#live-classes tbody tr").first().locator("td.error").textContent());
             // drag from between the bars of the GCs at 30 s and 32 s to between those at 54 s and 56 s
             Locator bars = page.locator("#gc-pauses rect.pause");
             double from = between(bars.nth(14).boundingBox(), bars.nth(15).boundingBox());

@@ -192,12 +192,14 @@ function classTable(rows) {
   for (const r of rows.slice(0, 300)) {
     body.appendChild(el('tr', {}, nameCell(r.class),
       el('td', { class: 'num', text: formatBytes(r.bytes) }), el('td', { class: 'num', text: formatPercent(r.share) }),
-      el('td', { class: 'num', text: formatCount(r.samples) })));
+      el('td', { class: 'num', text: formatCount(r.samples) }),
+      el('td', { class: 'num error', text: r.error ? `\u00b1${Math.round(r.error * 100)}%` : '' })));
   }
   return el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'live-classes' },
     el('caption', { text: 'Live heap by class' }),
     el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Bytes' }),
-      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Samples' }))), body));
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Samples' }),
+      el('th', { class: 'num', text: '\u00b1', title: 'sampling error of the bytes: 1/\u221asamples' }))), body));
 }
 
 function drawChart(box, gcs, samples, relative, domain, selected, onPick) {

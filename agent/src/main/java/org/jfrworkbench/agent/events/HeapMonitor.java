@@ -52,8 +52,10 @@ public final class HeapMonitor implements NotificationListener {
     private final long[] lastId;
     /** Per collector: the action ("end of minor GC") its notifications carry; fixed per collector in HotSpot. */
     private final String[] action;
-    /** Summaries written (or GCs seen) since start; what {@link #awaitNextGc} waits on while listening. */
+    /** Collections (not pauses within one) notified or sampled since start; what {@link #awaitNextGc} waits on while listening. */
     private long handled;
+    /** Per collector: whether its GCs collect the heap ({@link #collecting}). */
+    private final boolean[] collects;
     private boolean started;
     private volatile boolean listening;
     private long windowStart;
@@ -87,6 +89,19 @@ public final class HeapMonitor implements NotificationListener {
         }
         lastId = new long[collectors.size()];
         action = new String[collectors.size()];
+        collects = new boolean[collectors.size()];
+        for (int i = 0; i < collectors.size(); i++) {
+            collects[i] = collecting(collectors.get(i).getName());
+        }
+    }
+
+    /**
+     * Whether the collector's GCs collect the heap. Not so: G1's Remark and Cleanup pauses (the bean "G1 Concurrent GC",
+     * JDK 20+), which end a concurrent mark whose collecting young and mixed GCs do, and ZGC's and Shenandoah's pauses
+     * ("... Pauses"), parts of a cycle that its "... Cycles" bean reports. The importer's rule for the same rows.
+     */
+    static boolean collecting(String collectorName) {
+        return !collectorName.equals("G1 Concurrent GC") && !collectorName.endsWith(" Pauses");
     }
 
     public void start() {
@@ -162,11 +177,12 @@ public final class HeapMonitor implements NotificationListener {
     public void handleNotification(Notification notification, Object handback) {
         try {
             if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+                boolean collection;
                 synchronized (this) {
                     if (!listening) {
                         return; // delivered after the switch to sampling, which counts it
                     }
-                    recordNotification((CompositeData) notification.getUserData());
+                    collection = recordNotification((CompositeData) notification.getUserData());
                     long now = System.nanoTime();
                     if (now - windowStart >= 1_000_000_000L) {
                         windowStart = now;
@@ -176,7 +192,9 @@ public final class HeapMonitor implements NotificationListener {
                         startSampling();
                     }
                 }
-                signalGc();
+                if (collection) {
+                    signalGc();
+                }
             }
         } catch (Throwable t) {
             Log.failureOnce("heap-monitor", "could not record a GC heap summary", t);
@@ -242,7 +260,7 @@ public final class HeapMonitor implements NotificationListener {
                     GcInfo info = gc.getLastGcInfo();
                     if (info != null && info.getId() > lastId[i]) {
                         recordGcInfo(i, info);
-                        recorded = true;
+                        recorded |= collects[i];
                     }
                 }
             }
@@ -264,6 +282,7 @@ public final class HeapMonitor implements NotificationListener {
         }
     }
 
+    /** GCs of every collector: the rate the monitor switches on. */
     private long totalCollections() {
         long n = 0;
         for (com.sun.management.GarbageCollectorMXBean gc : collectors) {
@@ -272,14 +291,27 @@ public final class HeapMonitor implements NotificationListener {
         return n;
     }
 
+    /** Collections only ({@link #collecting}): what a wait for the next GC counts. */
+    private long collectingCount() {
+        long n = 0;
+        for (int i = 0; i < collectors.size(); i++) {
+            if (collects[i]) {
+                n += Math.max(0, collectors.get(i).getCollectionCount());
+            }
+        }
+        return n;
+    }
+
     /**
-     * Waits until the next GC has been seen, at most timeoutMillis; true if one came. While listening that is the
-     * next notification handled (its summary is written); otherwise any collector's count going up (checked every
-     * millisecond: the sampled summary may come up to one sampling period later).
+     * Waits until the next collection has been seen, at most timeoutMillis; true if one came. While listening that is
+     * the next notification of a collecting collector handled (its summary is written); otherwise such a collector's
+     * count going up (checked every millisecond: the sampled summary may come up to one sampling period later).
+     * G1's Remark and Cleanup and ZGC's pauses do not end the wait ({@link #collecting}): after them the sampled objects
+     * allocated since the last collection are still uncollected.
      */
     public boolean awaitNextGc(long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        long collections = totalCollections();
+        long collections = collectingCount();
         synchronized (gcSignal) {
             long seen = handled;
             while (true) {
@@ -287,7 +319,7 @@ public final class HeapMonitor implements NotificationListener {
                     return true;
                 }
                 boolean counting = !listening();
-                if (counting && totalCollections() != collections) {
+                if (counting && collectingCount() != collections) {
                     return true;
                 }
                 long left = (deadline - System.nanoTime()) / 1_000_000;
@@ -303,9 +335,10 @@ public final class HeapMonitor implements NotificationListener {
      * Reads the notification's open data directly: {@code GarbageCollectionNotificationInfo.from} rebuilds a GcInfo with
      * maps of every pool (memory and non-memory) from it, and {@code ManagementFactory.getMemoryMXBean()} searches
      * the platform beans with streams; at ~20 GCs/s those were most of this listener's cost (profiled; the rest is
-     * the JDK building the notification, which any listener pays).
+     * the JDK building the notification, which any listener pays). Returns whether the GC was a collection
+     * ({@link #collecting}).
      */
-    private void recordNotification(CompositeData info) {
+    private boolean recordNotification(CompositeData info) {
         CompositeData gc = (CompositeData) info.get("gcInfo");
         String gcName = (String) info.get("gcName");
         int index = indexOf(gcName);
@@ -320,6 +353,7 @@ public final class HeapMonitor implements NotificationListener {
         TabularData after = (TabularData) gc.get("memoryUsageAfterGc");
         write(gcName, (String) info.get("gcAction"), (String) info.get("gcCause"), gcId, (Long) gc.get("startTime"),
                 (Long) gc.get("duration"), pool -> usage(before, pool), pool -> usage(after, pool), collections);
+        return index >= 0 ? collects[index] : collecting(gcName);
     }
 
     private static MemoryUsage usage(TabularData table, String pool) {

@@ -173,6 +173,17 @@ class HeapMonitorTest {
     }
 
     @Test
+    void onlyCollectorsThatCollectEndAWaitForTheNextGc() {
+        for (String name : new String[] {"G1 Young Generation", "G1 Old Generation", "PS Scavenge", "PS MarkSweep", "Copy",
+                "MarkSweepCompact", "ZGC Cycles", "ZGC Minor Cycles", "ZGC Major Cycles", "Shenandoah Cycles"}) {
+            assertTrue(HeapMonitor.collecting(name), name);
+        }
+        for (String name : new String[] {"G1 Concurrent GC", "ZGC Pauses", "ZGC Minor Pauses", "ZGC Major Pauses", "Shenandoah Pauses"}) {
+            assertFalse(HeapMonitor.collecting(name), name);
+        }
+    }
+
+    @Test
     void withoutAnyGcTheWaitTimesOut() throws Exception {
         HeapMonitor monitor = new HeapMonitor(HeapMonitor.DEFAULT_MAX_PER_SECOND); // not started: it watches the collection counts
         long t0 = System.nanoTime();

@@ -209,6 +209,7 @@ class QueriesApiTest {
         for (JsonNode c : live.get("byClass")) {
             sum += c.get("bytes").asLong();
             assertTrue(c.get("samples").asLong() > 0);
+            assertEquals(1 / Math.sqrt(c.get("samples").asLong()), c.get("error").asDouble(), 1e-9, "error = 1/sqrt(samples): " + c);
         }
         assertEquals(usedAfter, sum, Math.max(10, usedAfter / 1000.0));
         assertEquals(usedAfter, live.get("flame").get("total").asLong(), Math.max(10, usedAfter / 1000.0));
