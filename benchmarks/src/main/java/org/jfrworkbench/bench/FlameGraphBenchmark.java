@@ -324,7 +324,7 @@ public final class FlameGraphBenchmark {
             }
             if (then != null) {
                 // the page's extras (timeline, hot methods) are in place, as when a user starts to work
-                page.waitForSelector("#hot-methods tbody tr");
+                page.waitForSelector("#hot-methods .vbody .vrow");
                 then.accept(page);
             }
             return t.paint[run];
