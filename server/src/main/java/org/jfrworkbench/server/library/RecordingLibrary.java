@@ -53,7 +53,7 @@ public final class RecordingLibrary implements Closeable {
     /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
     private final IndexCommitter committer;
-    /** Decodes under way, by id, so that a profile is decoded once however many requests want it. */
+    /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
     private final RunAppender runs;
 
@@ -284,16 +284,19 @@ public final class RecordingLibrary implements Closeable {
 
     /**
      * The loaded profile, from the cache or decoded from the store. Requests that find it missing at once decode it
-     * once: the others wait for that copy instead of each decoding its own.
+     * once: the others wait for that copy instead of each decoding its own. A decode is shared, and cached, only for
+     * the version of the recording it began at: a run that grows meanwhile (its newer profile is stored before its
+     * newer metadata) must not have a decode of its older profile cached as if it were the newer.
      */
     public ProfileData load(String id) throws IOException {
-        info(id);
+        RecordingInfo seen = info(id);
         ProfileData data = cache.get(id);
         if (data != null) {
             return data;
         }
+        String version = id + "@" + seen.updatedMillis();
         CompletableFuture<ProfileData> mine = new CompletableFuture<>();
-        CompletableFuture<ProfileData> other = loading.putIfAbsent(id, mine);
+        CompletableFuture<ProfileData> other = loading.putIfAbsent(version, mine);
         if (other != null) {
             return await(other, "loaded");
         }
@@ -305,9 +308,11 @@ public final class RecordingLibrary implements Closeable {
                 } catch (NoSuchFileException e) {
                     throw new RecordingNotFoundException(id); // deleted meanwhile
                 }
-                cache.put(id, data);
-                if (!infos.containsKey(id)) {
-                    cache.remove(id); // deleted while it was read: keep no copy
+                if (infos.get(id) == seen) {
+                    cache.put(id, data);
+                    if (!infos.containsKey(id)) {
+                        cache.remove(id); // deleted while it was read: keep no copy
+                    }
                 }
             }
             mine.complete(data);
@@ -316,7 +321,7 @@ public final class RecordingLibrary implements Closeable {
             mine.completeExceptionally(e);
             throw e;
         } finally {
-            loading.remove(id, mine);
+            loading.remove(version, mine);
         }
     }
 
