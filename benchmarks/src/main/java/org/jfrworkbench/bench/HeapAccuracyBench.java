@@ -25,6 +25,7 @@ import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.testkit.process.ChildJvm;
+import org.jfrworkbench.testkit.process.ClassHistogram;
 
 /**
  * The live heap by class against the truth: a child JVM runs a retention workload ({@code HeapRetention}) with the
@@ -115,8 +116,8 @@ public final class HeapAccuracyBench {
             // a System.gc() first: on JDK 17 ZGC ignores the histogram's request for a GC (it walks the reachable
             // objects instead), so the System.gc() cycle is the GC the histogram matches there
             jcmd(jvm, pid, "GC.run");
-            histogram = histogram(jvm, pid);
-            histogramTotal = histogram.remove("<total>");
+            histogram = ClassHistogram.of(jvm.javaHome(), pid);
+            histogramTotal = histogram.remove(ClassHistogram.TOTAL);
         } // closing stdin ends the workload; the agent writes its last chunk at exit
         if (!child.waitFor(ChildJvm.STUCK_SECONDS, TimeUnit.SECONDS)) {
             child.destroyForcibly();
@@ -202,50 +203,6 @@ public final class HeapAccuracyBench {
         if (p.waitFor() != 0) {
             throw new IllegalStateException("jcmd " + command + " failed");
         }
-    }
-
-    /** {@code jcmd PID GC.class_histogram}: bytes per class (Java names), and the total under {@code <total>}. */
-    static Map<String, Long> histogram(ChildJvm jvm, String pid) throws Exception {
-        Process p = new ProcessBuilder(jvm.javaHome().resolve("bin/jcmd").toString(), pid, "GC.class_histogram")
-                .redirectErrorStream(true).start();
-        Map<String, Long> bytes = new HashMap<>();
-        try (BufferedReader h = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = h.readLine(); line != null; line = h.readLine()) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length >= 4 && f[0].endsWith(":")) {
-                    bytes.merge(javaName(f[3]), Long.parseLong(f[2]), Long::sum);
-                } else if (f.length >= 3 && f[0].equals("Total")) {
-                    bytes.put("<total>", Long.parseLong(f[2]));
-                }
-            }
-        }
-        if (p.waitFor() != 0 || !bytes.containsKey("<total>")) {
-            throw new IllegalStateException("jcmd GC.class_histogram failed: " + bytes.size() + " classes read");
-        }
-        return bytes;
-    }
-
-    /** "[B" -> "byte[]", "[Ljava.lang.Object;" -> "java.lang.Object[]", others unchanged (the importer's names). */
-    static String javaName(String jvm) {
-        int dims = 0;
-        while (dims < jvm.length() && jvm.charAt(dims) == '[') {
-            dims++;
-        }
-        if (dims == 0) {
-            return jvm;
-        }
-        String base = switch (jvm.charAt(dims)) {
-            case 'B' -> "byte";
-            case 'C' -> "char";
-            case 'S' -> "short";
-            case 'I' -> "int";
-            case 'J' -> "long";
-            case 'F' -> "float";
-            case 'D' -> "double";
-            case 'Z' -> "boolean";
-            default -> jvm.substring(dims + 1, jvm.length() - 1);
-        };
-        return base + "[]".repeat(dims);
     }
 
     private static String lineStarting(BufferedReader in, String prefix) throws IOException {

@@ -19,6 +19,7 @@ import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.library.RecordingLibrary;
 import org.jfrworkbench.testkit.process.ChildJvm;
+import org.jfrworkbench.testkit.process.ClassHistogram;
 import org.jfrworkbench.testkit.workload.RetainingWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,22 +39,11 @@ class LiveHeapIT {
         // output to a pipe: the workload says READY <pid> when its objects are in place (after any JVM warning)
         Process child = ChildJvm.current().launch(List.of("-Xmx1g", "-Xmn32m", "-XX:+UseG1GC",
                 "-cp", System.getProperty("java.class.path"), RetainingWorkload.class.getName(), jfr.toString()), null);
-        Map<String, Long> histogram = new HashMap<>();
+        Map<String, Long> histogram;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String ready = lineStarting(out, "READY ");
             String pid = ready.substring(6).trim();
-            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-            Process hist = new ProcessBuilder(jcmd, pid, "GC.class_histogram").redirectErrorStream(true).start();
-            try (BufferedReader h = new BufferedReader(new InputStreamReader(hist.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = h.readLine()) != null) {
-                    String[] f = line.trim().split("\\s+");
-                    if (f.length >= 4 && f[0].endsWith(":")) {
-                        histogram.put(javaName(f[3]), Long.parseLong(f[2]));
-                    }
-                }
-            }
-            assertEquals(0, hist.waitFor());
+            histogram = ClassHistogram.of(Path.of(System.getProperty("java.home")), pid);
             child.getOutputStream().write('\n');
             child.getOutputStream().flush();
             lineStarting(out, "DONE");
@@ -100,28 +90,5 @@ class LiveHeapIT {
             skipped.append(line).append('\n');
         }
         throw new AssertionError("the workload ended without '" + prefix + "': " + skipped);
-    }
-
-    /** "[B" -> "byte[]", "[Ljava.lang.Object;" -> "java.lang.Object[]", others unchanged. */
-    static String javaName(String jvm) {
-        int dims = 0;
-        while (dims < jvm.length() && jvm.charAt(dims) == '[') {
-            dims++;
-        }
-        if (dims == 0) {
-            return jvm;
-        }
-        String base = switch (jvm.charAt(dims)) {
-            case 'B' -> "byte";
-            case 'C' -> "char";
-            case 'S' -> "short";
-            case 'I' -> "int";
-            case 'J' -> "long";
-            case 'F' -> "float";
-            case 'D' -> "double";
-            case 'Z' -> "boolean";
-            default -> jvm.substring(dims + 1, jvm.length() - 1);
-        };
-        return base + "[]".repeat(dims);
     }
 }
