@@ -306,11 +306,12 @@ final class ChunkRecorder {
 
     /**
      * At exit, when no chunk said the run ended (the JVM exited while a rotation closed its chunk, or its last chunk
-     * was incomplete): an empty file in the spool that says it, named to come after every chunk of this process.
+     * was incomplete) and chunks are uploaded: an empty file in the spool that says it, named to come after every
+     * chunk of this process.
      */
     private void publishRunEnd() {
-        if (endPublished) {
-            return;
+        if (endPublished || uploader == null) {
+            return; // without an uploader nobody reads it, and the directory holds chunk files only
         }
         try {
             StringBuilder stem = new StringBuilder(filePrefix).append(stamp(System.currentTimeMillis()))
