@@ -1,6 +1,7 @@
 package org.jfrworkbench.agent.engine;
 
 import java.lang.management.ManagementFactory;
+import java.util.function.LongSupplier;
 
 /**
  * Chooses async-profiler's allocation sampling interval for a target number of samples per second from the
@@ -17,16 +18,22 @@ public final class AllocationRate {
     static final long MAX_INTERVAL = 1024L * 1024 * 1024;
 
     private final int samplesPerSecond;
-    private final com.sun.management.ThreadMXBean threads;
+    /** Bytes allocated by all threads so far, -1 when the JVM cannot tell. */
+    private final LongSupplier allocated;
+    private final LongSupplier clock;
     private long lastBytes = -1;
     private long lastNanos;
     private long lastInterval = INITIAL_INTERVAL;
 
     public AllocationRate(int samplesPerSecond) {
+        this(samplesPerSecond, allocatedBytes(ManagementFactory.getThreadMXBean()), System::nanoTime);
+    }
+
+    /** With its byte count and clock given: what tests drive to know the rate exactly. */
+    AllocationRate(int samplesPerSecond, LongSupplier allocated, LongSupplier clock) {
         this.samplesPerSecond = samplesPerSecond;
-        java.lang.management.ThreadMXBean t = ManagementFactory.getThreadMXBean();
-        this.threads = t instanceof com.sun.management.ThreadMXBean sun && sun.isThreadAllocatedMemorySupported()
-                && sun.isThreadAllocatedMemoryEnabled() ? sun : null;
+        this.allocated = allocated;
+        this.clock = clock;
     }
 
     /**
@@ -35,17 +42,17 @@ public final class AllocationRate {
      * of the second.
      */
     public synchronized void mark() {
-        long bytes = totalAllocated();
+        long bytes = allocated.getAsLong();
         if (bytes >= 0) {
             lastBytes = bytes;
-            lastNanos = System.nanoTime();
+            lastNanos = clock.getAsLong();
         }
     }
 
     /** The interval for the next chunk: the bytes/s measured since the mark divided by the target samples/s, within bounds. */
     public synchronized long nextInterval() {
-        long now = System.nanoTime();
-        long bytes = totalAllocated();
+        long now = clock.getAsLong();
+        long bytes = allocated.getAsLong();
         long interval;
         if (bytes < 0) {
             interval = INITIAL_INTERVAL;
@@ -70,22 +77,26 @@ public final class AllocationRate {
         return Math.max(MIN_INTERVAL, Math.min(MAX_INTERVAL, (long) raw));
     }
 
-    private long totalAllocated() {
-        if (threads == null) {
-            return -1;
+    /** All threads' allocated bytes, or -1 where the JVM does not count them. */
+    private static LongSupplier allocatedBytes(java.lang.management.ThreadMXBean t) {
+        if (!(t instanceof com.sun.management.ThreadMXBean threads && threads.isThreadAllocatedMemorySupported()
+                && threads.isThreadAllocatedMemoryEnabled())) {
+            return () -> -1;
         }
-        try {
-            if (TOTAL != null) {
-                return (long) TOTAL.invoke(threads);
+        return () -> {
+            try {
+                if (TOTAL != null) {
+                    return (long) TOTAL.invoke(threads);
+                }
+                long sum = 0;
+                for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+                    sum += Math.max(0, bytes);
+                }
+                return sum;
+            } catch (Throwable e) {
+                return -1;
             }
-            long sum = 0;
-            for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
-                sum += Math.max(0, bytes);
-            }
-            return sum;
-        } catch (Throwable t) {
-            return -1;
-        }
+        };
     }
 
     /** {@code getTotalThreadAllocatedBytes()}, JDK 21+ (the agent is built for 17). */

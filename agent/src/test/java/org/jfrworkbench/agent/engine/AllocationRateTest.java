@@ -41,26 +41,31 @@ class AllocationRateTest {
         assertTrue(interval >= 0.8 * bytes / seconds / 10, "interval " + interval + " for " + bytes + " B in " + seconds + " s");
     }
 
+    /**
+     * The mark's window, on a byte count and clock the test sets: exact figures, and no waiting for a quiet machine (the
+     * JVM's own count is measured above).
+     */
     @Test
-    void measuresOnlySinceTheMarkSoABurstBeforeItDoesNotCount() throws Exception {
-        AllocationRate rate = new AllocationRate(10);
+    void measuresOnlySinceTheMarkSoABurstBeforeItDoesNotCount() {
+        long[] bytes = {0};
+        long[] nanos = {0};
+        AllocationRate rate = new AllocationRate(10, () -> bytes[0], () -> nanos[0]);
         rate.nextInterval();
-        // a burst like a start-up's: ~400 MB at once
-        for (int i = 0; i < 400; i++) {
-            sink = new byte[1024 * 1024];
-        }
+        // a burst like a start-up's: 400 MB at once, then a quiet half second with 1 MB after the mark
+        bytes[0] += 400L << 20;
+        nanos[0] += 1_000_000;
         rate.mark();
-        Thread.sleep(500);
-        long quiet = rate.nextInterval();
-        // without the mark the burst alone would be ~400 MB / 0.5 s / 10 = 80 MB; a test JVM idling beside it allocates
-        // far less than 40 MB/s
-        assertTrue(quiet < 4 * 1024 * 1024, "interval " + quiet + " after a quiet half second");
+        nanos[0] += 500_000_000;
+        bytes[0] += 1L << 20;
+        // 1 MB / 0.5 s / 10 samples/s; without the mark the burst would make it ~80 MB
+        assertEquals((2L << 20) / 10, rate.nextInterval());
 
-        // and the other way: a quiet start, then steady allocation after the mark
-        rate.nextInterval();
-        Thread.sleep(300);
-        long t0 = System.nanoTime();
+        // and the other way: a quiet 0.3 s, then 100 MB in 0.2 s after the mark
+        nanos[0] += 300_000_000;
         rate.mark();
-        assertIntervalAtLeastThisThreadsRate(rate, t0); // measured over the 0.3 s before the mark too, it would be ~0.4 of that
+        nanos[0] += 200_000_000;
+        bytes[0] += 100L << 20;
+        // 500 MB/s over 10 samples/s; measured over the 0.3 s before the mark too, it would be 0.4 of that
+        assertEquals((500L << 20) / 10, rate.nextInterval());
     }
 }
