@@ -129,10 +129,7 @@ final class RunAppender {
                     CrashPoint.reached("run-commit");
                     // the newer profile before the newer info: whoever sees this info loads this profile or a later one
                     cache.put(id, data);
-                    infos.put(id, info);
-                    index.add(entry);
-                    index.refresh();
-                    committer.changed();
+                    publish(info, entry);
                     timings.step("index");
                     return new Imported(info, old == null, timings);
                 } catch (IOException | RuntimeException | Error e) {
@@ -178,10 +175,15 @@ final class RunAppender {
         ProfileData data = loader.load(old.id());
         RecordingIndex.Entry entry = index.entry(info, data);
         store.commit(info);
+        publish(info, entry);
+        return info;
+    }
+
+    /** Makes a committed run's newer metadata the one lists, searches and views see. */
+    private void publish(RecordingInfo info, RecordingIndex.Entry entry) throws IOException {
         infos.put(info.id(), info);
         index.add(entry);
         index.refresh();
         committer.changed();
-        return info;
     }
 }
