@@ -32,12 +32,7 @@ class CollapsedRoundTripTest {
     /** A JFR chunk with one cpu sample per hostile method name, each under main (a name without a class). */
     static byte[] hostileRecording() {
         JfrWriter w = new JfrWriter(JfrWriter.START_NANOS, 1_000_000_000L);
-        w.type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
-        w.type("java.lang.Class", null, Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.Method", null, Field.pool("type", "java.lang.Class"), Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.StackFrame", null, Field.pool("method", "jdk.types.Method"), Field.of("lineNumber", "int"));
-        w.type("jdk.types.StackTrace", null, Field.of("truncated", "boolean"), Field.array("frames", "jdk.types.StackFrame"));
-        w.type("java.lang.Thread", null, Field.of("javaName", "java.lang.String"), Field.of("javaThreadId", "long"));
+        w.stackTypes();
         w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                 Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
         w.constant("java.lang.Thread", 5, "main", 1L);

@@ -26,12 +26,7 @@ public final class ServiceRun {
     public static byte[] of(long startNanos, int samples, long periodMillis, IntFunction<String> leaf, long allocationBytes) {
         long period = periodMillis * 1_000_000;
         JfrWriter w = new JfrWriter(startNanos, samples * period);
-        w.type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
-        w.type("java.lang.Class", null, Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.Method", null, Field.pool("type", "java.lang.Class"), Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.StackFrame", null, Field.pool("method", "jdk.types.Method"), Field.of("lineNumber", "int"));
-        w.type("jdk.types.StackTrace", null, Field.of("truncated", "boolean"), Field.array("frames", "jdk.types.StackFrame"));
-        w.type("java.lang.Thread", null, Field.of("javaName", "java.lang.String"), Field.of("javaThreadId", "long"));
+        w.stackTypes();
         w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                 Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
         w.type("jdk.ObjectAllocationSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),

@@ -98,6 +98,19 @@ public final class JfrWriter {
         return type(100 + types.size(), name, superType, fields);
     }
 
+    /**
+     * Declares the types a stack trace is made of, as the JDK names them: symbols, classes, methods (class and name),
+     * frames (method and line), stack traces and threads (name and id).
+     */
+    public JfrWriter stackTypes() {
+        type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
+        type("java.lang.Class", null, Field.pool("name", "jdk.types.Symbol"));
+        type("jdk.types.Method", null, Field.pool("type", "java.lang.Class"), Field.pool("name", "jdk.types.Symbol"));
+        type("jdk.types.StackFrame", null, Field.pool("method", "jdk.types.Method"), Field.of("lineNumber", "int"));
+        type("jdk.types.StackTrace", null, Field.of("truncated", "boolean"), Field.array("frames", "jdk.types.StackFrame"));
+        return type("java.lang.Thread", null, Field.of("javaName", "java.lang.String"), Field.of("javaThreadId", "long"));
+    }
+
     /** Declares a type with the id given (which another type may have too). */
     public JfrWriter type(long id, String name, String superType, Field... fields) {
         types.put(name, new Type(id, name, superType, List.of(fields)));

@@ -105,12 +105,7 @@ public final class LeakingRecording {
 
     private static JfrWriter types(long start, long duration) {
         JfrWriter w = new JfrWriter(start, duration);
-        w.type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
-        w.type("java.lang.Class", null, Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.Method", null, Field.pool("type", "java.lang.Class"), Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.types.StackFrame", null, Field.pool("method", "jdk.types.Method"), Field.of("lineNumber", "int"));
-        w.type("jdk.types.StackTrace", null, Field.of("truncated", "boolean"), Field.array("frames", "jdk.types.StackFrame"));
-        w.type("java.lang.Thread", null, Field.of("javaName", "java.lang.String"), Field.of("javaThreadId", "long"));
+        w.stackTypes();
         w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                 Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
                 Field.of("cause", "java.lang.String"));
