@@ -432,8 +432,13 @@ public final class FlameGraphBenchmark {
     private static final String FIRST_PAINT = "() => performance.getEntriesByName('workbench:drawn', 'mark')[0].startTime";
 
     // the page's own workbench:* marks, first occurrence of each
-    private static final String PAGE_MARKS = "() => Object.fromEntries(performance.getEntriesByType('mark')"
-            + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]))";
+    /**
+     * The page's workbench:* marks, and when its HTML was parsed (domInteractive): the time from the HTML's arrival to
+     * then is the browser committing the navigation to a renderer, before any of the page's code can run.
+     */
+    private static final String PAGE_MARKS = "() => Object.fromEntries([...performance.getEntriesByType('mark')"
+            + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]),"
+            + " ['html parsed', performance.getEntriesByType('navigation')[0].domInteractive]])";
 
     private static final String PEER_ZOOM = """
             async () => {
