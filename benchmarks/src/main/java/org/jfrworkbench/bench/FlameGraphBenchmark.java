@@ -292,8 +292,18 @@ public final class FlameGraphBenchmark {
     private static double ourPaint(Browser browser, String base, String view, Timings t, int run, Consumer<Page> then) {
         try (BrowserContext context = browser.newContext(base)) {
             Page page = context.newPage();
+            String trace = System.getProperty("bench.trace");
+            boolean tracing = trace != null && run == RUNS - 1;
+            if (tracing) {
+                // -Dbench.trace=DIR: a Chromium trace of the last run's first paint (open it in DevTools' Performance panel)
+                browser.chromium.startTracing(page, new com.microsoft.playwright.Browser.StartTracingOptions()
+                        .setPath(Path.of(trace, (view.contains("&to=") ? "first-open" : "cached") + ".json")));
+            }
             page.navigate(view);
             page.waitForSelector(".flame-canvas[data-drawn]");
+            if (tracing) {
+                browser.chromium.stopTracing();
+            }
             t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
             @SuppressWarnings("unchecked")
             Map<String, Number> r = (Map<String, Number>) page.evaluate(FLAME_RESOURCE);
@@ -422,8 +432,13 @@ public final class FlameGraphBenchmark {
     private static final String FIRST_PAINT = "() => performance.getEntriesByName('workbench:drawn', 'mark')[0].startTime";
 
     // the page's own workbench:* marks, first occurrence of each
-    private static final String PAGE_MARKS = "() => Object.fromEntries(performance.getEntriesByType('mark')"
-            + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]))";
+    /**
+     * The page's workbench:* marks, and when its HTML was parsed (domInteractive): the time from the HTML's arrival to
+     * then is the browser committing the navigation to a renderer, before any of the page's code can run.
+     */
+    private static final String PAGE_MARKS = "() => Object.fromEntries([...performance.getEntriesByType('mark')"
+            + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]),"
+            + " ['html parsed', performance.getEntriesByType('navigation')[0].domInteractive]])";
 
     private static final String PEER_ZOOM = """
             async () => {
