@@ -42,7 +42,9 @@ import org.jfrworkbench.testkit.process.ClassHistogram;
  * {@code G1,Parallel,Z}), {@code bench.seconds} (how long the workload runs before the histogram, default 25),
  * {@code bench.garbage} (MB/s, default 250), {@code bench.agent} (agent options added to {@code dir=}, default none:
  * the agent's defaults), {@code bench.heap} (-Xmx, default 1g), {@code bench.minShare} (default 0.05),
- * {@code bench.out} (where the chunks go, default {@code benchmarks/target/heap-accuracy}).
+ * {@code bench.out} (where the chunks go, default {@code benchmarks/target/heap-accuracy}), {@code bench.reuse}
+ * ({@code true}: no new runs; evaluates the chunks and histograms of the runs kept in {@code bench.out}, so that two
+ * estimates are compared on the same recordings).
  */
 public final class HeapAccuracyBench {
     private static final String WORKLOAD = "org.jfrworkbench.samples.HeapRetention";
@@ -73,14 +75,21 @@ public final class HeapAccuracyBench {
         String heap = System.getProperty("bench.heap", "1g");
         double minShare = Double.parseDouble(System.getProperty("bench.minShare", "0.05"));
         Path out = Path.of(System.getProperty("bench.out", "benchmarks/target/heap-accuracy")).toAbsolutePath();
+        boolean reuse = Boolean.getBoolean("bench.reuse");
         List<String> summary = new ArrayList<>();
         for (String workload : workloads) {
             for (String jdk : jdks) {
                 for (String gc : gcs) {
                     String name = workload + "-jdk" + jdk + "-" + gc;
                     try {
-                        summary.add(run(name, ChildJvm.jdk(jdk), gc, workload, garbage, seconds, agentOptions, heap, minShare,
-                                out.resolve(name)));
+                        Path dir = out.resolve(name);
+                        if (reuse && !Files.exists(dir.resolve(HISTOGRAM))) {
+                            continue;
+                        }
+                        if (!reuse) {
+                            record(ChildJvm.jdk(jdk), gc, workload, garbage, seconds, agentOptions, heap, dir);
+                        }
+                        summary.add(evaluate(name, minShare, dir));
                     } catch (Exception | AssertionError e) {
                         summary.add(name + ": failed: " + e);
                         System.out.println(name + ": failed: " + e);
@@ -92,8 +101,12 @@ public final class HeapAccuracyBench {
         summary.forEach(System.out::println);
     }
 
-    private static String run(String name, ChildJvm jvm, String gc, String workload, String garbage, long seconds,
-                              String agentOptions, String heap, double minShare, Path dir) throws Exception {
+    /** The file of a run's histogram: a line {@code bytes class} per class, the total and the CPU share first. */
+    private static final String HISTOGRAM = "histogram.txt";
+
+    /** Runs the workload with the agent, counts the heap at a full GC and keeps the chunks and the histogram in dir. */
+    private static void record(ChildJvm jvm, String gc, String workload, String garbage, long seconds,
+                               String agentOptions, String heap, Path dir) throws Exception {
         deleteTree(dir);
         Path chunks = dir.resolve("chunks");
         Files.createDirectories(chunks);
@@ -123,8 +136,28 @@ public final class HeapAccuracyBench {
             child.destroyForcibly();
             throw new IllegalStateException("the workload did not exit");
         }
+        StringBuilder kept = new StringBuilder();
+        kept.append(histogramTotal).append(' ').append(ClassHistogram.TOTAL).append('\n');
+        kept.append(cpuShare).append(" <cpu>\n");
+        histogram.forEach((cls, bytes) -> kept.append(bytes).append(' ').append(cls).append('\n'));
+        Files.writeString(dir.resolve(HISTOGRAM), kept);
+    }
+
+    /** The live estimate at the histogram's GC from the run's chunks in dir, against the histogram kept there. */
+    private static String evaluate(String name, double minShare, Path dir) throws Exception {
+        Map<String, Long> histogram = new HashMap<>();
+        double cpuShare = 0;
+        for (String line : Files.readAllLines(dir.resolve(HISTOGRAM))) {
+            int space = line.indexOf(' ');
+            if (line.endsWith(" <cpu>")) {
+                cpuShare = Double.parseDouble(line.substring(0, space));
+            } else {
+                histogram.put(line.substring(space + 1), Long.parseLong(line.substring(0, space)));
+            }
+        }
+        long histogramTotal = histogram.remove(ClassHistogram.TOTAL);
         Path all = dir.resolve("all.jfr");
-        int files = concatenate(chunks, all);
+        int files = concatenate(dir.resolve("chunks"), all);
         Profile profile = new Importer().read(all);
         List<GcEvent> gcEvents = profile.heap().gcs();
         int at = -1;
