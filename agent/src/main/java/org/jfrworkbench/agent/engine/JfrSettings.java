@@ -65,7 +65,10 @@ public final class JfrSettings {
             "jdk.GCPhasePause", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.YoungGenerationConfiguration",
             "jdk.MetaspaceSummary", "jdk.CPULoad", "jdk.PhysicalMemory", "jdk.JVMInformation", "jdk.OSInformation",
             "jdk.CPUInformation", "jdk.VirtualizationInformation", "jdk.ContainerConfiguration", "jdk.InitialSystemProperty",
-            "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown");
+            "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown",
+            // the exact heap by class after full collections (and G1's remark): one more walk of the live objects at
+            // those, which are rare; young collections, the common case, write none
+            "jdk.ObjectCountAfterGC");
 
     private static Map<String, String> base() throws IOException, java.text.ParseException {
         Map<String, String> s = new TreeMap<>(Configuration.getConfiguration("default").getSettings());
@@ -81,6 +84,7 @@ public final class JfrSettings {
         s.put("jdk.SystemProcess#enabled", "false");
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
+        s.put("jdk.ObjectCountAfterGC#enabled", "true");
         return s;
     }
 }

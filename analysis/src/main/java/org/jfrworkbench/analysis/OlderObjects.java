@@ -1,0 +1,225 @@
+package org.jfrworkbench.analysis;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+
+import org.jfrworkbench.model.ClassCount;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.HeapTimeline;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+
+/**
+ * The live heap by class at a GC, with the objects older than the chunk's samples carried from the chunks before.
+ *
+ * <p>Why: async-profiler tracks the sampled objects of one chunk, so a chunk's live samples stand for the objects
+ * allocated during it; a class whose objects were all allocated earlier (a map's entries built at start) has none, and
+ * scaling the samples to the heap used after the GC would give its bytes to the other classes. Each chunk's samples
+ * are reported together, so the last GC they met ({@link HeapTimeline#survivedUntil}) names their chunk: a
+ * <em>snapshot</em>. At a GC, the samples known alive at it stand for their upscaled bytes (an estimate of the bytes
+ * allocated in the chunk and alive); the rest of the used heap, {@code usedAfter - own}, is the older objects. They are
+ * shared out like the classes of the estimate at the previous snapshot's GC (found the same way, back to the first
+ * snapshot), each class less the bytes its own new objects stand for now: a class's new objects replace its old ones
+ * (a cache, a map's values), while a class with no new objects (the map's entries) keeps all it had. Where nothing is
+ * left to carry (the first snapshot, own bytes above the used bytes, no class left over) the samples are scaled to
+ * the used bytes as they are.
+ *
+ * <p>Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full collections), that count is
+ * the estimate at it, and the snapshot the GCs after it carry from.
+ */
+final class OlderObjects {
+    /** A class's figures: bytes at the GC, of which carried from before the chunk; its own and the carried samples. */
+    static final class ClassBytes {
+        double bytes;
+        double carried;
+        long samples;
+        long carriedSamples;
+        long sampledWeight;
+        /** Counted by the JVM at the GC, not estimated. */
+        boolean exact;
+    }
+
+    /**
+     * The estimate at a GC: by class name, the scale of its own samples, the bytes carried in all, and whether the
+     * classes come from the JVM's exact count at that GC.
+     */
+    record Estimate(Map<String, ClassBytes> byClass, double scale, double carried, boolean counted) {
+    }
+
+    private OlderObjects() {
+    }
+
+    /**
+     * The estimate at GC g, whose own samples are those alive selects, scaled to usedAfter. Null-safe: a recording
+     * without snapshots (no bounded live samples) gets the samples scaled as they are.
+     */
+    static Estimate at(ProfileData data, GcEvent g, IntPredicate alive) {
+        Profile p = data.profile();
+        SampleTable live = data.samples(Kind.LIVE);
+        HeapTimeline heap = p.heap();
+        Map<String, ClassBytes> own = classes(p, live, alive);
+        Map<Long, List<ClassCount>> counts = counts(p);
+        List<ClassCount> exact = counts.get(g.gcId());
+        if (exact != null) {
+            return counted(p, exact, own, g.heapUsedAfter());
+        }
+        Estimate previous = null;
+        TreeMap<Long, List<Integer>> snapshots = snapshots(data, g.startNanos());
+        Map<Long, GcEvent> gcs = new HashMap<>();
+        for (GcEvent e : heap.gcs()) {
+            gcs.putIfAbsent(e.startNanos(), e);
+        }
+        // the GCs before g with an exact count are snapshots too, the truest ones
+        for (GcEvent e : heap.gcs()) {
+            if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
+                snapshots.putIfAbsent(e.startNanos(), List.of());
+            }
+        }
+        for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
+            GcEvent at = gcs.get(s.getKey());
+            if (at == null || at.heapUsedAfter() < 0) {
+                continue;
+            }
+            Map<String, ClassBytes> mine = new HashMap<>();
+            for (int i : s.getValue()) {
+                add(p, mine, live, i);
+            }
+            List<ClassCount> count = counts.get(at.gcId());
+            previous = count != null ? counted(p, count, mine, at.heapUsedAfter()) : combine(mine, previous, at.heapUsedAfter());
+            QueryLimits.check();
+        }
+        return combine(own, previous, g.heapUsedAfter());
+    }
+
+    /** The recording's exact class counts by GC id. */
+    private static Map<Long, List<ClassCount>> counts(Profile p) {
+        Map<Long, List<ClassCount>> byGc = new HashMap<>();
+        for (ClassCount c : p.heap().classCounts()) {
+            byGc.computeIfAbsent(c.gcId(), k -> new ArrayList<>()).add(c);
+        }
+        return byGc;
+    }
+
+    /**
+     * The estimate at a GC the JVM counted: its classes exactly; the rest of the used bytes (the classes under the
+     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes.
+     */
+    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, ClassBytes> own, long usedAfter) {
+        Map<String, ClassBytes> byClass = new HashMap<>();
+        double countedBytes = 0;
+        for (ClassCount c : counts) {
+            String id = c.className();
+            ClassBytes b = byClass.computeIfAbsent(id, k -> new ClassBytes());
+            ClassBytes sampled = own.get(id);
+            if (sampled != null) {
+                b.samples = sampled.samples;
+                b.sampledWeight = sampled.sampledWeight;
+            }
+            b.bytes += c.bytes();
+            b.exact = true;
+            countedBytes += c.bytes();
+        }
+        double otherWeight = 0;
+        double ownWeight = 0;
+        for (Map.Entry<String, ClassBytes> e : own.entrySet()) {
+            ownWeight += e.getValue().bytes;
+            if (!byClass.containsKey(e.getKey())) {
+                otherWeight += e.getValue().bytes;
+            }
+        }
+        double rest = Math.max(0, usedAfter - countedBytes);
+        double scale = otherWeight == 0 ? 0 : rest / otherWeight;
+        for (Map.Entry<String, ClassBytes> e : own.entrySet()) {
+            if (!byClass.containsKey(e.getKey())) {
+                ClassBytes c = e.getValue();
+                c.bytes *= scale;
+                byClass.put(e.getKey(), c);
+            }
+        }
+        // the stacks (and a range's classes) keep the samples' own scale to the used bytes
+        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, true);
+    }
+
+    /**
+     * The snapshots reported before GC start gcStart, oldest first: the last GC each group of live samples met, with
+     * its samples (of the default source).
+     */
+    private static TreeMap<Long, List<Integer>> snapshots(ProfileData data, long gcStart) {
+        SampleTable live = data.samples(Kind.LIVE);
+        HeapTimeline heap = data.profile().heap();
+        IntPredicate source = Selection.of(Kind.LIVE).on(data);
+        TreeMap<Long, List<Integer>> bySurvival = new TreeMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            long until = heap.survivedUntil(i);
+            if (until < gcStart && source.test(i)) {
+                bySurvival.computeIfAbsent(until, k -> new ArrayList<>()).add(i);
+            }
+        }
+        return bySurvival;
+    }
+
+    private static Map<String, ClassBytes> classes(Profile p, SampleTable live, IntPredicate selected) {
+        Map<String, ClassBytes> byClass = new HashMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            if (selected.test(i)) {
+                add(p, byClass, live, i);
+            }
+        }
+        return byClass;
+    }
+
+    /** A live sample's class name, as the view names it. */
+    static String className(Profile p, int id) {
+        return id == 0 ? "[unknown class]" : p.strings().get(id);
+    }
+
+    private static void add(Profile p, Map<String, ClassBytes> byClass, SampleTable live, int i) {
+        ClassBytes c = byClass.computeIfAbsent(className(p, live.objectClass(i)), k -> new ClassBytes());
+        c.bytes += live.weight(i);
+        c.sampledWeight += live.weight(i);
+        c.samples++;
+    }
+
+    /**
+     * own: the classes of a GC's own samples at their upscaled bytes; previous: the estimate at the snapshot before
+     * (null: none). Returns the estimate at the GC, adding up to usedAfter.
+     */
+    static Estimate combine(Map<String, ClassBytes> own, Estimate previous, long usedAfter) {
+        double sum = 0;
+        for (ClassBytes c : own.values()) {
+            sum += c.bytes;
+        }
+        double rest = usedAfter - sum;
+        Map<String, double[]> older = new HashMap<>();
+        double olderSum = 0;
+        if (previous != null && rest > 0) {
+            for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
+                ClassBytes now = own.get(e.getKey());
+                double left = e.getValue().bytes - (now == null ? 0 : now.bytes);
+                if (left > 0) {
+                    older.put(e.getKey(), new double[] {left, e.getValue().samples + e.getValue().carriedSamples});
+                    olderSum += left;
+                }
+            }
+        }
+        if (olderSum <= 0) {
+            double scale = sum == 0 ? 0 : usedAfter / sum;
+            for (ClassBytes c : own.values()) {
+                c.bytes *= scale;
+            }
+            return new Estimate(own, scale, 0, false);
+        }
+        for (Map.Entry<String, double[]> e : older.entrySet()) {
+            ClassBytes c = own.computeIfAbsent(e.getKey(), k -> new ClassBytes());
+            c.carried = rest * e.getValue()[0] / olderSum;
+            c.bytes += c.carried;
+            c.carriedSamples = (long) e.getValue()[1];
+        }
+        return new Estimate(own, 1.0, rest, false);
+    }
+}
