@@ -25,7 +25,8 @@ import org.jfrworkbench.model.SampleTable;
  * allocated in the chunk and alive); the rest of the used heap, {@code usedAfter - own}, is the older objects. They are
  * shared out like the classes of the estimate at the previous snapshot's GC (found the same way, back to the first
  * snapshot), each class less the bytes its own new objects stand for now: a class's new objects replace its old ones
- * (a cache, a map's values), while a class with no new objects (the map's entries) keeps all it had. Where nothing is
+ * (a cache, a map's values), while a class with no new objects (the map's entries) keeps all it had; a difference
+ * within twice its sampling error is taken for a class replaced. Where nothing is
  * left to carry (the first snapshot, own bytes above the used bytes, no class left over) the samples are scaled to
  * the used bytes as they are.
  *
@@ -74,14 +75,31 @@ final class OlderObjects {
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
         }
-        // the GCs before g with an exact count are snapshots too, the truest ones
+        // the counts before g are snapshots too, the truest ones: at a GC of the timeline, or at a cycle that is none
+        // (G1's concurrent cycle counts at its remark), by the count's own time
+        Map<Long, List<ClassCount>> countAt = new HashMap<>();
+        java.util.Set<Long> timelineIds = new java.util.HashSet<>();
         for (GcEvent e : heap.gcs()) {
+            timelineIds.add(e.gcId());
             if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
                 snapshots.putIfAbsent(e.startNanos(), List.of());
+                countAt.put(e.startNanos(), counts.get(e.gcId()));
+            }
+        }
+        for (Map.Entry<Long, List<ClassCount>> c : counts.entrySet()) {
+            long time = c.getValue().get(0).timeNanos();
+            if (!timelineIds.contains(c.getKey()) && time < g.startNanos()) {
+                snapshots.putIfAbsent(time, List.of());
+                countAt.put(time, c.getValue());
             }
         }
         for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
             GcEvent at = gcs.get(s.getKey());
+            List<ClassCount> count = countAt.get(s.getKey());
+            if (at == null && count != null) {
+                previous = counted(p, count, Map.of(), 0);
+                continue;
+            }
             if (at == null || at.heapUsedAfter() < 0) {
                 continue;
             }
@@ -89,7 +107,6 @@ final class OlderObjects {
             for (int i : s.getValue()) {
                 add(p, mine, live, i);
             }
-            List<ClassCount> count = counts.get(at.gcId());
             previous = count != null ? counted(p, count, mine, at.heapUsedAfter()) : combine(mine, previous, at.heapUsedAfter());
             QueryLimits.check();
         }
@@ -199,10 +216,16 @@ final class OlderObjects {
         double olderSum = 0;
         if (previous != null && rest > 0) {
             for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
+                ClassBytes before = e.getValue();
                 ClassBytes now = own.get(e.getKey());
-                double left = e.getValue().bytes - (now == null ? 0 : now.bytes);
-                if (left > 0) {
-                    older.put(e.getKey(), new double[] {left, e.getValue().samples + e.getValue().carriedSamples});
+                double left = before.bytes - (now == null ? 0 : now.bytes);
+                // both figures carry their sampling error (about 1/sqrt(samples)): a class whose objects were all
+                // replaced shows a difference of noise, carried only when it is more than twice that error
+                double varianceBefore = before.exact || before.samples + before.carriedSamples == 0 ? 0
+                        : before.bytes * before.bytes / (before.samples + before.carriedSamples);
+                double varianceNow = now == null || now.samples == 0 ? 0 : now.bytes * now.bytes / now.samples;
+                if (left > 2 * Math.sqrt(varianceBefore + varianceNow)) {
+                    older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
                     olderSum += left;
                 }
             }

@@ -42,12 +42,15 @@ class LiveOlderObjectsApiTest {
     static String sampled;
     /** As sampled, plus 8 MiB of Unsampled allocated before profiling began, and the JVM's count of the heap at GC 2. */
     static String counted;
+    /** As counted, the count made by a G1 concurrent cycle (GC 5, at 8 s), which is not a GC of the timeline. */
+    static String concurrent;
 
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        sampled = upload("older-sampled.jfr", recording(false));
-        counted = upload("older-counted.jfr", recording(true));
+        sampled = upload("older-sampled.jfr", recording(false, false));
+        counted = upload("older-counted.jfr", recording(true, false));
+        concurrent = upload("older-concurrent.jfr", recording(true, true));
     }
 
     @AfterAll
@@ -111,6 +114,18 @@ class LiveOlderObjectsApiTest {
         assertEquals(200, binary.status());
     }
 
+    @Test
+    void aCountOfAConcurrentCycleIsCarriedToTheGcsAfterIt() throws Exception {
+        JsonNode gc2 = server.get("/api/recordings/" + concurrent + "/live?gc=1").json();
+        assertFalse(gc2.get("counted").asBoolean(), gc2.toString());
+        assertEquals(4, server.get("/api/recordings/" + concurrent + "/heap").json().get("gcs").size());
+        JsonNode later = server.get("/api/recordings/" + concurrent + "/live?gc=3").json();
+        Map<String, JsonNode> byClass = byClass(later);
+        assertEquals(32 * MIB, byClass.get(ORDER).get("bytes").asLong(), 2, later.toString());
+        assertEquals(32 * MIB, byClass.get(ENTRY).get("bytes").asLong(), 2, later.toString());
+        assertEquals(8 * MIB, byClass.get(UNSAMPLED).get("bytes").asLong(), 2, later.toString());
+    }
+
     private static Map<String, JsonNode> byClass(JsonNode live) {
         Map<String, JsonNode> m = new HashMap<>();
         for (JsonNode c : live.get("byClass")) {
@@ -126,7 +141,7 @@ class LiveOlderObjectsApiTest {
     }
 
     /** Two chunks of 10 s, event times in nanoseconds since the first chunk's start. */
-    static byte[] recording(boolean count) throws Exception {
+    static byte[] recording(boolean count, boolean concurrentCycle) throws Exception {
         long extra = count ? 8 * MIB : 0;
         long used = 64 * MIB + extra;
         JfrWriter first = types(0, count);
@@ -136,11 +151,16 @@ class LiveOlderObjectsApiTest {
             first.event("profiler.LiveObject", 9_900 * MS, 1L, 31L, 200 * MS + i, (long) OBJECT, 2L); // the first Orders
         }
         gc(first, 1, 5 * SECOND, "G1New", used);
-        gc(first, 2, 9 * SECOND, count ? "G1Full" : "G1New", used);
+        gc(first, 2, 9 * SECOND, count && !concurrentCycle ? "G1Full" : "G1New", used);
         if (count) {
-            first.event("jdk.ObjectCountAfterGC", 9 * SECOND + 5 * MS, 2L, 1L, (long) objects, 32 * MIB)
-                    .event("jdk.ObjectCountAfterGC", 9 * SECOND + 5 * MS, 2L, 2L, (long) objects, 32 * MIB)
-                    .event("jdk.ObjectCountAfterGC", 9 * SECOND + 5 * MS, 2L, 3L, 128L, extra);
+            long countGc = concurrentCycle ? 5 : 2;
+            long at = concurrentCycle ? 8 * SECOND : 9 * SECOND + 5 * MS;
+            if (concurrentCycle) {
+                first.event("jdk.GarbageCollection", 7 * SECOND, 1_500 * MS, countGc, "G1Old", "G1 Evacuation Pause");
+            }
+            first.event("jdk.ObjectCountAfterGC", at, countGc, 1L, (long) objects, 32 * MIB)
+                    .event("jdk.ObjectCountAfterGC", at, countGc, 2L, (long) objects, 32 * MIB)
+                    .event("jdk.ObjectCountAfterGC", at, countGc, 3L, 128L, extra);
         }
         JfrWriter second = types(10 * SECOND, count);
         for (int i = 0; i < objects; i++) {
