@@ -54,7 +54,7 @@ public final class LiveHeapQuery {
      * liveSamples and sampledWeight: every sample alive at the GC (what the bytes are scaled by); byClass, flame,
      * rangeSamples and rangeBytes: those allocated in [fromMillis, toMillis) (all of them without a range).
      * carriedBytes: the part of usedAfter that stands for objects older than the GC's chunk, shared out by the classes
-     * of the chunks before ({@link OlderObjects}); the flame graph shows the GC's own samples, at their bytes.
+     * of the chunks before ({@link OlderObjects}); the flame graph shows the GC's own samples, which share the rest.
      * counted: the JVM counted the heap by class at this GC (jdk.ObjectCountAfterGC): the classes of its count are
      * exact (their {@code error} 0), the others' samples share the rest of the used bytes.
      */

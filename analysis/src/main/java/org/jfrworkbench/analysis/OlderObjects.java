@@ -22,13 +22,12 @@ import org.jfrworkbench.model.SampleTable;
  * scaling the samples to the heap used after the GC would give its bytes to the other classes. Each chunk's samples
  * are reported together, so the last GC they met ({@link HeapTimeline#survivedUntil}) names their chunk: a
  * <em>snapshot</em>. At a GC, the samples known alive at it stand for their upscaled bytes (an estimate of the bytes
- * allocated in the chunk and alive); the rest of the used heap, {@code usedAfter - own}, is the older objects. They are
- * shared out like the classes of the estimate at the previous snapshot's GC (found the same way, back to the first
- * snapshot), each class less the bytes its own new objects stand for now: a class's new objects replace its old ones
- * (a cache, a map's values), while a class with no new objects (the map's entries) keeps all it had; a difference
- * within twice its sampling error is taken for a class replaced. Where nothing is
- * left to carry (the first snapshot, own bytes above the used bytes, no class left over) the samples are scaled to
- * the used bytes as they are.
+ * allocated in the chunk and alive). The older objects are the classes of the estimate at the previous snapshot's GC
+ * (found the same way, back to the first snapshot) that have no sample at this GC, each at its bytes there, and the
+ * GC's own samples share the rest of the used heap: a class with new objects is taken as replaced by them (a cache, a
+ * map's values, a list rebuilt), a class without (the map's entries) as kept. Where nothing is left to carry (the first
+ * snapshot, no class left over, the carried bytes reaching the used bytes) the samples are scaled to the used bytes as
+ * they are.
  *
  * <p>Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full collections), that count is
  * the estimate at it, and the snapshot the GCs after it carry from.
@@ -75,31 +74,18 @@ final class OlderObjects {
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
         }
-        // the counts before g are snapshots too, the truest ones: at a GC of the timeline, or at a cycle that is none
-        // (G1's concurrent cycle counts at its remark), by the count's own time
+        // the counts at GCs before g are snapshots too, the truest ones. Not a G1 concurrent cycle's count (at its
+        // remark, no GC of the timeline): it counts every object allocated since marking began as live, garbage too
         Map<Long, List<ClassCount>> countAt = new HashMap<>();
-        java.util.Set<Long> timelineIds = new java.util.HashSet<>();
         for (GcEvent e : heap.gcs()) {
-            timelineIds.add(e.gcId());
             if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
                 snapshots.putIfAbsent(e.startNanos(), List.of());
                 countAt.put(e.startNanos(), counts.get(e.gcId()));
             }
         }
-        for (Map.Entry<Long, List<ClassCount>> c : counts.entrySet()) {
-            long time = c.getValue().get(0).timeNanos();
-            if (!timelineIds.contains(c.getKey()) && time < g.startNanos()) {
-                snapshots.putIfAbsent(time, List.of());
-                countAt.put(time, c.getValue());
-            }
-        }
         for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
             GcEvent at = gcs.get(s.getKey());
             List<ClassCount> count = countAt.get(s.getKey());
-            if (at == null && count != null) {
-                previous = counted(p, count, Map.of(), 0);
-                continue;
-            }
             if (at == null || at.heapUsedAfter() < 0) {
                 continue;
             }
@@ -211,38 +197,44 @@ final class OlderObjects {
         for (ClassBytes c : own.values()) {
             sum += c.bytes;
         }
-        double rest = usedAfter - sum;
         Map<String, double[]> older = new HashMap<>();
-        double olderSum = 0;
-        if (previous != null && rest > 0) {
+        double carried = 0;
+        if (previous != null) {
             for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
+                // a class with new objects in the chunk is taken as replaced by them (a cache, a map's values, a list
+                // rebuilt): the difference of two sampled figures is mostly noise, and a retained set that swings
+                // (a list grown and rebuilt) is not what it was at the earlier GC
+                if (own.containsKey(e.getKey())) {
+                    continue;
+                }
                 ClassBytes before = e.getValue();
-                ClassBytes now = own.get(e.getKey());
-                double left = before.bytes - (now == null ? 0 : now.bytes);
-                // both figures carry their sampling error (about 1/sqrt(samples)): a class whose objects were all
-                // replaced shows a difference of noise, carried only when it is more than twice that error
-                double varianceBefore = before.exact || before.samples + before.carriedSamples == 0 ? 0
-                        : before.bytes * before.bytes / (before.samples + before.carriedSamples);
-                double varianceNow = now == null || now.samples == 0 ? 0 : now.bytes * now.bytes / now.samples;
-                if (left > 2 * Math.sqrt(varianceBefore + varianceNow)) {
+                double left = before.bytes;
+                if (left > 0) {
                     older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
-                    olderSum += left;
+                    carried += left;
                 }
             }
         }
-        if (olderSum <= 0) {
+        if (carried <= 0 || (sum > 0 && carried >= usedAfter)) {
             double scale = sum == 0 ? 0 : usedAfter / sum;
             for (ClassBytes c : own.values()) {
                 c.bytes *= scale;
             }
             return new Estimate(own, scale, 0, false);
         }
+        // the older classes keep their bytes (the earlier estimate's, an exact count's where there was one); the GC's
+        // own samples share the rest: a residual usedAfter - sum(own) would carry all of their sampling error
+        double keep = sum == 0 ? usedAfter / carried : 1;
+        double scale = sum == 0 ? 0 : (usedAfter - carried) / sum;
+        for (ClassBytes c : own.values()) {
+            c.bytes *= scale;
+        }
         for (Map.Entry<String, double[]> e : older.entrySet()) {
             ClassBytes c = own.computeIfAbsent(e.getKey(), k -> new ClassBytes());
-            c.carried = rest * e.getValue()[0] / olderSum;
+            c.carried = e.getValue()[0] * keep;
             c.bytes += c.carried;
             c.carriedSamples = (long) e.getValue()[1];
         }
-        return new Estimate(own, 1.0, rest, false);
+        return new Estimate(own, scale, carried * keep, false);
     }
 }

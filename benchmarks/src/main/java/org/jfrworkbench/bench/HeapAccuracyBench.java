@@ -164,7 +164,7 @@ public final class HeapAccuracyBench {
         for (int i = 0; i < gcEvents.size(); i++) {
             String cause = gcEvents.get(i).cause();
             // the histogram's GC; on JDK 17 ZGC, which does not collect for it, jcmd GC.run's ("Diagnostic Command")
-            if (cause.contains("Heap Inspection") || cause.contains("Diagnostic Command") || cause.contains("System.gc")) {
+            if (benchmarkGc(cause)) {
                 at = i;
             }
         }
@@ -172,6 +172,27 @@ public final class HeapAccuracyBench {
             throw new IllegalStateException("no GC of the histogram among " + gcEvents.size() + " GCs");
         }
         LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+        String line = compare(name, live, histogram, histogramTotal, minShare, files, gcEvents, at, cpuShare);
+        if (!live.counted()) {
+            return line;
+        }
+        // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it): what a
+        // GC that is not counted (a young one) gets from the samples and from what earlier chunks and counts carry
+        Set<Long> benchmarkGcs = new java.util.HashSet<>();
+        for (GcEvent g : gcEvents) {
+            if (benchmarkGc(g.cause())) {
+                benchmarkGcs.add(g.gcId());
+            }
+        }
+        profile.heap().classCounts().removeIf(c -> benchmarkGcs.contains(c.gcId()));
+        LiveHeapQuery.LiveHeap uncounted = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+        return line + "\n" + compare(name + " uncounted", uncounted, histogram, histogramTotal, minShare, files, gcEvents, at,
+                cpuShare);
+    }
+
+    /** Prints the estimate against the histogram class by class; returns the run's summary line. */
+    private static String compare(String name, LiveHeapQuery.LiveHeap live, Map<String, Long> histogram, long histogramTotal,
+                                  double minShare, int files, List<GcEvent> gcEvents, int at, double cpuShare) {
         Map<String, LiveHeapQuery.ClassShare> estimate = new HashMap<>();
         live.byClass().forEach(c -> estimate.put(c.className(), c));
         Set<String> shown = new LinkedHashSet<>();
@@ -186,10 +207,11 @@ public final class HeapAccuracyBench {
         rows.sort(Comparator.comparingLong(Row::histogram).reversed());
         long fillers = histogram.entrySet().stream().filter(e -> filler(e.getKey())).mapToLong(Map.Entry::getValue).sum();
         System.out.printf(Locale.ROOT, "%n%s: %d chunk file(s), %d GCs, live estimate at GC %d (%s, %s): used after %,d B,"
-                        + " histogram total %,d B (%+.1f %%) of which fillers (dead space) %,d B, %d live samples;"
-                        + " the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at, gcEvents.get(at).name(),
-                gcEvents.get(at).cause(), live.usedAfter(), histogramTotal, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal,
-                fillers, live.liveSamples(), cpuShare);
+                        + " histogram total %,d B (%+.1f %%) of which fillers (dead space) %,d B, %d live samples, %,d B"
+                        + " carried, counted %s; the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at,
+                gcEvents.get(at).name(), gcEvents.get(at).cause(), live.usedAfter(), histogramTotal,
+                100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, fillers, live.liveSamples(), live.carriedBytes(),
+                live.counted(), cpuShare);
         // the share error leaves out the scale (used after vs the histogram's total): what the samples got right or wrong
         System.out.printf(Locale.ROOT, "  %-44s %14s %14s %9s %12s %8s %8s%n", "class", "histogram B", "estimate B", "error",
                 "share error", "samples", "±1/√n");
@@ -210,10 +232,15 @@ public final class HeapAccuracyBench {
                         r.samples()));
             }
         }
-        return String.format(Locale.ROOT, "%-24s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
+        return String.format(Locale.ROOT, "%-34s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
                 name, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, 100.0 * fillers / histogramTotal,
                 live.liveSamples(), within, classes,
                 100 * minShare, worst);
+    }
+
+    /** The histogram's GC or jcmd GC.run's. */
+    private static boolean benchmarkGc(String cause) {
+        return cause.contains("Heap Inspection") || cause.contains("Diagnostic Command") || cause.contains("System.gc");
     }
 
     /** The JVM's filler objects (JDK 19+; int[] before): dead space that the histogram and the heap's used bytes count. */
