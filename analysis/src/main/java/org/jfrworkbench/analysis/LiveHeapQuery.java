@@ -43,8 +43,8 @@ public final class LiveHeapQuery {
     /**
      * One class's estimate; {@code error} is its relative sampling error, {@code 1/sqrt(samples + carriedSamples)} (0.1
      * = about ±10 % of {@code bytes}), since the class's sample count is about Poisson. {@code carriedBytes}: the part
-     * of {@code bytes} that stands for objects older than the GC's chunk, carried from the estimate at the chunk before
-     * ({@link OlderObjects}), by {@code carriedSamples} samples of the earlier chunks; {@code samples} are the GC's own.
+     * of {@code bytes} that stands for objects older than the GC's chunk, carried from the JVM's count at an earlier GC
+     * ({@link OlderObjects}), with {@code carriedSamples} that GC's samples of the class; {@code samples} are the GC's own.
      */
     public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples,
                              long sampledWeight, double error, long carriedBytes, long carriedSamples) {
@@ -53,8 +53,9 @@ public final class LiveHeapQuery {
     /**
      * liveSamples and sampledWeight: every sample alive at the GC (what the bytes are scaled by); byClass, flame,
      * rangeSamples and rangeBytes: those allocated in [fromMillis, toMillis) (all of them without a range).
-     * carriedBytes: the part of usedAfter that stands for objects older than the GC's chunk, shared out by the classes
-     * of the chunks before ({@link OlderObjects}); the flame graph shows the GC's own samples, which share the rest.
+     * carriedBytes: the part of usedAfter that stands for objects older than the GC's chunk, the classes an earlier
+     * GC's count names and this GC has no sample of ({@link OlderObjects}); the flame graph shows the GC's own samples,
+     * which share the rest.
      * counted: the JVM counted the heap by class at this GC (jdk.ObjectCountAfterGC): the classes of its count are
      * exact (their {@code error} 0), the others' samples share the rest of the used bytes.
      */

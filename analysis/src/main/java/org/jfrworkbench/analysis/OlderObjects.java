@@ -21,16 +21,14 @@ import org.jfrworkbench.model.SampleTable;
  * allocated during it; a class whose objects were all allocated earlier (a map's entries built at start) has none, and
  * scaling the samples to the heap used after the GC would give its bytes to the other classes. Each chunk's samples
  * are reported together, so the last GC they met ({@link HeapTimeline#survivedUntil}) names their chunk: a
- * <em>snapshot</em>. At a GC, the samples known alive at it stand for their upscaled bytes (an estimate of the bytes
- * allocated in the chunk and alive). The older objects are the classes of the estimate at the previous snapshot's GC
- * (found the same way, back to the first snapshot) that have no sample at this GC, each at its bytes there, and the
- * GC's own samples share the rest of the used heap: a class with new objects is taken as replaced by them (a cache, a
- * map's values, a list rebuilt), a class without (the map's entries) as kept. Where nothing is left to carry (the first
- * snapshot, no class left over, the carried bytes reaching the used bytes) the samples are scaled to the used bytes as
- * they are.
- *
- * <p>Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full collections), that count is
- * the estimate at it, and the snapshot the GCs after it carry from.
+ * <em>snapshot</em>. Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full
+ * collections), that count is the estimate at it, and the GCs after it carry the counted classes that have no sample
+ * at them, each at its counted bytes, through the snapshots in between (found the same way); the GC's own samples
+ * share the rest of the used heap. A class with new objects is taken as replaced by them (a cache, a map's values, a
+ * list rebuilt), a class without (the map's entries) as kept. Only counted classes are carried: an earlier chunk's
+ * samples can hold garbage its last GC had not cleared (under ZGC, most of them), and a class carried from them would
+ * stay for good; carrying them changed nothing measurable on the accuracy benchmark's collectors that clear it. Where
+ * nothing is left to carry the samples are scaled to the used bytes as they are.
  */
 final class OlderObjects {
     /** A class's figures: bytes at the GC, of which carried from before the chunk; its own and the carried samples. */
@@ -42,6 +40,8 @@ final class OlderObjects {
         long sampledWeight;
         /** Counted by the JVM at the GC, not estimated. */
         boolean exact;
+        /** Its bytes come from a count: at this GC, or carried from an earlier one. */
+        boolean counted;
     }
 
     /**
@@ -55,8 +55,8 @@ final class OlderObjects {
     }
 
     /**
-     * The estimate at GC g, whose own samples are those alive selects, scaled to usedAfter. Null-safe: a recording
-     * without snapshots (no bounded live samples) gets the samples scaled as they are.
+     * The estimate at GC g, whose own samples are those alive selects, adding up to its used-after bytes. A recording
+     * without counts gets the samples scaled as they are.
      */
     static Estimate at(ProfileData data, GcEvent g, IntPredicate alive) {
         Profile p = data.profile();
@@ -67,6 +67,9 @@ final class OlderObjects {
         List<ClassCount> exact = counts.get(g.gcId());
         if (exact != null) {
             return counted(p, exact, own, g.heapUsedAfter());
+        }
+        if (counts.isEmpty()) {
+            return combine(own, null, g.heapUsedAfter());
         }
         Estimate previous = null;
         TreeMap<Long, List<Integer>> snapshots = snapshots(data, g.startNanos());
@@ -125,6 +128,7 @@ final class OlderObjects {
             }
             b.bytes += c.bytes();
             b.exact = true;
+            b.counted = true;
             countedBytes += c.bytes();
         }
         double otherWeight = 0;
@@ -189,8 +193,8 @@ final class OlderObjects {
     }
 
     /**
-     * own: the classes of a GC's own samples at their upscaled bytes; previous: the estimate at the snapshot before
-     * (null: none). Returns the estimate at the GC, adding up to usedAfter.
+     * own: the classes of a GC's own samples at their upscaled bytes; previous: the estimate at the snapshot or count
+     * before (null: none). Returns the estimate at the GC, adding up to usedAfter.
      */
     static Estimate combine(Map<String, ClassBytes> own, Estimate previous, long usedAfter) {
         double sum = 0;
@@ -202,12 +206,13 @@ final class OlderObjects {
         if (previous != null) {
             for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
                 // a class with new objects in the chunk is taken as replaced by them (a cache, a map's values, a list
-                // rebuilt): the difference of two sampled figures is mostly noise, and a retained set that swings
-                // (a list grown and rebuilt) is not what it was at the earlier GC
-                if (own.containsKey(e.getKey())) {
+                // rebuilt): the difference of two sampled figures is mostly noise, and a retained set that swings is
+                // not what it was at the earlier GC. Only a count's classes: an earlier chunk's samples may hold
+                // garbage its GC had not cleared yet (under ZGC most of them), and a class carried stays for good
+                ClassBytes before = e.getValue();
+                if (own.containsKey(e.getKey()) || !before.counted) {
                     continue;
                 }
-                ClassBytes before = e.getValue();
                 double left = before.bytes;
                 if (left > 0) {
                     older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
@@ -222,8 +227,8 @@ final class OlderObjects {
             }
             return new Estimate(own, scale, 0, false);
         }
-        // the older classes keep their bytes (the earlier estimate's, an exact count's where there was one); the GC's
-        // own samples share the rest: a residual usedAfter - sum(own) would carry all of their sampling error
+        // the older classes keep their counted bytes; the GC's own samples share the rest (a residual
+        // usedAfter - sum(own) for the older classes would carry all of the samples' sampling error)
         double keep = sum == 0 ? usedAfter / carried : 1;
         double scale = sum == 0 ? 0 : (usedAfter - carried) / sum;
         for (ClassBytes c : own.values()) {
@@ -234,6 +239,7 @@ final class OlderObjects {
             c.carried = e.getValue()[0] * keep;
             c.bytes += c.carried;
             c.carriedSamples = (long) e.getValue()[1];
+            c.counted = true;
         }
         return new Estimate(own, scale, carried * keep, false);
     }
