@@ -35,6 +35,7 @@ public record AgentOptions(
         long spoolMaxBytes,
         Duration nmtInterval,
         int heapSummariesPerSecond,
+        boolean heapCount,
         Map<String, String> labels) {
 
     public enum Engine { AUTO, ASYNC, JFR }
@@ -147,6 +148,7 @@ public record AgentOptions(
         long spoolMax = 256L * 1024 * 1024;
         Duration nmt = Duration.ofSeconds(10);
         int heapSummaries = HeapMonitor.DEFAULT_MAX_PER_SECOND;
+        boolean heapCount = false;
         Map<String, String> labels = new LinkedHashMap<>();
         if (text != null && !text.isBlank()) {
             for (String part : text.split(",")) {
@@ -178,6 +180,7 @@ public record AgentOptions(
                         alloc = isOff(value) || allocPerSecond > 0 ? 0 : bytes(key, value);
                     }
                     case "live" -> live = bool(key, value);
+                    case "heap-count" -> heapCount = bool(key, value);
                     case "lock" -> lock = isOff(value) ? null : duration(key, value);
                     case "upload" -> upload = uri(value);
                     case "token" -> token = require(key, value);
@@ -197,7 +200,7 @@ public record AgentOptions(
             dir = Path.of(System.getProperty("java.io.tmpdir"), "workbench-agent", service + "-" + ProcessHandle.current().pid());
         }
         return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, cstack, wall, alloc, allocPerSecond, live, lock, upload, token,
-                spoolMax, nmt, heapSummaries, Collections.unmodifiableMap(labels));
+                spoolMax, nmt, heapSummaries, heapCount, Collections.unmodifiableMap(labels));
     }
 
     private static boolean isOff(String value) {

@@ -30,6 +30,15 @@ class AgentOptionsTest {
         assertNull(o.upload());
         assertTrue(o.dir().isAbsolute());
         assertEquals(5, o.heapSummariesPerSecond());
+        assertFalse(o.heapCount(), "the JVM's heap count walks every live object inside full collections: only when asked");
+    }
+
+    @Test
+    void theHeapCountIsAnOption() {
+        assertTrue(AgentOptions.parse("heap-count=true").heapCount());
+        assertFalse(AgentOptions.parse("heap-count=false").heapCount());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("heap-count=maybe"));
+        assertTrue(e.getMessage().contains("heap-count"), e.getMessage());
     }
 
     @Test

@@ -41,19 +41,27 @@ public final class LiveHeapQuery {
     static final int MAX_POOL_POINTS = 2048;
 
     /**
-     * One class's estimate; {@code error} is its relative sampling error, {@code 1/sqrt(samples)} (0.1 = about ±10 % of
-     * {@code bytes}), since the class's sample count is about Poisson.
+     * One class's estimate; {@code error} is its relative sampling error, {@code 1/sqrt(samples + carriedSamples)} (0.1
+     * = about ±10 % of {@code bytes}), since the class's sample count is about Poisson. {@code carriedBytes}: the part
+     * of {@code bytes} that stands for objects older than the GC's chunk, carried from the JVM's count at an earlier GC
+     * ({@link OlderObjects}), with {@code carriedSamples} that GC's samples of the class; {@code samples} are the GC's own.
      */
     public record ClassShare(@com.fasterxml.jackson.annotation.JsonProperty("class") String className, long bytes, double share, long samples,
-                             long sampledWeight, double error) {
+                             long sampledWeight, double error, long carriedBytes, long carriedSamples) {
     }
 
     /**
      * liveSamples and sampledWeight: every sample alive at the GC (what the bytes are scaled by); byClass, flame,
      * rangeSamples and rangeBytes: those allocated in [fromMillis, toMillis) (all of them without a range).
+     * carriedBytes: the part of usedAfter that stands for objects older than the GC's chunk, the classes an earlier
+     * GC's count names and this GC has no sample of ({@link OlderObjects}); the flame graph shows the GC's own samples,
+     * which share the rest.
+     * counted: the JVM counted the heap by class at this GC (jdk.ObjectCountAfterGC): the classes of its count are
+     * exact (their {@code error} 0), the others' samples share the rest of the used bytes.
      */
     public record LiveHeap(Gc gc, long usedAfter, long liveSamples, long sampledWeight, List<ClassShare> byClass,
-                           FlameGraph flame, Long fromMillis, Long toMillis, long rangeSamples, long rangeBytes) {
+                           FlameGraph flame, Long fromMillis, Long toMillis, long rangeSamples, long rangeBytes,
+                           long carriedBytes, boolean counted) {
     }
 
     public static Timeline timeline(Profile p) {
@@ -120,38 +128,56 @@ public final class LiveHeapQuery {
         }
         java.util.function.IntPredicate alive = all.on(data);
         java.util.function.IntPredicate selected = selection.on(data);
+        boolean ranged = selection != all;
+        OlderObjects.Estimate estimate = OlderObjects.at(data, g, alive);
+        double scale = estimate.scale();
         long sum = 0;
         long count = 0;
         long rangeCount = 0;
-        Map<Integer, long[]> byClass = new HashMap<>();
+        Map<Integer, long[]> inRange = new HashMap<>();
         for (int i = 0; i < live.size(); i++) {
             if (!alive.test(i)) {
                 continue;
             }
             sum += live.weight(i);
             count++;
-            if (selected.test(i)) {
+            if (ranged && selected.test(i)) {
                 rangeCount++;
-                long[] c = byClass.computeIfAbsent(live.objectClass(i), k -> new long[2]);
+                long[] c = inRange.computeIfAbsent(live.objectClass(i), k -> new long[2]);
                 c[0] += live.weight(i);
                 c[1]++;
             }
         }
-        double scale = sum == 0 ? 0 : (double) g.heapUsedAfter() / sum;
         List<ClassShare> classes = new ArrayList<>();
         long rangeBytes = 0;
-        for (Map.Entry<Integer, long[]> e : byClass.entrySet()) {
-            String name = e.getKey() == 0 ? "[unknown class]" : p.strings().get(e.getKey());
-            long w = e.getValue()[0];
-            long n = e.getValue()[1];
-            classes.add(new ClassShare(name, Math.round(w * scale), sum == 0 ? 0 : (double) w / sum, n, w, 1 / Math.sqrt(n)));
-            rangeBytes += Math.round(w * scale);
+        long usedAfter = g.heapUsedAfter();
+        if (ranged) {
+            // a range holds the samples allocated in it; the older objects carried from earlier chunks have no time
+            for (Map.Entry<Integer, long[]> e : inRange.entrySet()) {
+                long w = e.getValue()[0];
+                long n = e.getValue()[1];
+                long bytes = Math.round(w * scale);
+                classes.add(new ClassShare(OlderObjects.className(p, e.getKey()), bytes, usedAfter <= 0 ? 0 : (double) bytes / usedAfter,
+                        n, w, 1 / Math.sqrt(n), 0, 0));
+                rangeBytes += bytes;
+            }
+        } else {
+            rangeCount = count;
+            for (Map.Entry<String, OlderObjects.ClassBytes> e : estimate.byClass().entrySet()) {
+                OlderObjects.ClassBytes c = e.getValue();
+                long bytes = Math.round(c.bytes);
+                long n = c.samples + c.carriedSamples;
+                double error = c.exact ? 0 : n == 0 ? 1 : 1 / Math.sqrt(n);
+                classes.add(new ClassShare(e.getKey(), bytes, usedAfter <= 0 ? 0 : (double) bytes / usedAfter,
+                        c.samples, c.sampledWeight, error, Math.round(c.carried), c.carriedSamples));
+                rangeBytes += bytes;
+            }
         }
         classes.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
         FlameGraph flame = new FlameGraphQuery(selection, null, false, org.jfrworkbench.model.FrameNaming.DEFAULT,
                 countSamples ? 1.0 : scale, FlameGraphQuery.DEFAULT_MAX_NODES).run(data);
         return new LiveHeap(gc(index, g), g.heapUsedAfter(), count, sum, classes, flame, fromMillis, toMillis, rangeCount,
-                rangeBytes);
+                rangeBytes, Math.round(estimate.carried()), estimate.counted());
     }
 
     /**

@@ -42,7 +42,9 @@ import org.jfrworkbench.testkit.process.ClassHistogram;
  * {@code G1,Parallel,Z}), {@code bench.seconds} (how long the workload runs before the histogram, default 25),
  * {@code bench.garbage} (MB/s, default 250), {@code bench.agent} (agent options added to {@code dir=}, default none:
  * the agent's defaults), {@code bench.heap} (-Xmx, default 1g), {@code bench.minShare} (default 0.05),
- * {@code bench.out} (where the chunks go, default {@code benchmarks/target/heap-accuracy}).
+ * {@code bench.out} (where the chunks go, default {@code benchmarks/target/heap-accuracy}), {@code bench.reuse}
+ * ({@code true}: no new runs; evaluates the chunks and histograms of the runs kept in {@code bench.out}, so that two
+ * estimates are compared on the same recordings).
  */
 public final class HeapAccuracyBench {
     private static final String WORKLOAD = "org.jfrworkbench.samples.HeapRetention";
@@ -73,14 +75,21 @@ public final class HeapAccuracyBench {
         String heap = System.getProperty("bench.heap", "1g");
         double minShare = Double.parseDouble(System.getProperty("bench.minShare", "0.05"));
         Path out = Path.of(System.getProperty("bench.out", "benchmarks/target/heap-accuracy")).toAbsolutePath();
+        boolean reuse = Boolean.getBoolean("bench.reuse");
         List<String> summary = new ArrayList<>();
         for (String workload : workloads) {
             for (String jdk : jdks) {
                 for (String gc : gcs) {
                     String name = workload + "-jdk" + jdk + "-" + gc;
                     try {
-                        summary.add(run(name, ChildJvm.jdk(jdk), gc, workload, garbage, seconds, agentOptions, heap, minShare,
-                                out.resolve(name)));
+                        Path dir = out.resolve(name);
+                        if (reuse && !Files.exists(dir.resolve(HISTOGRAM))) {
+                            continue;
+                        }
+                        if (!reuse) {
+                            record(ChildJvm.jdk(jdk), gc, workload, garbage, seconds, agentOptions, heap, dir);
+                        }
+                        summary.add(evaluate(name, minShare, dir));
                     } catch (Exception | AssertionError e) {
                         summary.add(name + ": failed: " + e);
                         System.out.println(name + ": failed: " + e);
@@ -92,8 +101,12 @@ public final class HeapAccuracyBench {
         summary.forEach(System.out::println);
     }
 
-    private static String run(String name, ChildJvm jvm, String gc, String workload, String garbage, long seconds,
-                              String agentOptions, String heap, double minShare, Path dir) throws Exception {
+    /** The file of a run's histogram: a line {@code bytes class} per class, the total and the CPU share first. */
+    private static final String HISTOGRAM = "histogram.txt";
+
+    /** Runs the workload with the agent, counts the heap at a full GC and keeps the chunks and the histogram in dir. */
+    private static void record(ChildJvm jvm, String gc, String workload, String garbage, long seconds,
+                               String agentOptions, String heap, Path dir) throws Exception {
         deleteTree(dir);
         Path chunks = dir.resolve("chunks");
         Files.createDirectories(chunks);
@@ -123,15 +136,35 @@ public final class HeapAccuracyBench {
             child.destroyForcibly();
             throw new IllegalStateException("the workload did not exit");
         }
+        StringBuilder kept = new StringBuilder();
+        kept.append(histogramTotal).append(' ').append(ClassHistogram.TOTAL).append('\n');
+        kept.append(cpuShare).append(" <cpu>\n");
+        histogram.forEach((cls, bytes) -> kept.append(bytes).append(' ').append(cls).append('\n'));
+        Files.writeString(dir.resolve(HISTOGRAM), kept);
+    }
+
+    /** The live estimate at the histogram's GC from the run's chunks in dir, against the histogram kept there. */
+    private static String evaluate(String name, double minShare, Path dir) throws Exception {
+        Map<String, Long> histogram = new HashMap<>();
+        double cpuShare = 0;
+        for (String line : Files.readAllLines(dir.resolve(HISTOGRAM))) {
+            int space = line.indexOf(' ');
+            if (line.endsWith(" <cpu>")) {
+                cpuShare = Double.parseDouble(line.substring(0, space));
+            } else {
+                histogram.put(line.substring(space + 1), Long.parseLong(line.substring(0, space)));
+            }
+        }
+        long histogramTotal = histogram.remove(ClassHistogram.TOTAL);
         Path all = dir.resolve("all.jfr");
-        int files = concatenate(chunks, all);
+        int files = concatenate(dir.resolve("chunks"), all);
         Profile profile = new Importer().read(all);
         List<GcEvent> gcEvents = profile.heap().gcs();
         int at = -1;
         for (int i = 0; i < gcEvents.size(); i++) {
             String cause = gcEvents.get(i).cause();
             // the histogram's GC; on JDK 17 ZGC, which does not collect for it, jcmd GC.run's ("Diagnostic Command")
-            if (cause.contains("Heap Inspection") || cause.contains("Diagnostic Command") || cause.contains("System.gc")) {
+            if (benchmarkGc(cause)) {
                 at = i;
             }
         }
@@ -139,6 +172,27 @@ public final class HeapAccuracyBench {
             throw new IllegalStateException("no GC of the histogram among " + gcEvents.size() + " GCs");
         }
         LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+        String line = compare(name, live, histogram, histogramTotal, minShare, files, gcEvents, at, cpuShare);
+        if (!live.counted()) {
+            return line;
+        }
+        // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it): what a
+        // GC that is not counted (a young one) gets from the samples and from what earlier chunks and counts carry
+        Set<Long> benchmarkGcs = new java.util.HashSet<>();
+        for (GcEvent g : gcEvents) {
+            if (benchmarkGc(g.cause())) {
+                benchmarkGcs.add(g.gcId());
+            }
+        }
+        profile.heap().classCounts().removeIf(c -> benchmarkGcs.contains(c.gcId()));
+        LiveHeapQuery.LiveHeap uncounted = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+        return line + "\n" + compare(name + " uncounted", uncounted, histogram, histogramTotal, minShare, files, gcEvents, at,
+                cpuShare);
+    }
+
+    /** Prints the estimate against the histogram class by class; returns the run's summary line. */
+    private static String compare(String name, LiveHeapQuery.LiveHeap live, Map<String, Long> histogram, long histogramTotal,
+                                  double minShare, int files, List<GcEvent> gcEvents, int at, double cpuShare) {
         Map<String, LiveHeapQuery.ClassShare> estimate = new HashMap<>();
         live.byClass().forEach(c -> estimate.put(c.className(), c));
         Set<String> shown = new LinkedHashSet<>();
@@ -153,10 +207,11 @@ public final class HeapAccuracyBench {
         rows.sort(Comparator.comparingLong(Row::histogram).reversed());
         long fillers = histogram.entrySet().stream().filter(e -> filler(e.getKey())).mapToLong(Map.Entry::getValue).sum();
         System.out.printf(Locale.ROOT, "%n%s: %d chunk file(s), %d GCs, live estimate at GC %d (%s, %s): used after %,d B,"
-                        + " histogram total %,d B (%+.1f %%) of which fillers (dead space) %,d B, %d live samples;"
-                        + " the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at, gcEvents.get(at).name(),
-                gcEvents.get(at).cause(), live.usedAfter(), histogramTotal, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal,
-                fillers, live.liveSamples(), cpuShare);
+                        + " histogram total %,d B (%+.1f %%) of which fillers (dead space) %,d B, %d live samples, %,d B"
+                        + " carried, counted %s; the workload's CPU %.2f cores%n", name, files, gcEvents.size(), at,
+                gcEvents.get(at).name(), gcEvents.get(at).cause(), live.usedAfter(), histogramTotal,
+                100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, fillers, live.liveSamples(), live.carriedBytes(),
+                live.counted(), cpuShare);
         // the share error leaves out the scale (used after vs the histogram's total): what the samples got right or wrong
         System.out.printf(Locale.ROOT, "  %-44s %14s %14s %9s %12s %8s %8s%n", "class", "histogram B", "estimate B", "error",
                 "share error", "samples", "±1/√n");
@@ -177,10 +232,15 @@ public final class HeapAccuracyBench {
                         r.samples()));
             }
         }
-        return String.format(Locale.ROOT, "%-24s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
+        return String.format(Locale.ROOT, "%-34s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
                 name, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, 100.0 * fillers / histogramTotal,
                 live.liveSamples(), within, classes,
                 100 * minShare, worst);
+    }
+
+    /** The histogram's GC or jcmd GC.run's. */
+    private static boolean benchmarkGc(String cause) {
+        return cause.contains("Heap Inspection") || cause.contains("Diagnostic Command") || cause.contains("System.gc");
     }
 
     /** The JVM's filler objects (JDK 19+; int[] before): dead space that the histogram and the heap's used bytes count. */

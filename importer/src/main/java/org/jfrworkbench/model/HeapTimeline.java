@@ -7,12 +7,13 @@ import java.util.List;
 
 /**
  * GCs (collections only, ordered by start time), other heap readings of a recording, the memory pools' usage around
- * GCs, and for each live sample the last GC it is known to have survived.
+ * GCs, the exact class counts after some GCs, and for each live sample the last GC it is known to have survived.
  */
 public final class HeapTimeline {
     private final List<GcEvent> gcs = new ArrayList<>();
     private final List<HeapSample> samples = new ArrayList<>();
     private final List<PoolUsage> pools = new ArrayList<>();
+    private final List<ClassCount> classCounts = new ArrayList<>();
     /** By live sample index: the start of the last GC the sample survived; unset = not bounded. */
     private long[] survived = new long[0];
 
@@ -28,11 +29,16 @@ public final class HeapTimeline {
         pools.add(usage);
     }
 
+    public void addClassCount(ClassCount count) {
+        classCounts.add(count);
+    }
+
     /** Sorts the lists by time; call once the recording is read. */
     public void sort() {
         gcs.sort(Comparator.comparingLong(GcEvent::startNanos).thenComparingLong(GcEvent::gcId));
         samples.sort(Comparator.comparingLong(HeapSample::timeNanos));
         pools.sort(Comparator.comparingLong(PoolUsage::timeNanos).thenComparing(PoolUsage::pool));
+        classCounts.sort(Comparator.comparingLong(ClassCount::gcId).thenComparing(ClassCount::bytes, Comparator.reverseOrder()));
     }
 
     public List<GcEvent> gcs() {
@@ -45,6 +51,11 @@ public final class HeapTimeline {
 
     public List<PoolUsage> pools() {
         return pools;
+    }
+
+    /** The exact class counts after GCs, by GC id, each GC's largest class first. */
+    public List<ClassCount> classCounts() {
+        return classCounts;
     }
 
     /**

@@ -217,7 +217,7 @@ public final class Profile {
     /** Approximate heap bytes of the whole model (tables by capacity, strings by length); for caches' budgets. */
     public long footprint() {
         long bytes = 1024 + strings.footprint() + methods.footprint() + frames.footprint() + stacks.footprint()
-                + threads.footprint() + 96L * (heap.gcs().size() + heap.samples().size()) + 80L * heap.pools().size()
+                + threads.footprint() + 96L * (heap.gcs().size() + heap.samples().size()) + 80L * (heap.pools().size() + heap.classCounts().size())
                 + 8L * heap.survivedCount();
         for (SampleTable t : samples.values()) {
             bytes += t.footprint();

@@ -20,6 +20,7 @@ import com.microsoft.playwright.options.BoundingBox;
 import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.jfr.LeakingRecording;
+import org.jfrworkbench.testkit.jfr.OlderObjectsRecording;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -169,6 +170,24 @@ class UiHeapIT {
 
     private static double between(BoundingBox a, BoundingBox b) {
         return (a.x + a.width + b.x) / 2;
+    }
+
+    @Test
+    void aGcTheJvmCountedShowsItsClassesAsExactAndALaterGcTheCountedOlderObjects() throws Exception {
+        String counted = upload("older-counted.jfr", OlderObjectsRecording.write(true, false));
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = context.newPage();
+            page.navigate("/?page=heap&id=" + counted + "&gc=1");
+            page.waitForSelector("#live-summary:has-text('the JVM counted its classes at this GC exactly')");
+            assertEquals(List.of("exact", "exact", "exact"), page.locator("#live-classes tbody td.error").evaluateAll(
+                    "cells => cells.map(c => c.textContent)"));
+            // the next chunk has no sample of Entry: its counted bytes are kept, and say so
+            page.navigate("/?page=heap&id=" + counted + "&gc=3");
+            page.waitForSelector("#live-summary:has-text('older objects of the classes the JVM counted at an earlier GC')");
+            String entry = "#live-classes tbody tr:has(td.method[title='" + OlderObjectsRecording.ENTRY + "']) td.error";
+            assertTrue(page.locator(entry).getAttribute("title").contains("as counted at an earlier GC"),
+                    page.locator(entry).getAttribute("title"));
+        }
     }
 
     @Test

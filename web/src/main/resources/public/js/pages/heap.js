@@ -162,7 +162,10 @@ export async function mount(root, st, lifetime) {
       return;
     }
     body.appendChild(el('p', { class: 'status-line', id: 'live-summary',
-      text: `Live heap after ${gcLabel(live.gc || gcs[gc], gc)}: ${formatBytes(live.usedAfter)} used, attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.`
+      text: `Live heap after ${gcLabel(live.gc || gcs[gc], gc)}: ${formatBytes(live.usedAfter)} used, `
+        + (live.counted ? `the JVM counted its classes at this GC exactly; the classes under its count's threshold in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.`
+          : live.carriedBytes > 0 ? `${formatBytes(live.carriedBytes)} of it older objects of the classes the JVM counted at an earlier GC, the rest in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.`
+            : `attributed in proportion to ${formatCount(live.liveSamples)} surviving allocation samples.`)
         + (range ? ` Shown: the ${formatCount(live.rangeSamples)} allocated in the selected range, ${formatBytes(live.rangeBytes)}.` : '') }));
     const grid = el('div', { class: 'flame-grid' });
     const left = el('div', { class: 'flame-col' }), right = el('aside', { class: 'side-col' });
@@ -193,7 +196,8 @@ function classTable(rows) {
     body.appendChild(el('tr', {}, nameCell(r.class),
       el('td', { class: 'num', text: formatBytes(r.bytes) }), el('td', { class: 'num', text: formatPercent(r.share) }),
       el('td', { class: 'num', text: formatCount(r.samples) }),
-      el('td', { class: 'num error', text: r.error ? `\u00b1${Math.round(r.error * 100)}%` : '' })));
+      el('td', { class: 'num error', text: r.error ? `\u00b1${Math.round(r.error * 100)}%` : r.error === 0 ? 'exact' : '',
+        title: r.carriedBytes > 0 ? `${formatBytes(r.carriedBytes)} of older objects, as counted at an earlier GC` : undefined })));
   }
   return el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'live-classes' },
     el('caption', { text: 'Live heap by class' }),

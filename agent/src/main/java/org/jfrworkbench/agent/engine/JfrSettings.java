@@ -18,7 +18,7 @@ public final class JfrSettings {
 
     /** Settings for the JDK-only engine. */
     public static Map<String, String> forJfrEngine(AgentOptions options) throws IOException, java.text.ParseException {
-        Map<String, String> s = base();
+        Map<String, String> s = base(options);
         if (options.cpuInterval() != null) {
             s.put("jdk.ExecutionSample#enabled", "true");
             s.put("jdk.ExecutionSample#period", Math.max(1, options.cpuInterval().toMillis()) + " ms");
@@ -47,7 +47,7 @@ public final class JfrSettings {
      * the JDK's lock events stay off (its samples take their place, as async-profiler's {@code jfrsync} does it).
      */
     public static Map<String, String> besideAsyncProfiler(AgentOptions options) throws IOException, java.text.ParseException {
-        Map<String, String> s = base(); // the JDK's samplers are not among the view events: async-profiler's own take their place
+        Map<String, String> s = base(options); // the JDK's samplers are not among the view events: async-profiler's own take their place
         if (options.lockThreshold() != null) {
             s.put("jdk.JavaMonitorEnter#enabled", "false");
             s.put("jdk.ThreadPark#enabled", "false");
@@ -67,7 +67,7 @@ public final class JfrSettings {
             "jdk.CPUInformation", "jdk.VirtualizationInformation", "jdk.ContainerConfiguration", "jdk.InitialSystemProperty",
             "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown");
 
-    private static Map<String, String> base() throws IOException, java.text.ParseException {
+    private static Map<String, String> base(AgentOptions options) throws IOException, java.text.ParseException {
         Map<String, String> s = new TreeMap<>(Configuration.getConfiguration("default").getSettings());
         for (Map.Entry<String, String> e : s.entrySet()) {
             int hash = e.getKey().indexOf('#');
@@ -81,6 +81,9 @@ public final class JfrSettings {
         s.put("jdk.SystemProcess#enabled", "false");
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
+        // heap-count=true: the JVM's exact heap by class after full collections and G1's remarks, a walk of every live
+        // object inside those pauses (a full GC of 20 M live objects went from about 0.9 s to 2.2 s on G1), so only asked
+        s.put("jdk.ObjectCountAfterGC#enabled", String.valueOf(options.heapCount()));
         return s;
     }
 }

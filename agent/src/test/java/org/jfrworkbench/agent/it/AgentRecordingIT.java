@@ -262,6 +262,35 @@ class AgentRecordingIT {
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
     }
 
+    /**
+     * The JVM's exact heap by class (jdk.ObjectCountAfterGC) costs a walk of every live object inside full collections'
+     * pauses: recorded only with heap-count=true. Both JVMs get the same full GC (jcmd GC.run); only the one asked counts.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(strings = {"25"})
+    void theHeapCountIsRecordedOnlyWhenAsked(String version) throws Exception {
+        ChildJvm jvm = ChildJvm.jdk(version);
+        for (boolean asked : new boolean[] {true, false}) {
+            Path dir = tmp.resolve("count-" + asked);
+            Path log = tmp.resolve("count-" + asked + ".log");
+            Process app = jvm.start("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s" + (asked ? ",heap-count=true" : ""),
+                    List.of("-Xmx96m", "-XX:+UseG1GC"), log, CACHE, "stdin");
+            // a full GC in every chunk until two chunks have closed after one
+            AgentChunks.awaitChunks(app, log, dir, closed -> {
+                Process gc = new ProcessBuilder(jvm.javaHome().resolve("bin/jcmd").toString(), String.valueOf(app.pid()), "GC.run")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                gc.waitFor(60, TimeUnit.SECONDS);
+                Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+                return AgentChunks.count(n, "jdk.GarbageCollection") > 0 && AgentChunks.count(n, "jdk.OldGarbageCollection") > 0
+                        && (!asked || AgentChunks.count(n, "jdk.ObjectCountAfterGC") > 0);
+            });
+            ChildJvm.stop(app, log);
+            Map<String, Integer> all = AgentChunks.counts(AgentChunks.events(AgentChunks.chunks(dir)));
+            assertTrue(AgentChunks.count(all, "jdk.OldGarbageCollection") > 0, "a full GC was recorded: " + all);
+            assertEquals(asked, AgentChunks.count(all, "jdk.ObjectCountAfterGC") > 0, "heap count with heap-count=" + asked + ": " + all);
+        }
+    }
+
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"17", "25"})
     void attachesToARunningJvmAndRecords(String version) throws Exception {

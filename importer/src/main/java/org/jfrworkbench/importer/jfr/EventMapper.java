@@ -2,6 +2,7 @@ package org.jfrworkbench.importer.jfr;
 
 import java.util.List;
 
+import org.jfrworkbench.model.ClassCount;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.PoolUsage;
 import org.jfrworkbench.model.Profile;
@@ -264,6 +265,14 @@ final class EventMapper {
                     profile.heap().addPool(new PoolUsage(e.number("gcId", -1), time, !before(e.text("when")), "Metaspace",
                             ChunkResolver.asLong(pools.field(spaceType, space, "used"), -1),
                             ChunkResolver.asLong(pools.field(spaceType, space, "committed"), -1)));
+                }
+            }
+            case OBJECT_COUNT_AFTER_GC -> {
+                int cls = objectClass(l, longs, base);
+                long bytes = e.number("totalSize", -1);
+                if (cls != 0 && bytes >= 0) {
+                    profile.heap().addClassCount(new ClassCount(e.number("gcId", -1), time, profile.strings().get(cls),
+                            e.number("count", -1), bytes));
                 }
             }
             case WORKBENCH_HEAP -> builder.workbenchHeap(time, e.number("gcId", -1), e.text("gcName"), e.text("gcCause"),

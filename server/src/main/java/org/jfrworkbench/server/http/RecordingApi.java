@@ -426,6 +426,8 @@ final class RecordingApi {
             rest.put("toMillis", live.toMillis());
             rest.put("rangeSamples", live.rangeSamples());
             rest.put("rangeBytes", live.rangeBytes());
+            rest.put("carriedBytes", live.carriedBytes());
+            rest.put("counted", live.counted());
             return new FlameResponseCache.Entry(FlameGraphBinary.encode(live.flame(), JSON, Map.of("live", rest)),
                     FlameGraphBinary.CONTENT_TYPE);
         });

@@ -15,6 +15,7 @@ import java.util.Map;
 
 import org.jfrworkbench.analysis.CallTreeCodec;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.model.ClassCount;
 import org.jfrworkbench.model.Dictionary;
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
@@ -42,9 +43,10 @@ public final class ProfileCodec {
      * 2: samples carry a thread state and a source, and execution samples are classified by producer and mode;
      * 3: the recording's default call tree follows the profile ({@link CallTreeCodec});
      * 4: only collections are GCs, and each live sample carries the last GC it survived (after the heap readings);
-     * 5: the memory pools' usage around GCs follows the live samples' GCs (a file of version 4 reads without them).
+     * 5: the memory pools' usage around GCs follows the live samples' GCs (a file of version 4 reads without them);
+     * 6: the exact class counts after GCs follow the pools (a file of version 4 or 5 reads without them).
      */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
     /**
      * The first version whose kinds and GCs are classified by today's rules: a file of an earlier one is re-imported.
      */
@@ -174,6 +176,14 @@ public final class ProfileCodec {
             out.writeUTF(clip(u.pool()));
             out.writeLong(u.used());
             out.writeLong(u.committed());
+        }
+        out.writeInt(p.heap().classCounts().size());
+        for (ClassCount c : p.heap().classCounts()) {
+            out.writeLong(c.gcId());
+            out.writeLong(c.timeNanos());
+            out.writeUTF(clip(c.className()));
+            out.writeLong(c.count());
+            out.writeLong(c.bytes());
         }
         writeMap(out, p.labels());
         writeMap(out, p.metadata());
@@ -314,6 +324,12 @@ public final class ProfileCodec {
             for (int i = 0; i < n; i++) {
                 p.heap().addPool(new PoolUsage(in.readLong(), in.readLong(), in.readBoolean(), in.readUTF(), in.readLong(),
                         in.readLong()));
+            }
+        }
+        if (version >= 6) {
+            n = count(in, size);
+            for (int i = 0; i < n; i++) {
+                p.heap().addClassCount(new ClassCount(in.readLong(), in.readLong(), in.readUTF(), in.readLong(), in.readLong()));
             }
         }
         readMap(in, size, p.labels());

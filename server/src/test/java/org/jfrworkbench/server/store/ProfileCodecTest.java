@@ -25,6 +25,7 @@ class ProfileCodecTest {
     @Test
     void jfrProfileRoundTripsWithTheSameIdsAndSamples() throws Exception {
         Profile p = new Importer().read(JfrFixture.recording("a"));
+        p.heap().addClassCount(new org.jfrworkbench.model.ClassCount(3, p.startNanos() + 5, "com.acme.Entry", 10, 640));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ProfileCodec.write(p, out);
         Profile q = ProfileCodec.read(new ByteArrayInputStream(out.toByteArray()), out.size());
@@ -52,6 +53,8 @@ class ProfileCodecTest {
         }
         assertEquals(p.heap().gcs(), q.heap().gcs());
         assertEquals(p.heap().pools(), q.heap().pools());
+        assertEquals(p.heap().classCounts(), q.heap().classCounts());
+        assertEquals(1, q.heap().classCounts().size());
         assertEquals(p.startNanos(), q.startNanos());
         assertEquals(p.endNanos(), q.endNanos());
         assertEquals(p.chunks(), q.chunks());

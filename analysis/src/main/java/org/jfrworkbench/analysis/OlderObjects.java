@@ -1,0 +1,246 @@
+package org.jfrworkbench.analysis;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+
+import org.jfrworkbench.model.ClassCount;
+import org.jfrworkbench.model.GcEvent;
+import org.jfrworkbench.model.HeapTimeline;
+import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.SampleTable;
+
+/**
+ * The live heap by class at a GC, with the objects older than the chunk's samples carried from the chunks before.
+ *
+ * <p>Why: async-profiler tracks the sampled objects of one chunk, so a chunk's live samples stand for the objects
+ * allocated during it; a class whose objects were all allocated earlier (a map's entries built at start) has none, and
+ * scaling the samples to the heap used after the GC would give its bytes to the other classes. Each chunk's samples
+ * are reported together, so the last GC they met ({@link HeapTimeline#survivedUntil}) names their chunk: a
+ * <em>snapshot</em>. Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full
+ * collections), that count is the estimate at it, and the GCs after it carry the counted classes that have no sample
+ * at them, each at its counted bytes, through the snapshots in between (found the same way); the GC's own samples
+ * share the rest of the used heap. A class with new objects is taken as replaced by them (a cache, a map's values, a
+ * list rebuilt), a class without (the map's entries) as kept. Only counted classes are carried: an earlier chunk's
+ * samples can hold garbage its last GC had not cleared (under ZGC, most of them), and a class carried from them would
+ * stay for good; carrying them changed nothing measurable on the accuracy benchmark's collectors that clear it. Where
+ * nothing is left to carry the samples are scaled to the used bytes as they are.
+ */
+final class OlderObjects {
+    /** A class's figures: bytes at the GC, of which carried from before the chunk; its own and the carried samples. */
+    static final class ClassBytes {
+        double bytes;
+        double carried;
+        long samples;
+        long carriedSamples;
+        long sampledWeight;
+        /** Counted by the JVM at the GC, not estimated. */
+        boolean exact;
+        /** Its bytes come from a count: at this GC, or carried from an earlier one. */
+        boolean counted;
+    }
+
+    /**
+     * The estimate at a GC: by class name, the scale of its own samples, the bytes carried in all, and whether the
+     * classes come from the JVM's exact count at that GC.
+     */
+    record Estimate(Map<String, ClassBytes> byClass, double scale, double carried, boolean counted) {
+    }
+
+    private OlderObjects() {
+    }
+
+    /**
+     * The estimate at GC g, whose own samples are those alive selects, adding up to its used-after bytes. A recording
+     * without counts gets the samples scaled as they are.
+     */
+    static Estimate at(ProfileData data, GcEvent g, IntPredicate alive) {
+        Profile p = data.profile();
+        SampleTable live = data.samples(Kind.LIVE);
+        HeapTimeline heap = p.heap();
+        Map<String, ClassBytes> own = classes(p, live, alive);
+        Map<Long, List<ClassCount>> counts = counts(p);
+        List<ClassCount> exact = counts.get(g.gcId());
+        if (exact != null) {
+            return counted(p, exact, own, g.heapUsedAfter());
+        }
+        if (counts.isEmpty()) {
+            return combine(own, null, g.heapUsedAfter());
+        }
+        Estimate previous = null;
+        TreeMap<Long, List<Integer>> snapshots = snapshots(data, g.startNanos());
+        Map<Long, GcEvent> gcs = new HashMap<>();
+        for (GcEvent e : heap.gcs()) {
+            gcs.putIfAbsent(e.startNanos(), e);
+        }
+        // the counts at GCs before g are snapshots too, the truest ones. Not a G1 concurrent cycle's count (at its
+        // remark, no GC of the timeline): it counts every object allocated since marking began as live, garbage too
+        Map<Long, List<ClassCount>> countAt = new HashMap<>();
+        for (GcEvent e : heap.gcs()) {
+            if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
+                snapshots.putIfAbsent(e.startNanos(), List.of());
+                countAt.put(e.startNanos(), counts.get(e.gcId()));
+            }
+        }
+        for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
+            GcEvent at = gcs.get(s.getKey());
+            List<ClassCount> count = countAt.get(s.getKey());
+            if (at == null || at.heapUsedAfter() < 0) {
+                continue;
+            }
+            Map<String, ClassBytes> mine = new HashMap<>();
+            for (int i : s.getValue()) {
+                add(p, mine, live, i);
+            }
+            previous = count != null ? counted(p, count, mine, at.heapUsedAfter()) : combine(mine, previous, at.heapUsedAfter());
+            QueryLimits.check();
+        }
+        return combine(own, previous, g.heapUsedAfter());
+    }
+
+    /** The recording's exact class counts by GC id. */
+    private static Map<Long, List<ClassCount>> counts(Profile p) {
+        Map<Long, List<ClassCount>> byGc = new HashMap<>();
+        for (ClassCount c : p.heap().classCounts()) {
+            byGc.computeIfAbsent(c.gcId(), k -> new ArrayList<>()).add(c);
+        }
+        return byGc;
+    }
+
+    /**
+     * The estimate at a GC the JVM counted: its classes exactly; the rest of the used bytes (the classes under the
+     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes.
+     */
+    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, ClassBytes> own, long usedAfter) {
+        Map<String, ClassBytes> byClass = new HashMap<>();
+        double countedBytes = 0;
+        for (ClassCount c : counts) {
+            String id = c.className();
+            ClassBytes b = byClass.computeIfAbsent(id, k -> new ClassBytes());
+            ClassBytes sampled = own.get(id);
+            if (sampled != null) {
+                b.samples = sampled.samples;
+                b.sampledWeight = sampled.sampledWeight;
+            }
+            b.bytes += c.bytes();
+            b.exact = true;
+            b.counted = true;
+            countedBytes += c.bytes();
+        }
+        double otherWeight = 0;
+        double ownWeight = 0;
+        for (Map.Entry<String, ClassBytes> e : own.entrySet()) {
+            ownWeight += e.getValue().bytes;
+            if (!byClass.containsKey(e.getKey())) {
+                otherWeight += e.getValue().bytes;
+            }
+        }
+        double rest = Math.max(0, usedAfter - countedBytes);
+        double scale = otherWeight == 0 ? 0 : rest / otherWeight;
+        for (Map.Entry<String, ClassBytes> e : own.entrySet()) {
+            if (!byClass.containsKey(e.getKey())) {
+                ClassBytes c = e.getValue();
+                c.bytes *= scale;
+                byClass.put(e.getKey(), c);
+            }
+        }
+        // the stacks (and a range's classes) keep the samples' own scale to the used bytes
+        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, true);
+    }
+
+    /**
+     * The snapshots reported before GC start gcStart, oldest first: the last GC each group of live samples met, with
+     * its samples (of the default source).
+     */
+    private static TreeMap<Long, List<Integer>> snapshots(ProfileData data, long gcStart) {
+        SampleTable live = data.samples(Kind.LIVE);
+        HeapTimeline heap = data.profile().heap();
+        IntPredicate source = Selection.of(Kind.LIVE).on(data);
+        TreeMap<Long, List<Integer>> bySurvival = new TreeMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            long until = heap.survivedUntil(i);
+            if (until < gcStart && source.test(i)) {
+                bySurvival.computeIfAbsent(until, k -> new ArrayList<>()).add(i);
+            }
+        }
+        return bySurvival;
+    }
+
+    private static Map<String, ClassBytes> classes(Profile p, SampleTable live, IntPredicate selected) {
+        Map<String, ClassBytes> byClass = new HashMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            if (selected.test(i)) {
+                add(p, byClass, live, i);
+            }
+        }
+        return byClass;
+    }
+
+    /** A live sample's class name, as the view names it. */
+    static String className(Profile p, int id) {
+        return id == 0 ? "[unknown class]" : p.strings().get(id);
+    }
+
+    private static void add(Profile p, Map<String, ClassBytes> byClass, SampleTable live, int i) {
+        ClassBytes c = byClass.computeIfAbsent(className(p, live.objectClass(i)), k -> new ClassBytes());
+        c.bytes += live.weight(i);
+        c.sampledWeight += live.weight(i);
+        c.samples++;
+    }
+
+    /**
+     * own: the classes of a GC's own samples at their upscaled bytes; previous: the estimate at the snapshot or count
+     * before (null: none). Returns the estimate at the GC, adding up to usedAfter.
+     */
+    static Estimate combine(Map<String, ClassBytes> own, Estimate previous, long usedAfter) {
+        double sum = 0;
+        for (ClassBytes c : own.values()) {
+            sum += c.bytes;
+        }
+        Map<String, double[]> older = new HashMap<>();
+        double carried = 0;
+        if (previous != null) {
+            for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
+                // a class with new objects in the chunk is taken as replaced by them (a cache, a map's values, a list
+                // rebuilt): the difference of two sampled figures is mostly noise, and a retained set that swings is
+                // not what it was at the earlier GC. Only a count's classes: an earlier chunk's samples may hold
+                // garbage its GC had not cleared yet (under ZGC most of them), and a class carried stays for good
+                ClassBytes before = e.getValue();
+                if (own.containsKey(e.getKey()) || !before.counted) {
+                    continue;
+                }
+                double left = before.bytes;
+                if (left > 0) {
+                    older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
+                    carried += left;
+                }
+            }
+        }
+        if (carried <= 0 || (sum > 0 && carried >= usedAfter)) {
+            double scale = sum == 0 ? 0 : usedAfter / sum;
+            for (ClassBytes c : own.values()) {
+                c.bytes *= scale;
+            }
+            return new Estimate(own, scale, 0, false);
+        }
+        // the older classes keep their counted bytes; the GC's own samples share the rest (a residual
+        // usedAfter - sum(own) for the older classes would carry all of the samples' sampling error)
+        double keep = sum == 0 ? usedAfter / carried : 1;
+        double scale = sum == 0 ? 0 : (usedAfter - carried) / sum;
+        for (ClassBytes c : own.values()) {
+            c.bytes *= scale;
+        }
+        for (Map.Entry<String, double[]> e : older.entrySet()) {
+            ClassBytes c = own.computeIfAbsent(e.getKey(), k -> new ClassBytes());
+            c.carried = e.getValue()[0] * keep;
+            c.bytes += c.carried;
+            c.carriedSamples = (long) e.getValue()[1];
+            c.counted = true;
+        }
+        return new Estimate(own, scale, carried * keep, false);
+    }
+}
