@@ -229,6 +229,18 @@ public final class ProfileCodec {
 
     /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
     public static Decoded decode(InputStream is, long size) throws IOException {
+        return decode(is, size, true);
+    }
+
+    /**
+     * Reads a profile that was written before it was sealed (a run's open profile, see {@code RunState}) and leaves it
+     * open, so that more can be added to it; its tree, if any, is skipped.
+     */
+    public static Profile readOpen(InputStream is, long size) throws IOException {
+        return decode(is, size, false).profile();
+    }
+
+    private static Decoded decode(InputStream is, long size, boolean seal) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(is, 1 << 16));
         if (in.readInt() != MAGIC) {
             throw new IOException("not a profile file");
@@ -330,7 +342,9 @@ public final class ProfileCodec {
         if (in.readInt() != MAGIC) {
             throw new IOException("profile file is damaged (no end marker)");
         }
-        p.seal();
+        if (seal) {
+            p.seal();
+        }
         return new Decoded(p, tree);
     }
 
