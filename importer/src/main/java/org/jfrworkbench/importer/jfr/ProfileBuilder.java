@@ -165,7 +165,7 @@ final class ProfileBuilder {
     /**
      * Writes what spans chunks beyond the profile itself, so that a run's next part continues as if its chunks
      * followed in the same file ({@link RunImport}); the key caches and pools are not kept (a chunk read afresh
-     * resolves to the same model ids).
+     * resolves to the same model ids). A change of this form changes {@code RunImport.STATE_FORM}.
      */
     void write(DataOutput out) throws IOException {
         out.writeInt(chunkNumber);

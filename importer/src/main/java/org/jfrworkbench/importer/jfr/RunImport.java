@@ -20,6 +20,9 @@ import org.jfrworkbench.model.Profile;
  * each other in time).
  */
 public final class RunImport {
+    /** The form of {@link #writeState}: a state of another form is refused ({@link #resume} throws), never misread. */
+    private static final int STATE_FORM = 1;
+
     private final ProfileBuilder builder;
     private boolean finished;
 
@@ -32,8 +35,15 @@ public final class RunImport {
         return new RunImport(profile);
     }
 
-    /** A run that goes on from profile (open, as the previous part left it) and the state written beside it. */
+    /**
+     * A run that goes on from profile (open, as the previous part left it) and the state written beside it; an
+     * IOException when the state is of another form (written by another version: read the run's parts again).
+     */
     public static RunImport resume(Profile open, DataInput state) throws IOException {
+        int form = state.readInt();
+        if (form != STATE_FORM) {
+            throw new IOException("run state of form " + form + ", this version reads form " + STATE_FORM);
+        }
         RunImport run = new RunImport(open);
         run.builder.read(state);
         return run;
@@ -60,6 +70,7 @@ public final class RunImport {
         if (finished) {
             throw new IllegalStateException("the run was finished");
         }
+        out.writeInt(STATE_FORM);
         builder.write(out);
     }
 

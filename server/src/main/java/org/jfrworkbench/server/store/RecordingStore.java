@@ -23,7 +23,8 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
  * {@code <id>/part-NNNNNNN.jfr} (instead of an original), each durable before the profile that includes it is written
  * and before the metadata that counts it (its part numbers) is replaced. A part the metadata does not count was left
  * by a crash or a failed add; the profile may include it, so it is made again from the counted parts ({@code
- * Reconciliation}).
+ * Reconciliation}). A run's {@code <id>/run-state.bin} (the importer's state after its parts, for the next one) is
+ * written after the metadata and names the parts it holds, so a stale one is recognised and not used.
  */
 public final class RecordingStore {
     public static final String ORIGINAL = "original.bin";

@@ -14,6 +14,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfrworkbench.server.library.Runs;
+import org.jfrworkbench.testkit.Recordings;
 import org.jfrworkbench.testkit.jfr.JfrChunks;
 import org.jfrworkbench.testkit.jfr.RunChunks;
 import org.junit.jupiter.api.AfterEach;
@@ -97,6 +98,26 @@ class RunPartByPartApiTest {
     }
 
     @Test
+    void asyncProfilerRecordingsOfEveryKindBackToBackAppendedPartByPartEqualTheirConcatenation() throws Exception {
+        // cpu, alloc, live and lock, then wall and native memory (every malloc and free), twice, then the first again:
+        // the same metadata with other meanings of the same constant ids from one part to the next
+        List<byte[]> chunks = new ArrayList<>();
+        for (java.nio.file.Path recording : Recordings.sameMetadataParts()) {
+            chunks.addAll(JfrChunks.split(recording));
+        }
+        List<String> steps = new ArrayList<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            part("ap", i, chunks.get(i), steps);
+        }
+        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        JsonNode run = server.get("/api/recordings/" + Runs.id("ap")).json();
+        for (String kind : List.of("cpu", "alloc", "live", "lock", "wall", "nativemem", "leak")) {
+            assertTrue(run.get("kinds").has(kind), kind + " in " + run.get("kinds"));
+        }
+        assertSameViews(whole, Runs.id("ap"));
+    }
+
+    @Test
     void aPartBeforeTheRunsLastReadsTheRunAgainAndTheNextPartGoesOnFromThere() throws Exception {
         List<byte[]> chunks = RunChunks.write(12);
         List<String> steps = new ArrayList<>();
@@ -111,6 +132,23 @@ class RunPartByPartApiTest {
         }
         String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
         assertSameViews(whole, Runs.id("swapped"));
+    }
+
+    @Test
+    void afterARestartTheNextPartGoesOnFromTheKeptState() throws Exception {
+        List<byte[]> chunks = RunChunks.write(10);
+        List<String> steps = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            part("restarted", i, chunks.get(i), steps);
+        }
+        server.close();
+        server = new TestServer(data, 64 << 20, null);
+        for (int i = 6; i < chunks.size(); i++) {
+            part("restarted", i, chunks.get(i), steps);
+            assertTrue(steps.contains("resume") && !steps.contains("check"), steps.toString());
+        }
+        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        assertSameViews(whole, Runs.id("restarted"));
     }
 
     @Test
