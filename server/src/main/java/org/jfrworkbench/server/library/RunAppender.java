@@ -140,7 +140,7 @@ final class RunAppender {
             open = importer.startRun();
         } else if (part > stored.get(stored.size() - 1)) {
             open = RunState.resume(store, importer, id, stored, runStart);
-            timings.step("resume");
+            timings.step(open != null ? "resume" : "stale");
         }
         if (open != null) {
             importer.readRunPart(open, file);

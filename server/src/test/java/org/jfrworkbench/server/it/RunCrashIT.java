@@ -123,7 +123,7 @@ class RunCrashIT {
             HttpResponse<String> next = post(server, "?run=index-run&chunk=2", chunks.get(0));
             assertEquals(200, next.statusCode(), next.body());
             String steps = next.headers().firstValue("Server-Timing").orElse("");
-            assertTrue(steps.contains("check;") && !steps.contains("resume;"), steps);
+            assertTrue(steps.contains("stale;") && steps.contains("check;") && !steps.contains("resume;"), steps);
             java.io.ByteArrayOutputStream file = new java.io.ByteArrayOutputStream();
             for (int c : new int[] {1, 3, 0}) {
                 file.writeBytes(chunks.get(c));
