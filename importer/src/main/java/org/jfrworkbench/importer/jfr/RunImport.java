@@ -15,9 +15,10 @@ import org.jfrworkbench.model.Profile;
  * run keeps between parts, so a part's work is its own chunks plus the run's model, never the earlier parts' chunks.
  *
  * <p>Where this differs from reading the concatenation: each part is read on its own, so a damaged chunk at the end of
- * a part drops that part's rest only, not every later part; and mallocs and frees are matched part after part (in time
- * order within each), which is time order as long as a part's events come after the earlier parts' (chunks follow
- * each other in time).
+ * a part drops that part's rest only, not every later part, and a constant key a part uses without defining it is not
+ * looked up in an earlier part (JDK and async-profiler chunks define every key they use); and mallocs and frees are
+ * matched part after part (in time order within each), which is time order as long as a part's events come after the
+ * earlier parts' (chunks follow each other in time).
  */
 public final class RunImport {
     /** The form of {@link #writeState}: a state of another form is refused ({@link #resume} throws), never misread. */
