@@ -20,8 +20,8 @@ import org.jfrworkbench.testkit.jfr.JfrChunks;
  * repeated until {@code -Dbench.parts=N} parts, 300 by default) one after the other and times each answer. With
  * {@code -Dbench.url=URL[,URL...]} it times servers that run elsewhere (other versions), part k to each in turn, so
  * noise on the machine falls on all alike; without it, the server in process. Prints, per tenth of the run, the mean
- * time of a part on each server and, at the end, the last tenth's mean over the first's: 1 where a part's work does
- * not grow with the run.
+ * time of a part on each server and, at the end, the last tenth's mean over the first's (1 where a part's work does
+ * not grow with the run), and whether the run's views (every kind's stacks, the heap) are equal on all servers.
  * Input: the file given, else {@code sample-recordings/checkout-before.jfr} (async-profiler, 4 chunks of 170-290 kB).
  * Run on demand: {@code benchmarks/run.sh RunAppendBench [FILE]}.
  */
@@ -29,6 +29,21 @@ public final class RunAppendBench {
     private static final int PARTS = Integer.getInteger("bench.parts", 300);
 
     private RunAppendBench() {
+    }
+
+    /** The paths of the run's views to compare: every kind's collapsed stacks and the heap timeline. */
+    private static List<String> views(HttpClient http, String server, String run) throws Exception {
+        String id = org.jfrworkbench.server.library.Runs.id(run);
+        com.fasterxml.jackson.databind.JsonNode info = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(get(http, server + "/api/recordings/" + id));
+        List<String> views = new ArrayList<>();
+        info.get("kinds").fieldNames().forEachRemaining(k -> views.add("/api/recordings/" + id + "/collapsed?kind=" + k));
+        views.add("/api/recordings/" + id + "/heap");
+        return views;
+    }
+
+    private static String get(HttpClient http, String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     public static void main(String[] args) throws Exception {
@@ -83,6 +98,14 @@ public final class RunAppendBench {
             for (int s = 0; s < servers.size(); s++) {
                 System.out.printf(Locale.ROOT, "%s: last tenth / first tenth = %.1f%n", servers.get(s),
                         means.get(means.size() - 1)[s] / means.get(0)[s]);
+            }
+            // the run made part by part must be the same recording on every server: its stacks of every kind, its heap
+            for (int s = 1; s < servers.size(); s++) {
+                for (String view : views(http, servers.get(0), run)) {
+                    boolean same = get(http, servers.get(0) + view).equals(get(http, servers.get(s) + view));
+                    System.out.printf(Locale.ROOT, "%s on %s: %s%n", view.substring(view.lastIndexOf('/') + 1),
+                            servers.get(s), same ? "equal" : "DIFFERS from " + servers.get(0));
+                }
             }
         }
     }
