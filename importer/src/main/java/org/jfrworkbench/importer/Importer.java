@@ -12,6 +12,7 @@ import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 
 import org.jfrworkbench.importer.jfr.JfrImporter;
+import org.jfrworkbench.importer.jfr.RunImport;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleLimitExceededException;
@@ -48,6 +49,44 @@ public final class Importer {
      */
     public Profile readRun(Path concatenated, long originNanos) throws IOException {
         return read(concatenated, Kind.CPU, originNanos);
+    }
+
+    /** A run to be read part by part ({@link RunImport}), within this importer's sample limit. */
+    public RunImport startRun() {
+        Profile profile = new Profile();
+        profile.limitSamples(limits.maxSamples());
+        return RunImport.start(profile);
+    }
+
+    /** A run that goes on from its open profile and the state kept beside it, within this importer's sample limit. */
+    public RunImport resumeRun(Profile open, java.io.DataInput state) throws IOException {
+        open.limitSamples(limits.maxSamples());
+        return RunImport.resume(open, state);
+    }
+
+    /** Reads a part (a JFR file) into the run; past the sample limit, {@link RecordingTooLargeException}. */
+    public void readRunPart(RunImport run, Path part) throws IOException {
+        try {
+            run.read(part);
+        } catch (RuntimeException e) {
+            throw tooLarge(e);
+        }
+    }
+
+    /** The run's profile, completed and sealed, exactly as {@link #readRun} gives for its parts' chunks concatenated. */
+    public Profile finishRun(RunImport run, long originNanos) throws IOException {
+        Profile profile;
+        try {
+            profile = run.finish();
+        } catch (RuntimeException e) {
+            throw tooLarge(e);
+        }
+        if (originNanos > 0 && profile.chunks() > 0) {
+            profile.coverTime(originNanos);
+        }
+        profile.heap().sort();
+        profile.seal();
+        return profile;
     }
 
     private Profile read(Path file, Kind collapsedKind, long originNanos) throws IOException {

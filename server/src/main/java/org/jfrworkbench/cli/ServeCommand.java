@@ -60,9 +60,10 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Largest accepted upload, e.g. 500m, 1g (default: ${DEFAULT-VALUE}).")
     long maxUpload;
 
-    @Option(names = "--max-run", defaultValue = "256m", converter = SizeConverter.class,
-            description = "Largest run (the parts of one recording that grows, e.g. an agent's chunks) in bytes: each"
-                    + " part reads its run again, so this bounds the work of a part (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-run", defaultValue = "64g", converter = SizeConverter.class,
+            description = "Largest run (the parts of one recording that grows, e.g. an agent's chunks) in bytes, its"
+                    + " parts together on disk; a part's work is its own import plus the run's model, which the samples"
+                    + " a recording may hold bound (default: ${DEFAULT-VALUE}).")
     long maxRun;
 
     @Override

@@ -1,5 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -66,6 +69,47 @@ final class GcJoiner {
         if (p.seen || p.usedBefore >= 0 || p.usedAfter >= 0) {
             profile.heap().addGc(new GcEvent(gcId, p.start, p.duration, p.name == null ? "" : p.name,
                     p.cause == null ? "" : p.cause, p.usedBefore, p.usedAfter, p.committed, p.longestPause));
+        }
+    }
+
+    /** Writes the GCs still waiting for a part, for a run read part by part ({@link RunImport}). */
+    void write(DataOutput out) throws IOException {
+        for (Map<Long, Parts> gcs : java.util.List.of(current, carried)) {
+            out.writeInt(gcs.size());
+            for (Map.Entry<Long, Parts> g : gcs.entrySet()) {
+                Parts p = g.getValue();
+                out.writeLong(g.getKey());
+                out.writeLong(p.start);
+                out.writeLong(p.duration);
+                RunImport.writeText(out, p.name);
+                RunImport.writeText(out, p.cause);
+                out.writeLong(p.usedBefore);
+                out.writeLong(p.usedAfter);
+                out.writeLong(p.committed);
+                out.writeLong(p.longestPause);
+                out.writeBoolean(p.seen);
+            }
+        }
+    }
+
+    /** Continues from what {@link #write} wrote. */
+    void read(DataInput in) throws IOException {
+        for (Map<Long, Parts> gcs : java.util.List.of(current, carried)) {
+            int n = RunImport.count(in);
+            for (int i = 0; i < n; i++) {
+                long gcId = in.readLong();
+                Parts p = new Parts();
+                p.start = in.readLong();
+                p.duration = in.readLong();
+                p.name = RunImport.readText(in);
+                p.cause = RunImport.readText(in);
+                p.usedBefore = in.readLong();
+                p.usedAfter = in.readLong();
+                p.committed = in.readLong();
+                p.longestPause = in.readLong();
+                p.seen = in.readBoolean();
+                gcs.put(gcId, p);
+            }
         }
     }
 

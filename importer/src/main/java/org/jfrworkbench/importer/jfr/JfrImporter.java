@@ -24,6 +24,12 @@ public final class JfrImporter {
 
     public static void read(Path file, Profile profile) throws IOException {
         ProfileBuilder builder = new ProfileBuilder(profile);
+        readChunks(file, builder);
+        builder.finish();
+    }
+
+    /** Reads the chunks of a file into what the builder holds so far, leaving it open for more (see {@link RunImport}). */
+    static void readChunks(Path file, ProfileBuilder builder) throws IOException {
         InvalidRecordingException firstFailure = null;
         int usable = 0;
         byte[] heapCopy = new byte[0];
@@ -95,7 +101,6 @@ public final class JfrImporter {
         if (usable == 0) {
             throw firstFailure != null ? firstFailure : new InvalidRecordingException(0, "no JFR chunk found");
         }
-        builder.finish();
     }
 
     /**

@@ -1,5 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 
 import org.jfrworkbench.model.Kind;
@@ -86,5 +89,33 @@ final class LiveBuffer {
             last++;
         }
         return last >= 0 && gcStarts[last] > from ? gcStarts[last] : Long.MIN_VALUE;
+    }
+
+    /** Writes the samples held so far, for a run read part by part ({@link RunImport}). */
+    void write(DataOutput out) throws IOException {
+        out.writeInt(size);
+        out.writeInt(chunkStart);
+        for (int i = 0; i < size; i++) {
+            out.writeLong(allocated[i]);
+            out.writeLong(reported[i]);
+            out.writeLong(weights[i]);
+            out.writeInt(threads[i]);
+            out.writeInt(stacks[i]);
+            out.writeInt(classes[i]);
+        }
+    }
+
+    /** Holds the samples {@link #write} wrote, after those held now. */
+    void read(DataInput in) throws IOException {
+        int n = RunImport.count(in);
+        int start = in.readInt();
+        int base = size;
+        for (int i = 0; i < n; i++) {
+            long allocatedAt = in.readLong();
+            long reportedAt = in.readLong();
+            long bytes = in.readLong();
+            add(allocatedAt, reportedAt, in.readInt(), in.readInt(), bytes, in.readInt());
+        }
+        chunkStart = base + Math.max(0, Math.min(start, n));
     }
 }

@@ -1,5 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 
 import org.jfrworkbench.model.Kind;
@@ -22,6 +25,9 @@ final class NativeLeaks {
     /** the malloc's index in the nativemem table, or -1 for a free */
     private int[] samples = new int[0];
     private int size;
+    /** The time span of the events of earlier parts of a run whose mallocs and frees were matched already. */
+    private long spanFirst = Long.MAX_VALUE;
+    private long spanLast = Long.MIN_VALUE;
 
     void malloc(int sample, long address, long time) {
         add(sample, address, time);
@@ -51,8 +57,8 @@ final class NativeLeaks {
         }
         SampleTable mallocs = profile.samples(Kind.NATIVEMEM);
         int[] order = new int[size];
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
+        long first = spanFirst;
+        long last = spanLast;
         for (int i = 0; i < size; i++) {
             order[i] = i;
             first = Math.min(first, times[i]);
@@ -84,5 +90,55 @@ final class NativeLeaks {
             }
         }
         size = 0;
+    }
+
+    /**
+     * Writes what later parts of a run need: the time span so far and, in time order, the mallocs that still hold
+     * their address. Replaying those is replaying every event so far, as long as a later part's events come after
+     * these in time (chunks follow each other; an event of a later part that is earlier than the last event here is
+     * matched after them, not in time order).
+     */
+    void write(DataOutput out) throws IOException {
+        int[] order = new int[size];
+        long first = spanFirst;
+        long last = spanLast;
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+            first = Math.min(first, times[i]);
+            last = Math.max(last, times[i]);
+        }
+        IndexSort.byKey(order, times);
+        LongIntMap owner = new LongIntMap(1024);   // address -> event + 1, 0 once freed
+        for (int i : order) {
+            owner.put(addresses[i], samples[i] >= 0 ? i + 1 : 0);
+        }
+        out.writeLong(first);
+        out.writeLong(last);
+        int owning = 0;
+        for (int i : order) {
+            if (samples[i] >= 0 && owner.get(addresses[i]) == i + 1) {
+                owning++;
+            }
+        }
+        out.writeInt(owning);
+        for (int i : order) {
+            if (samples[i] >= 0 && owner.get(addresses[i]) == i + 1) {
+                out.writeLong(times[i]);
+                out.writeLong(addresses[i]);
+                out.writeInt(samples[i]);
+            }
+        }
+    }
+
+    /** Continues from what {@link #write} wrote (before any event of this part). */
+    void read(DataInput in) throws IOException {
+        spanFirst = in.readLong();
+        spanLast = in.readLong();
+        int n = RunImport.count(in);
+        for (int i = 0; i < n; i++) {
+            long time = in.readLong();
+            long address = in.readLong();
+            add(in.readInt(), address, time);
+        }
     }
 }

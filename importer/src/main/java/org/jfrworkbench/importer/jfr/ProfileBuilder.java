@@ -1,5 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -157,6 +160,58 @@ final class ProfileBuilder {
         long duration = durationMillis >= 0 ? durationMillis * 1_000_000 : -1;
         agentGcs.add(new GcEvent(gcId, start, duration, name == null ? "" : name, cause == null ? "" : cause,
                 usedBefore, usedAfter, committedAfter, -1));
+    }
+
+    /**
+     * Writes what spans chunks beyond the profile itself, so that a run's next part continues as if its chunks
+     * followed in the same file ({@link RunImport}); the key caches and pools are not kept (a chunk read afresh
+     * resolves to the same model ids). A change of this form changes {@code RunImport.STATE_FORM}.
+     */
+    void write(DataOutput out) throws IOException {
+        out.writeInt(chunkNumber);
+        out.writeLong(allocationInterval);
+        RunImport.writeText(out, producer);
+        out.writeBoolean(asyncProfilerWallMode);
+        out.writeInt(javaProperties.size());
+        for (java.util.Map.Entry<String, String> e : javaProperties.entrySet()) {
+            RunImport.writeText(out, e.getKey());
+            RunImport.writeText(out, e.getValue());
+        }
+        out.writeInt(agentGcs.size());
+        for (GcEvent g : agentGcs) {
+            out.writeLong(g.gcId());
+            out.writeLong(g.startNanos());
+            out.writeLong(g.durationNanos());
+            RunImport.writeText(out, g.name());
+            RunImport.writeText(out, g.cause());
+            out.writeLong(g.heapUsedBefore());
+            out.writeLong(g.heapUsedAfter());
+            out.writeLong(g.heapCommitted());
+            out.writeLong(g.longestPauseNanos());
+        }
+        live.write(out);
+        nativeLeaks.write(out);
+        gcJoiner.write(out);
+    }
+
+    /** Continues from what {@link #write} wrote, before the next part's first chunk. */
+    void read(DataInput in) throws IOException {
+        chunkNumber = in.readInt();
+        allocationInterval = in.readLong();
+        producer = RunImport.readText(in);
+        asyncProfilerWallMode = in.readBoolean();
+        int n = RunImport.count(in);
+        for (int i = 0; i < n; i++) {
+            javaProperties.put(RunImport.readText(in), RunImport.readText(in));
+        }
+        n = RunImport.count(in);
+        for (int i = 0; i < n; i++) {
+            agentGcs.add(new GcEvent(in.readLong(), in.readLong(), in.readLong(), RunImport.readText(in),
+                    RunImport.readText(in), in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+        }
+        live.read(in);
+        nativeLeaks.read(in);
+        gcJoiner.read(in);
     }
 
     /** Completes the profile once every chunk is read. */

@@ -191,10 +191,12 @@ final class RecordingApi {
                 result = gate.run("an import", staged.size() * 8,
                         () -> library.add(staged, received.name(), received.labels(), received.kind()));
             } else {
-                // a part's import reads the whole run again: the estimate is the run's size with the part
+                // a part is read alone into the run's model as the previous part left it: the estimate is the part's
+                // import plus the run's model (about 100 bytes a sample with its stacks, call tree and kept state)
                 RecordingInfo known = library.findInfo(Runs.id(run.runKey()));
-                long runBytes = staged.size() + (known == null ? 0 : known.sizeBytes());
-                result = gate.run("an import", runBytes * 8,
+                long modelBytes = known == null ? 0
+                        : 100 * known.kinds().values().stream().mapToLong(RecordingInfo.KindSummary::samples).sum();
+                result = gate.run("an import", staged.size() * 8 + modelBytes,
                         () -> library.addPart(staged, run, received.name(), received.labels()));
                 flames.removeRecording(result.info().id()); // the run's older views, no longer asked for
             }

@@ -207,12 +207,12 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Adds a part to a run (see {@link Runs}), creating the run's recording with its first part. The part is checked
-     * on its own first (a JFR file with a readable chunk), stored, then the run's profile is made again from all its
-     * parts in part order, stored, and the metadata that counts the part replaced last; the index follows. A part
+     * Adds a part to a run (see {@link Runs}), creating the run's recording with its first part. The part is read into
+     * the run as the parts before left it ({@link RunAppender}; refused, with nothing stored, without a readable chunk),
+     * then stored, the run's profile stored, and the metadata that counts the part replaced last; the index follows. A part
      * number stored already with the same bytes changes nothing (but may mark the run ended); with other bytes it is a
      * {@link PartConflictException}. Upload labels merge over the run's (a later part's value of a label wins); the
-     * name is the first part's. The run's parts together stay within maxRun bytes, which bounds the work of one part.
+     * name is the first part's. The run's parts together stay within maxRun bytes; its samples within the importer's limit.
      * The staged file is gone afterwards, whatever happens.
      */
     public Imported addPart(StagedUpload staged, RunPart run, String name, Map<String, String> labels) throws IOException {

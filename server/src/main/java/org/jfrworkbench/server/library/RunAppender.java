@@ -1,6 +1,8 @@
 package org.jfrworkbench.server.library;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +13,7 @@ import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.importer.RecordingTooLargeException;
+import org.jfrworkbench.importer.jfr.RunImport;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
@@ -18,13 +21,19 @@ import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.library.RecordingLibrary.Imported;
 import org.jfrworkbench.server.library.RecordingLibrary.RunPart;
 import org.jfrworkbench.server.store.RecordingStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Adds the parts of runs for {@link RecordingLibrary#addPart}: under the run's lock, a part is stored, the run's
- * profile made again from all its parts ({@link Runs}) and stored, then the metadata that counts the part; then the
- * library's caches and the index follow.
+ * Adds the parts of runs for {@link RecordingLibrary#addPart}: under the run's lock, the part is read into the run as
+ * the previous part left it ({@link RunState}), so a part's work does not grow with the parts before it; then the part
+ * and the run's profile are stored, the metadata that counts the part, and the run's new state; the library's caches
+ * and the index follow. A part that comes before the run's last part, or finds no state that fits, is added by
+ * reading the run's parts again (in part order, as one file).
  */
 final class RunAppender {
+    private static final Logger LOG = LoggerFactory.getLogger(RunAppender.class);
+
     /** Loads a recording's profile as the library does (from its cache or the store). */
     interface Loader {
         ProfileData load(String id) throws IOException;
@@ -71,8 +80,6 @@ final class RunAppender {
                 throw new InvalidRecordingException(0, "part " + part + " of run " + run.runKey()
                         + " is not a JFR file: a run's parts are uncompressed JFR chunk files, appended in part order");
             }
-            importer.read(staged.file()); // refused whole, before anything is stored, when it has no readable chunk
-            timings.step("check");
             synchronized (locks.apply(id)) {
                 RecordingInfo old = infos.get(id);
                 if (old != null && old.run() == null) {
@@ -96,60 +103,112 @@ final class RunAppender {
                 parts.sort(null);
                 long runStart = old != null && old.runStartMillis() > 0 ? old.runStartMillis() : run.runStartMillis();
                 Integer last = run.last() ? Integer.valueOf(part) : old == null ? null : old.lastPart();
-                ProfileData previous = old == null ? null : loader.load(id);
-                store.putPart(id, part, staged.file());
-                boolean profileWritten = false;
-                boolean committed = false;
+                Path state = staging.newFile("run-state-");
                 try {
                     Profile profile;
                     try {
-                        profile = Runs.importParts(store, staging, importer, id, parts, runStart);
+                        RunImport open = read(old, id, part, staged.file(), runStart, timings);
+                        RunState.write(state, parts, runStart, open);
+                        timings.step("state");
+                        profile = importer.finishRun(open, runStart * 1_000_000);
+                        timings.step("finish");
                     } catch (RecordingTooLargeException e) {
                         // the part alone was read: it is the run that outgrew the limit (an uploader may go on in a new run)
                         throw new RecordingTooLargeException("run " + run.runKey() + " would hold too much with part " + part
                                 + ": " + e.reason());
                     }
-                    timings.step("import");
-                    Map<String, String> merged = new LinkedHashMap<>(old == null ? Map.of() : old.labels());
-                    merged.putAll(labels);
-                    String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
-                    long now = System.currentTimeMillis();
-                    RecordingInfo info = RecordingInfo.of(id, Runs.sha256(run.runKey()), display, profile, merged, size,
-                                    old == null ? now : old.uploadedMillis())
-                            .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
-                    ProfileData data = new ProfileData(id, profile);
-                    RecordingIndex.Entry entry = index.entry(info, data);
-                    profileWritten = true;
-                    store.putProfile(data);
-                    timings.step("store");
-                    CrashPoint.reached("part");
-                    store.commit(info);
-                    committed = true;
-                    timings.step("commit");
-                    CrashPoint.reached("run-commit");
-                    // the newer profile before the newer info: whoever sees this info loads this profile or a later one
-                    cache.put(id, data);
-                    publish(info, entry);
-                    timings.step("index");
-                    return new Imported(info, old == null, timings);
-                } catch (IOException | RuntimeException | Error e) {
-                    if (!committed) {
-                        try {
-                            store.deletePart(id, part);
-                            if (old == null) {
-                                store.delete(id);
-                            } else if (profileWritten) {
-                                store.putProfile(previous);
-                            }
-                        } catch (IOException | RuntimeException cleanup) {
-                            e.addSuppressed(cleanup); // what is left is what reconciling on the next start repairs
-                        }
-                    }
-                    throw e;
+                    return store(old, id, run, part, staged, parts, last, runStart, size, profile, state, name, labels, timings);
+                } finally {
+                    Files.deleteIfExists(state);
                 }
             }
         } finally {
             staging.discard(staged);
+        }
+    }
+
+    /**
+     * The run with the new part read, open: the run's kept state with only the new part read (the part's one import,
+     * which also refuses a part without a readable chunk before anything is stored), or, when that state does not fit
+     * (a part before the run's last one, a state missing or outdated), the run's parts read again with the new one.
+     */
+    private RunImport read(RecordingInfo old, String id, int part, Path file, long runStart, UploadTimings timings)
+            throws IOException {
+        List<Integer> stored = old == null ? List.of() : old.partNumbers();
+        RunImport open = null;
+        if (old == null) {
+            open = importer.startRun();
+        } else if (part > stored.get(stored.size() - 1)) {
+            open = RunState.resume(store, importer, id, stored, runStart);
+            timings.step(open != null ? "resume" : "stale");
+        }
+        if (open != null) {
+            importer.readRunPart(open, file);
+            timings.step("import");
+            return open;
+        }
+        importer.read(file); // refused whole, before anything is stored, when it has no readable chunk
+        timings.step("check");
+        open = Runs.readParts(store, staging, importer, id, stored, part, file);
+        timings.step("import");
+        return open;
+    }
+
+    /**
+     * Stores the part, the run's profile and then its metadata (the commit), then the run's state; the library's caches
+     * and the index follow. Before the commit, a failure takes back what was stored.
+     */
+    private Imported store(RecordingInfo old, String id, RunPart run, int part, StagedUpload staged, List<Integer> parts,
+                           Integer last, long runStart, long size, Profile profile, Path state, String name,
+                           Map<String, String> labels, UploadTimings timings) throws IOException {
+        ProfileData previous = old == null ? null : loader.load(id);
+        store.putPart(id, part, staged.file());
+        boolean profileWritten = false;
+        boolean committed = false;
+        try {
+            Map<String, String> merged = new LinkedHashMap<>(old == null ? Map.of() : old.labels());
+            merged.putAll(labels);
+            String display = old != null ? old.name() : name == null || name.isBlank() ? "run " + run.runKey() : name;
+            long now = System.currentTimeMillis();
+            RecordingInfo info = RecordingInfo.of(id, Runs.sha256(run.runKey()), display, profile, merged, size,
+                            old == null ? now : old.uploadedMillis())
+                    .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
+            ProfileData data = new ProfileData(id, profile);
+            RecordingIndex.Entry entry = index.entry(info, data);
+            profileWritten = true;
+            store.putProfile(data);
+            timings.step("store");
+            CrashPoint.reached("part");
+            store.commit(info);
+            committed = true;
+            timings.step("commit");
+            CrashPoint.reached("run-commit");
+            try {
+                store.putRunState(id, state);
+            } catch (IOException e) {
+                // the part is in: without a state that fits, the next part reads the run's parts again
+                LOG.warn("run {}: its state after part {} was not stored ({})", run.runKey(), part, e.toString());
+            }
+            timings.step("keep");
+            // the newer profile before the newer info: whoever sees this info loads this profile or a later one
+            cache.put(id, data);
+            publish(info, entry);
+            timings.step("index");
+            return new Imported(info, old == null, timings);
+        } catch (IOException | RuntimeException | Error e) {
+            if (!committed) {
+                try {
+                    store.deletePart(id, part);
+                    if (old == null) {
+                        store.delete(id);
+                    } else if (profileWritten) {
+                        store.putProfile(previous);
+                    }
+                } catch (IOException | RuntimeException cleanup) {
+                    e.addSuppressed(cleanup); // what is left is what reconciling on the next start repairs
+                }
+            }
+            throw e;
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.importer.jfr.RunImport;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.store.BlobStore;
 import org.jfrworkbench.server.store.RecordingStore;
@@ -89,8 +90,38 @@ public final class Runs {
         }
     }
 
+    /**
+     * Reads the stored parts and a new one (part number part, from a local file) in part order as one JFR file of
+     * their chunks, leaving the run open: what a part is added by when the run's kept state does not fit it
+     * ({@link RunState}).
+     */
+    static RunImport readParts(RecordingStore store, Staging staging, Importer importer, String id, List<Integer> stored,
+                               int part, Path partFile) throws IOException {
+        List<Integer> parts = new java.util.ArrayList<>(stored);
+        parts.add(part);
+        parts.sort(null);
+        StagedUpload joined;
+        try (InputStream in = openParts(store, id, parts, part, partFile)) {
+            joined = staging.stage(in, Long.MAX_VALUE);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        try {
+            RunImport run = importer.startRun();
+            importer.readRunPart(run, joined.file());
+            return run;
+        } finally {
+            staging.discard(joined);
+        }
+    }
+
     /** The stored parts' bytes one after the other: the run as one JFR file. Each part is opened when it is reached. */
     static InputStream openParts(RecordingStore store, String id, List<Integer> parts) {
+        return openParts(store, id, parts, -1, null);
+    }
+
+    /** As {@link #openParts(RecordingStore, String, List)}, with part number local read from a local file instead. */
+    private static InputStream openParts(RecordingStore store, String id, List<Integer> parts, int local, Path localFile) {
         Iterator<Integer> next = parts.iterator();
         Enumeration<InputStream> streams = new Enumeration<>() {
             @Override
@@ -101,7 +132,8 @@ public final class Runs {
             @Override
             public InputStream nextElement() {
                 try {
-                    return store.openPart(id, next.next()).content();
+                    int part = next.next();
+                    return part == local ? Files.newInputStream(localFile) : store.openPart(id, part).content();
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -61,6 +61,11 @@ final class Staging {
         }
     }
 
+    /** A name for a new file in the scratch area (not created); the caller deletes it. */
+    Path newFile(String prefix) {
+        return dir.resolve(prefix + UUID.randomUUID());
+    }
+
     void discard(StagedUpload staged) throws IOException {
         Files.deleteIfExists(staged.file());
     }

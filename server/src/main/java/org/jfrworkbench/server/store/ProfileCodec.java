@@ -1,9 +1,6 @@
 package org.jfrworkbench.server.store;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,6 +31,7 @@ import org.jfrworkbench.model.ThreadTable;
  * A compact binary form of a {@link Profile}, so queries never re-parse the original recording.
  * Tables are written in id order and re-added in the same order, which reproduces the same dense ids.
  * Every count read back is checked against the bytes left, so a damaged file fails instead of allocating wildly.
+ * The bytes are those of {@link java.io.DataOutputStream}, written and read through one array ({@link BigEndianOutput}).
  * Version 3 adds the recording's default call tree ({@link CallTreeCodec}) after the warnings; a version 2 file
  * still reads, and its tree is built when it is loaded.
  */
@@ -80,7 +78,7 @@ public final class ProfileCodec {
 
     /** data: the profile's tree to keep with it, or null for none. */
     public static void write(Profile p, ProfileData data, OutputStream os) throws IOException {
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16));
+        BigEndianOutput out = new BigEndianOutput(os);
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
         out.writeInt(p.chunks());
@@ -239,7 +237,19 @@ public final class ProfileCodec {
 
     /** Reads a profile written by {@link #write}; size bounds every count (each element takes at least one byte). */
     public static Decoded decode(InputStream is, long size) throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(is, 1 << 16));
+        return decode(is, size, true);
+    }
+
+    /**
+     * Reads a profile that was written before it was sealed (a run's open profile, see {@code RunState}) and leaves it
+     * open, so that more can be added to it; its tree, if any, is skipped.
+     */
+    public static Profile readOpen(InputStream is, long size) throws IOException {
+        return decode(is, size, false).profile();
+    }
+
+    private static Decoded decode(InputStream is, long size, boolean seal) throws IOException {
+        BigEndianInput in = new BigEndianInput(is);
         if (in.readInt() != MAGIC) {
             throw new IOException("not a profile file");
         }
@@ -346,11 +356,13 @@ public final class ProfileCodec {
         if (in.readInt() != MAGIC) {
             throw new IOException("profile file is damaged (no end marker)");
         }
-        p.seal();
+        if (seal) {
+            p.seal();
+        }
         return new Decoded(p, tree);
     }
 
-    private static int count(DataInputStream in, long size) throws IOException {
+    private static int count(BigEndianInput in, long size) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > size) {
             throw new EOFException("profile file is damaged (count " + n + " exceeds its size)");
@@ -358,7 +370,7 @@ public final class ProfileCodec {
         return n;
     }
 
-    private static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+    private static void writeMap(BigEndianOutput out, Map<String, String> map) throws IOException {
         out.writeInt(map.size());
         for (Map.Entry<String, String> e : map.entrySet()) {
             out.writeUTF(clip(e.getKey()));
@@ -366,7 +378,7 @@ public final class ProfileCodec {
         }
     }
 
-    private static void readMap(DataInputStream in, long size, Map<String, String> map) throws IOException {
+    private static void readMap(BigEndianInput in, long size, Map<String, String> map) throws IOException {
         int n = count(in, size);
         for (int i = 0; i < n; i++) {
             map.put(in.readUTF(), in.readUTF());

@@ -23,12 +23,15 @@ import org.jfrworkbench.server.catalog.RecordingInfo;
  * {@code <id>/part-NNNNNNN.jfr} (instead of an original), each durable before the profile that includes it is written
  * and before the metadata that counts it (its part numbers) is replaced. A part the metadata does not count was left
  * by a crash or a failed add; the profile may include it, so it is made again from the counted parts ({@code
- * Reconciliation}).
+ * Reconciliation}). A run's {@code <id>/run-state.bin} (the importer's state after its parts, for the next one) is
+ * written after the metadata and names the parts it holds, so a stale one is recognised and not used.
  */
 public final class RecordingStore {
     public static final String ORIGINAL = "original.bin";
     public static final String PROFILE = "profile.wbp";
     public static final String META = "meta.json";
+    /** A run's open profile and importer state after its counted parts (library.RunState): a cache, checked on use. */
+    public static final String RUN_STATE = "run-state.bin";
     private static final String PART_PREFIX = "part-";
     private static final String PART_SUFFIX = ".jfr";
     private static final Pattern ID = Pattern.compile("[0-9a-f]{16}");
@@ -117,6 +120,24 @@ public final class RecordingStore {
 
     public void deletePart(String id, int part) throws IOException {
         blobs.delete(key(id, partName(part)));
+    }
+
+    /** Stores a run's state from a local file (which stays the caller's), replacing the one before. */
+    public void putRunState(String id, Path file) throws IOException {
+        blobs.putFile(key(id, RUN_STATE), file);
+    }
+
+    /** A run's stored state, or null when it has none; the caller closes the blob. */
+    public BlobStore.Blob openRunState(String id) throws IOException {
+        try {
+            return blobs.open(key(id, RUN_STATE));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    public void deleteRunState(String id) throws IOException {
+        blobs.delete(key(id, RUN_STATE));
     }
 
     /** The part numbers stored under id, counted by its metadata or not, in order. */

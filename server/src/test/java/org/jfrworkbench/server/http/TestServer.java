@@ -27,6 +27,12 @@ final class TestServer implements AutoCloseable {
         base = server.baseUrl();
     }
 
+    /** A server whose importer has the limits given (uploads up to 64 MB, no token). */
+    TestServer(Path data, ImportLimits limits) throws IOException {
+        server = RunningServer.start(RecordingLibrary.open(data, new Importer(limits), 64 << 20), null, "127.0.0.1", 0);
+        base = server.baseUrl();
+    }
+
     record Reply(int status, String body) {
         JsonNode json() {
             try {

@@ -223,7 +223,9 @@ class AgentUploadIT {
             return List.of();
         }
         try (Stream<Path> s = Files.list(spool)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jfr")).map(AgentUploadIT::number).sorted()
+            // an end marker (…@end.jfr) left at exit is no chunk
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jfr") && !n.endsWith("@end.jfr"))
+                    .map(AgentUploadIT::number).sorted()
                     .toList();
         }
     }

@@ -118,6 +118,23 @@ class RunCrashIT {
             assertEquals(run.get("updatedMillis"), listed.get("updatedMillis"), "the list shows the run as committed");
             assertEquals(2, listed.get("parts").asInt());
             assertEquals(run.get("kinds"), listed.get("kinds"));
+
+            // the kill came before the run's state after part 1 was kept: the next part reads the run's parts again
+            HttpResponse<String> next = post(server, "?run=index-run&chunk=2", chunks.get(0));
+            assertEquals(200, next.statusCode(), next.body());
+            String steps = next.headers().firstValue("Server-Timing").orElse("");
+            assertTrue(steps.contains("stale;") && steps.contains("check;") && !steps.contains("resume;"), steps);
+            java.io.ByteArrayOutputStream file = new java.io.ByteArrayOutputStream();
+            for (int c : new int[] {1, 3, 0}) {
+                file.writeBytes(chunks.get(c));
+            }
+            String whole = JSON.readTree(post(server, "?name=whole", file.toByteArray()).body()).get("id").asText();
+            assertEquals(get(server, "/api/recordings/" + whole + "/collapsed?kind=cpu"),
+                    get(server, "/api/recordings/" + id + "/collapsed?kind=cpu"));
+            // ... and keeps a state that fits again
+            HttpResponse<String> after = post(server, "?run=index-run&chunk=3", chunks.get(2));
+            assertEquals(200, after.statusCode(), after.body());
+            assertTrue(after.headers().firstValue("Server-Timing").orElse("").contains("resume;"), after.headers().map().toString());
         }
     }
 }
