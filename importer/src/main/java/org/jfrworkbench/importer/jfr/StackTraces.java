@@ -1,6 +1,9 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.util.Arrays;
+
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.model.StackTable;
 
 /**
  * The stack-trace pool of one key space: each stack key's model stack id. The pool is usually most of a chunk, and
@@ -32,10 +35,16 @@ final class StackTraces {
     private JfrType pendingType;
     private int[] frames = new int[256];
     private long[] packedKeys = new long[256];
+    /** The {@link StackTable#framesHash} of the frames the fast path made, when {@link #hashed}. */
+    private int framesHash;
+    private boolean hashed;
 
     private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
+    private static final int GENERAL = 0, METHOD_LINE_BCI_TYPE = 1;
     private JfrType rolesFor;
     private int[] roles;
+    /** {@link #METHOD_LINE_BCI_TYPE} when the frame type is four compressed integers: method, line, (skipped), type. */
+    private int layout;
     /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
     private boolean allVarints;
 
@@ -58,8 +67,8 @@ final class StackTraces {
             }
         }
         if (pending == pendingKeys.length) {
-            pendingKeys = java.util.Arrays.copyOf(pendingKeys, pending * 2);
-            pendingPositions = java.util.Arrays.copyOf(pendingPositions, pending * 2);
+            pendingKeys = Arrays.copyOf(pendingKeys, pending * 2);
+            pendingPositions = Arrays.copyOf(pendingPositions, pending * 2);
         }
         pendingKeys[pending] = key;
         pendingPositions[pending++] = start;
@@ -96,6 +105,7 @@ final class StackTraces {
             values.budget(in.remaining());
             boolean wasTruncated = false;
             int depth = 0;
+            hashed = false;
             for (JfrField f : st.fields) {
                 if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
                     wasTruncated = values.scalar(f) != 0;
@@ -106,7 +116,8 @@ final class StackTraces {
                 }
             }
             int kept = Math.min(depth, MAX_FRAMES);
-            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth));
+            int hash = hashed && kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
+            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
         }
         pending = 0;
     }
@@ -165,7 +176,35 @@ final class StackTraces {
         // overlaps their cache misses instead of waiting for each before decoding the next frame
         long[] keys = packedKeys.length >= n ? packedKeys : (packedKeys = new long[Math.max(n, packedKeys.length * 2)]);
         int fieldCount = role.length;
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        if (layout == METHOD_LINE_BCI_TYPE) {
+            // the layout of async-profiler's and the JDK's frames, without a branch per field: the first four ends of
+            // values in the word are the ends of method, line, bytecode index and type
+            for (; i < n; i++) {
+                long w = in.word(p);
+                long stops = ~w & JfrInput.STOP_BITS;
+                if (Long.bitCount(stops) < 4) {
+                    break;
+                }
+                long methodEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long lineEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long bciEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long typeEnd = (stops & -stops) * 2 - 1;
+                long method = Long.compress(w, JfrInput.VALUE_BITS & methodEnd);
+                long line = Long.compress(w, JfrInput.VALUE_BITS & lineEnd & ~methodEnd);
+                long type = Long.compress(w, JfrInput.VALUE_BITS & typeEnd & ~bciEnd);
+                p += (64 - Long.numberOfLeadingZeros(typeEnd)) >>> 3;
+                int l = Math.max(0, (int) line);
+                if (!FrameKeyMap.packs(method, l, type)) {
+                    return -1;
+                }
+                keys[i] = FrameKeyMap.pack(method, l, type);
+            }
+        }
+        for (; i < n; i++) {
             long method = 0;
             long type = 0;
             long line = 0;
@@ -218,11 +257,19 @@ final class StackTraces {
         }
         int[] out = frames;
         FrameKeyMap map = chunkFrames;
-        for (int i = 0; i < n; i++) {
+        int hash = 0;
+        for (i = 0; i < n; i++) {
             long key = keys[i];
             int f = map.get(key);
-            out[i] = f >= 0 ? f : modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+            if (f < 0) {
+                f = modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+            }
+            out[i] = f;
+            // the stack table's hash, while the probes' cache misses are waited for anyway
+            hash = hash * 31 + f;
         }
+        framesHash = hash;
+        hashed = true;
         return p;
     }
 
@@ -280,6 +327,7 @@ final class StackTraces {
                     };
                 }
             }
+            layout = allVarints && Arrays.equals(roles, new int[] {METHOD, LINE, SKIP, TYPE}) ? METHOD_LINE_BCI_TYPE : GENERAL;
             rolesFor = frame;
         }
         return roles;
