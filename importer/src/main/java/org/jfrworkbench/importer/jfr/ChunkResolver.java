@@ -105,7 +105,9 @@ final class ChunkResolver {
         return pools.stackTraces.find(key);
     }
 
-    /** The model stack of frames[0, depth) (model frame ids, leaf first), whose {@link StackTable#framesHash} is hash. */
+    /**
+     * The model stack of frames[0, depth) (model frame ids, leaf first), whose {@link StackTable#framesHash} is hash.
+     */
     int stack(int[] frames, int depth, boolean truncated, int hash) {
         return profile.stacks().add(frames, 0, depth, truncated, hash);
     }
