@@ -23,10 +23,24 @@ public final class StackTable {
 
     /** Adds frames[from, from+length) (leaf first); returns the id of the equal stack if there is one. */
     public int add(int[] stackFrames, int from, int length, boolean wasTruncated) {
-        int hash = wasTruncated ? 1 : 0;
+        return add(stackFrames, from, length, wasTruncated, framesHash(stackFrames, from, length));
+    }
+
+    /**
+     * The hash {@link #add(int[], int, int, boolean, int)} takes: h * 31 + frame over the frames from the leaf, from 0.
+     * A caller that makes the frames one by one computes it meanwhile, where it costs nothing.
+     */
+    public static int framesHash(int[] stackFrames, int from, int length) {
+        int hash = 0;
         for (int i = from, end = from + length; i < end; i++) {
             hash = hash * 31 + stackFrames[i];
         }
+        return hash;
+    }
+
+    /** {@link #add(int[], int, int, boolean)} with the frames' {@link #framesHash} computed by the caller. */
+    public int add(int[] stackFrames, int from, int length, boolean wasTruncated, int framesHash) {
+        int hash = wasTruncated ? framesHash ^ 0x5bd1e995 : framesHash;
         int found = index.find(hash, id -> sameAs(id, stackFrames, from, length, wasTruncated));
         if (found >= 0) {
             return found;

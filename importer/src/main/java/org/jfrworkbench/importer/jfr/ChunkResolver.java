@@ -2,6 +2,7 @@ package org.jfrworkbench.importer.jfr;
 
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Profile;
+import org.jfrworkbench.model.StackTable;
 import org.jfrworkbench.model.ThreadTable;
 
 /**
@@ -104,9 +105,11 @@ final class ChunkResolver {
         return pools.stackTraces.find(key);
     }
 
-    /** The model stack of frames[0, depth) (model frame ids, leaf first). */
-    int stack(int[] frames, int depth, boolean truncated) {
-        return profile.stacks().add(frames, 0, depth, truncated);
+    /**
+     * The model stack of frames[0, depth) (model frame ids, leaf first), whose {@link StackTable#framesHash} is hash.
+     */
+    int stack(int[] frames, int depth, boolean truncated, int hash) {
+        return profile.stacks().add(frames, 0, depth, truncated, hash);
     }
 
     /** The model frame of a model method, line and frame type (ordinal). */

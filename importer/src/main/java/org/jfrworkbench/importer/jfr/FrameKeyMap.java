@@ -107,6 +107,11 @@ final class FrameKeyMap {
         wide.put(new Wide(method, line, type), index);
     }
 
+    /** The number of entries (wide ones included). */
+    int size() {
+        return size + wide.size();
+    }
+
     /** Empties the map for the next key space; it starts compact again. */
     void clear() {
         if (compact == null) {

@@ -13,9 +13,11 @@ final class LongIntMap {
     private final int denseLimit;
     /** value + 1 per small key, 0 = absent; grows with the largest small key put */
     private int[] dense = new int[0];
-    private long[] keys;
-    /** value + 1 per slot, 0 = empty (one array less to touch per probe than a separate used flag) */
-    private int[] values;
+    /**
+     * Slots of two longs, key and value + 1 (0 = empty): a probe reads one cache line, where separate key and value
+     * arrays cost two misses (the JDK's method keys, for one, all lie above the dense limit).
+     */
+    private long[] table;
     private int size;
 
     LongIntMap() {
@@ -30,21 +32,24 @@ final class LongIntMap {
     LongIntMap(int expected, int denseLimit) {
         this.denseLimit = denseLimit;
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-        keys = new long[cap];
-        values = new int[cap];
+        table = new long[2 * cap];
     }
 
     int get(long key) {
         if (key >= 0 && key < denseLimit) {
             return key < dense.length ? dense[(int) key] - 1 : -1;
         }
-        int mask = keys.length - 1;
-        for (int i = hash(key) & mask, v; (v = values[i]) != 0; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return v - 1;
+        long[] t = table;
+        int mask = (t.length >>> 1) - 1;
+        for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
+            long v = t[2 * i + 1];
+            if (v == 0) {
+                return -1;
+            }
+            if (t[2 * i] == key) {
+                return (int) v - 1;
             }
         }
-        return -1;
     }
 
     void put(long key, int value) {
@@ -59,38 +64,39 @@ final class LongIntMap {
             dense[k] = value + 1;
             return;
         }
-        if ((size + 1) * 2 > keys.length) {
+        if ((size + 1) * 2 > table.length >>> 1) {
             rehash();
         }
-        int mask = keys.length - 1;
+        long[] t = table;
+        int mask = (t.length >>> 1) - 1;
         int i = hash(key) & mask;
-        while (values[i] != 0) {
-            if (keys[i] == key) {
-                values[i] = value + 1;
+        while (t[2 * i + 1] != 0) {
+            if (t[2 * i] == key) {
+                t[2 * i + 1] = value + 1L;
                 return;
             }
             i = (i + 1) & mask;
         }
-        keys[i] = key;
-        values[i] = value + 1;
+        t[2 * i] = key;
+        t[2 * i + 1] = value + 1L;
         size++;
     }
 
     void clear() {
         Arrays.fill(dense, 0);
-        Arrays.fill(values, 0);
+        if (size > 0) {
+            Arrays.fill(table, 0);
+        }
         size = 0;
     }
 
     private void rehash() {
-        long[] oldKeys = keys;
-        int[] oldValues = values;
-        keys = new long[oldKeys.length * 2];
-        values = new int[oldKeys.length * 2];
+        long[] old = table;
+        table = new long[old.length * 2];
         size = 0;
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldValues[i] != 0) {
-                put(oldKeys[i], oldValues[i] - 1);
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i + 1] != 0) {
+                put(old[i], (int) old[i + 1] - 1);
             }
         }
     }

@@ -1,6 +1,9 @@
 package org.jfrworkbench.importer.jfr;
 
+import java.util.Arrays;
+
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.model.StackTable;
 
 /**
  * The stack-trace pool of one key space: each stack key's model stack id. The pool is usually most of a chunk, and
@@ -32,19 +35,88 @@ final class StackTraces {
     private JfrType pendingType;
     private int[] frames = new int[256];
     private long[] packedKeys = new long[256];
+    /** The {@link StackTable#framesHash} of the frames the fast path made, when {@link #hashed}. */
+    private int framesHash;
+    private boolean hashed;
 
     private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
+    private static final int GENERAL = 0, METHOD_LINE_BCI_TYPE = 1;
     private JfrType rolesFor;
     private int[] roles;
+    /** {@link #METHOD_LINE_BCI_TYPE} when the frame type is four compressed integers: method, line, (skipped), type. */
+    private int layout;
     /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
     private boolean allVarints;
 
-    /** Empties the pool for the next key space, keeping the arrays. */
+    /** Method keys below this keep their frames from one key space to the next (see {@link #carried}). */
+    private static final int CARRY_KEYS = 1 << 20;
+    /**
+     * Whether {@link #chunkFrames} holds frames of an earlier key space that this one has not all confirmed.
+     * async-profiler starts the constant pools of every chunk afresh (its metadata differs from chunk to chunk) but keeps
+     * its method and frame-type keys for the whole recording: a method key that still names the same model method
+     * (checked once per key space, at the first frame of it met) keeps all its frames, so a chunk costs one probe per
+     * frame and one method resolution per method instead of making every frame again. The first key that names another
+     * method empties the map.
+     */
+    private boolean carried;
+    /** Whether every entry of chunkFrames has a method key below CARRY_KEYS (else the map is emptied for the next). */
+    private boolean carryable = true;
+    private int keySpace;
+    /** Per method key: the key space that confirmed it (or made its frames), and its model method id + 1. */
+    private int[] confirmedIn = new int[0];
+    private int[] methodOf = new int[0];
+    /** Per frame-type key: the frame type ordinal + 1 of the frames made with it. */
+    private final int[] typeOf = new int[256];
+    private boolean typesConfirmed;
+
+    /** Empties the pool for the next key space, keeping the arrays (and the frames, to be confirmed). */
     void reset() {
         index.clear();
-        chunkFrames.clear();
         pending = 0;
         rolesFor = null;
+        keySpace++;
+        if (carryable && chunkFrames.size() > 0) {
+            carried = true;
+            typesConfirmed = false;
+        } else {
+            dropFrames();
+        }
+    }
+
+    private void dropFrames() {
+        chunkFrames.clear();
+        carried = false;
+        carryable = true;
+        Arrays.fill(methodOf, 0);
+        Arrays.fill(typeOf, 0);
+    }
+
+    /** A frame of chunkFrames, or -1 (and the map emptied) when its method key now names another method. */
+    private int confirmed(long methodKey, int frame, ChunkResolver resolver) {
+        if (methodKey < 0 || methodKey >= confirmedIn.length) {
+            return frame;   // made in this key space: only keys below the arrays' length are carried
+        }
+        int k = (int) methodKey;
+        if (confirmedIn[k] == keySpace) {
+            return frame;
+        }
+        if (methodOf[k] == resolver.method(methodKey) + 1) {
+            confirmedIn[k] = keySpace;
+            return frame;
+        }
+        dropFrames();
+        return -1;
+    }
+
+    /** Keeps the carried frames only when every frame-type key they were made with still means the same type. */
+    private void confirmTypes(ChunkResolver resolver) {
+        typesConfirmed = true;
+        for (int t = 0; t < typeOf.length; t++) {
+            if (typeOf[t] != 0 && typeOf[t] != resolver.frameType(t) + 1) {
+                dropFrames();
+                return;
+            }
+        }
     }
 
     /** Pass 1: checks one entry of the stack-trace type st and moves past it, noting where it is. */
@@ -58,8 +130,8 @@ final class StackTraces {
             }
         }
         if (pending == pendingKeys.length) {
-            pendingKeys = java.util.Arrays.copyOf(pendingKeys, pending * 2);
-            pendingPositions = java.util.Arrays.copyOf(pendingPositions, pending * 2);
+            pendingKeys = Arrays.copyOf(pendingKeys, pending * 2);
+            pendingPositions = Arrays.copyOf(pendingPositions, pending * 2);
         }
         pendingKeys[pending] = key;
         pendingPositions[pending++] = start;
@@ -90,12 +162,16 @@ final class StackTraces {
      * they decode without error. A key noted twice keeps its last entry, as a map of the pool would.
      */
     void resolve(JfrInput in, ValueReader values, ChunkResolver resolver) throws InvalidRecordingException {
+        if (carried && !typesConfirmed) {
+            confirmTypes(resolver);
+        }
         JfrType st = pendingType;
         for (int e = 0; e < pending; e++) {
             in.pos = pendingPositions[e];
             values.budget(in.remaining());
             boolean wasTruncated = false;
             int depth = 0;
+            hashed = false;
             for (JfrField f : st.fields) {
                 if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
                     wasTruncated = values.scalar(f) != 0;
@@ -106,7 +182,8 @@ final class StackTraces {
                 }
             }
             int kept = Math.min(depth, MAX_FRAMES);
-            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth));
+            int hash = hashed && kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
+            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
         }
         pending = 0;
     }
@@ -165,7 +242,35 @@ final class StackTraces {
         // overlaps their cache misses instead of waiting for each before decoding the next frame
         long[] keys = packedKeys.length >= n ? packedKeys : (packedKeys = new long[Math.max(n, packedKeys.length * 2)]);
         int fieldCount = role.length;
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        if (layout == METHOD_LINE_BCI_TYPE) {
+            // the layout of async-profiler's and the JDK's frames, without a branch per field: the first four ends of
+            // values in the word are the ends of method, line, bytecode index and type
+            for (; i < n; i++) {
+                long w = in.word(p);
+                long stops = ~w & JfrInput.STOP_BITS;
+                if (Long.bitCount(stops) < 4) {
+                    break;
+                }
+                long methodEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long lineEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long bciEnd = (stops & -stops) * 2 - 1;
+                stops &= stops - 1;
+                long typeEnd = (stops & -stops) * 2 - 1;
+                long method = Long.compress(w, JfrInput.VALUE_BITS & methodEnd);
+                long line = Long.compress(w, JfrInput.VALUE_BITS & lineEnd & ~methodEnd);
+                long type = Long.compress(w, JfrInput.VALUE_BITS & typeEnd & ~bciEnd);
+                p += (64 - Long.numberOfLeadingZeros(typeEnd)) >>> 3;
+                int l = Math.max(0, (int) line);
+                if (!FrameKeyMap.packs(method, l, type)) {
+                    return -1;
+                }
+                keys[i] = FrameKeyMap.pack(method, l, type);
+            }
+        }
+        for (; i < n; i++) {
             long method = 0;
             long type = 0;
             long line = 0;
@@ -218,11 +323,22 @@ final class StackTraces {
         }
         int[] out = frames;
         FrameKeyMap map = chunkFrames;
-        for (int i = 0; i < n; i++) {
+        int hash = 0;
+        for (i = 0; i < n; i++) {
             long key = keys[i];
             int f = map.get(key);
-            out[i] = f >= 0 ? f : modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+            if (f >= 0 && carried) {
+                f = confirmed(key >>> 32, f, resolver);
+            }
+            if (f < 0) {
+                f = modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+            }
+            out[i] = f;
+            // the stack table's hash, while the probes' cache misses are waited for anyway
+            hash = hash * 31 + f;
         }
+        framesHash = hash;
+        hashed = true;
         return p;
     }
 
@@ -231,12 +347,35 @@ final class StackTraces {
         boolean packs = FrameKeyMap.packs(methodKey, line, typeKey);
         long chunkKey = packs ? FrameKeyMap.pack(methodKey, line, typeKey) : 0;
         int f = packs ? chunkFrames.get(chunkKey) : chunkFrames.getWide(methodKey, line, typeKey);
+        if (f >= 0 && carried) {
+            f = confirmed(methodKey, f, resolver);
+        }
         if (f < 0) {
-            f = modelFrame(resolver.method(methodKey), line, resolver.frameType(typeKey), resolver);
+            int method = resolver.method(methodKey);
+            int type = resolver.frameType(typeKey);
+            f = modelFrame(method, line, type, resolver);
+            boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
+            int k = (int) methodKey;
+            if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
+                    && confirmedIn[k] != keySpace) {
+                dropFrames();   // the key's carried frames name another method
+            }
             if (packs) {
                 chunkFrames.put(chunkKey, f);
             } else {
                 chunkFrames.putWide(methodKey, line, typeKey, f);
+            }
+            if (small && packs) {
+                if (k >= methodOf.length) {
+                    int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
+                    methodOf = Arrays.copyOf(methodOf, n);
+                    confirmedIn = Arrays.copyOf(confirmedIn, n);
+                }
+                methodOf[k] = method + 1;
+                confirmedIn[k] = keySpace;
+                typeOf[(int) typeKey] = type + 1;
+            } else {
+                carryable = false;
             }
         }
         return f;
@@ -280,6 +419,7 @@ final class StackTraces {
                     };
                 }
             }
+            layout = allVarints && Arrays.equals(roles, new int[] {METHOD, LINE, SKIP, TYPE}) ? METHOD_LINE_BCI_TYPE : GENERAL;
             rolesFor = frame;
         }
         return roles;

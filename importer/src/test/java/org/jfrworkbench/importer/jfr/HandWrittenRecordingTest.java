@@ -154,6 +154,39 @@ class HandWrittenRecordingTest {
         assertEquals(2_000, whole.heapUsedAfter());
     }
 
+    /**
+     * async-profiler's chunks each start their pools afresh but keep method keys: frames made in one chunk serve the
+     * next while the key names the same method (here with its symbols numbered anew), and not once it names another.
+     */
+    @Test
+    void aMethodKeyKeepsItsFramesIntoTheNextChunkOnlyWhileItNamesTheSameMethod() throws Exception {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        String[][] methods = {{"app/A", "a"}, {"app/A", "a"}, {"app/B", "b"}};
+        for (int c = 0; c < methods.length; c++) {
+            JfrWriter w = new JfrWriter(START + c * 1_000_000_000L, 1_000_000_000L).stackTypes();
+            // a type of its own per chunk: the metadata differs, so every chunk is a new key space
+            w.type("acme.Chunk" + c, null, Field.of("n", "int"));
+            w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                    Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
+            long symbols = 10L * (c + 1);
+            w.constant("jdk.types.Symbol", symbols, methods[c][0]).constant("jdk.types.Symbol", symbols + 1, methods[c][1])
+                    .constant("jdk.types.Symbol", 1, "app/Main").constant("jdk.types.Symbol", 2, "main");
+            w.constant("java.lang.Class", 5, symbols).constant("java.lang.Class", 6, 1L);
+            w.constant("jdk.types.Method", 20, 5L, symbols + 1).constant("jdk.types.Method", 21, 6L, 2L);
+            w.constant("jdk.types.StackTrace", 30, false, List.of(new Object[] {20L, 7}, new Object[] {21L, 3}));
+            w.constant("java.lang.Thread", 1, "worker", 1L);
+            w.event("jdk.ExecutionSample", 1_000L, 1L, 30L);
+            file.writeBytes(w.chunk());
+        }
+
+        Profile p = read(file.toByteArray());
+        assertEquals(3, p.chunks());
+        assertTrue(p.warnings().isEmpty(), p.warnings().toString());
+        assertEquals(Map.of("app.Main.main;app.A.a", 2L, "app.Main.main;app.B.b", 1L),
+                FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
+        assertEquals(3, p.frames().size(), "A.a, B.b and Main.main, each once");
+    }
+
     private static JfrWriter gcTypes(long start) {
         JfrWriter w = new JfrWriter(start, 1_000_000_000L);
         w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
