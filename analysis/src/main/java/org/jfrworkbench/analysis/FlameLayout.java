@@ -113,38 +113,136 @@ final class FlameLayout {
         if (selected <= maxNodes) {
             return Long.MIN_VALUE;
         }
-        long[] totals = new long[selected];
-        int k = 0;
-        for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
-            if (w.totalSamples(i) > 0) {
-                totals[k++] = w.total(i);
-            }
-        }
+        Ranking totals = w.unit() > 0 ? new CountRanking(w) : new WeightRanking(w, selected);
+        boolean[] losesChildren = new boolean[tree.size()];
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
-        long t = largest(totals, keep);
-        int size = answerSize(w, t);
+        long t = totals.largest(keep);
+        int size = answerSize(w, t, losesChildren);
         while (size > maxNodes) {
             // ties at t: the next weight up
+            t = totals.above(t);
+            size = answerSize(w, t, losesChildren);
+        }
+        int room = maxNodes - size;
+        if (room > maxNodes / 16) {
+            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
+            long lower = totals.largest(more);
+            if (lower < t && answerSize(w, lower, losesChildren) <= maxNodes) {
+                t = lower;
+            }
+        }
+        return t;
+    }
+
+    /** The totals of the selected nodes, ranked. */
+    private interface Ranking {
+        /** The k-th largest (k from 1). */
+        long largest(int k);
+
+        /** The smallest total above t (Long.MAX_VALUE: none). */
+        long above(long t);
+    }
+
+    /** Any weights: the totals in an array, ranked by quickselect. */
+    private static final class WeightRanking implements Ranking {
+        private final long[] totals;
+
+        WeightRanking(TreeWeights w, int selected) {
+            CallTree tree = w.tree();
+            totals = new long[selected];
+            int k = 0;
+            for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
+                if (w.totalSamples(i) > 0) {
+                    totals[k++] = w.total(i);
+                }
+            }
+        }
+
+        @Override
+        public long largest(int k) {
+            return FlameLayout.largest(totals, k);
+        }
+
+        @Override
+        public long above(long t) {
             long next = Long.MAX_VALUE;
             for (long v : totals) {
                 if (v > t && v < next) {
                     next = v;
                 }
             }
-            t = next;
-            size = answerSize(w, t);
+            return next;
         }
-        int room = maxNodes - size;
-        if (room > maxNodes / 16) {
-            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
-            long lower = largest(totals, more);
-            if (lower < t && answerSize(w, lower) <= maxNodes) {
-                t = lower;
+    }
+
+    /**
+     * Samples that all weigh one unit: a total is a sample count times the unit, so the counts rank the nodes, and
+     * most are small. A histogram of the counts below {@link #CAP}, and the few larger ones sorted, rank them without
+     * an array of every total.
+     */
+    private static final class CountRanking implements Ranking {
+        private static final int CAP = 1 << 16;
+        private final long unit;
+        private final int[] histogram = new int[CAP];
+        private final int[] large;
+
+        CountRanking(TreeWeights w) {
+            CallTree tree = w.tree();
+            unit = w.unit();
+            int[] big = new int[64];
+            int b = 0;
+            for (int i = 0, n = tree.size(); i < n; ) {
+                int c = w.totalSamples(i);
+                if (c == 0) {
+                    i = tree.end(i);
+                    continue;
+                }
+                if (c < CAP) {
+                    histogram[c]++;
+                } else {
+                    if (b == big.length) {
+                        big = Arrays.copyOf(big, b * 2);
+                    }
+                    big[b++] = c;
+                }
+                i++;
             }
+            large = Arrays.copyOf(big, b);
+            Arrays.sort(large);
         }
-        return t;
+
+        @Override
+        public long largest(int k) {
+            if (k <= large.length) {
+                return unit * large[large.length - k];
+            }
+            int left = k - large.length;
+            for (int c = CAP - 1; c > 0; c--) {
+                left -= histogram[c];
+                if (left <= 0) {
+                    return unit * c;
+                }
+            }
+            return unit; // k past the selected nodes: every one is kept
+        }
+
+        @Override
+        public long above(long t) {
+            long count = t / unit; // t is a count times unit
+            for (long c = count + 1; c < CAP; c++) {
+                if (histogram[(int) c] > 0) {
+                    return unit * c;
+                }
+            }
+            for (int v : large) {
+                if (v > count) {
+                    return unit * v;
+                }
+            }
+            return Long.MAX_VALUE;
+        }
     }
 
     /** The k-th largest value (k from 1), by quickselect: reorders a. */
@@ -184,10 +282,10 @@ final class FlameLayout {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
-    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
-    private static int answerSize(TreeWeights w, long t) {
+    /** Nodes of the answer cut at threshold t, "[other]" nodes included; losesChildren: scratch of the tree's size. */
+    private static int answerSize(TreeWeights w, long t, boolean[] losesChildren) {
         CallTree tree = w.tree();
-        boolean[] losesChildren = new boolean[tree.size()];
+        Arrays.fill(losesChildren, false);
         int size = 0;
         for (int i = 0, n = tree.size(); i < n; ) {
             if (kept(w, i, t)) {
