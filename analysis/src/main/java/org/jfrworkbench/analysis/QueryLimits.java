@@ -34,6 +34,22 @@ public final class QueryLimits {
         }
     }
 
+    /** The limits of this thread's query (null: none), for a helper thread doing part of it ({@link Parallel}). */
+    static QueryLimits current() {
+        return CURRENT.get();
+    }
+
+    /** Runs part of a query on this (helper) thread under the query's limits. */
+    static <T> T under(QueryLimits limits, java.util.function.Supplier<T> part) {
+        QueryLimits outer = CURRENT.get();
+        CURRENT.set(limits);
+        try {
+            return part.get();
+        } finally {
+            CURRENT.set(outer);
+        }
+    }
+
     /** Throws {@link QueryCancelledException} when the caller no longer wants the answer. */
     public static void check() {
         QueryLimits limits = CURRENT.get();
