@@ -59,6 +59,9 @@ final class BoundedTree {
             }
             i++;
         }
+        // each leaf's callers' groups take about three members and two groups per leaf in deep graphs
+        b.grow(3 * k);
+        b.pending.reserve(2 * k);
         b.pushGroups(root, k);
         b.drain();
         return b.out;

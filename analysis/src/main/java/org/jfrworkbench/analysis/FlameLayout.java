@@ -32,7 +32,7 @@ final class FlameLayout {
             }
         }
         Columns c = new Columns(out + (threshold > Long.MIN_VALUE ? out : 0));
-        Names names = new Names(tree.names());
+        Names names = new Names(tree.names(), out);
         int other = -1;
         int[] openTree = new int[64];
         int[] openOut = new int[64];
@@ -402,21 +402,30 @@ final class FlameLayout {
         }
     }
 
-    /** The output's name dictionary: the names the answer uses, in order of first use, the root's "all" first. */
+    /**
+     * The output's name dictionary: the names the answer uses, in order of first use, the root's "all" first. The
+     * dictionary ids it has met are kept in a small open-addressing table sized by the answer, not in an array of the
+     * dictionary's size: a recording can have millions of names where an answer uses a few thousand.
+     */
     static final class Names {
         private final FrameNames dict;
-        private final int[] remap;
         private final List<String> list = new ArrayList<>();
+        /** Dictionary id + 1 (0: empty slot) and its output id, by hash of the dictionary id. */
+        private int[] keys;
+        private int[] values;
+        private int used;
 
-        Names(FrameNames dict) {
-            this(dict, true);
+        Names(FrameNames dict, int expected) {
+            this(dict, true, expected);
         }
 
         /** withAll: whether the list starts with the root's "all" (a tree rooted at a method has no such node). */
-        Names(FrameNames dict, boolean withAll) {
+        Names(FrameNames dict, boolean withAll, int expected) {
             this.dict = dict;
-            this.remap = new int[dict.size()];
-            Arrays.fill(remap, -1);
+            // room for half as many names as nodes at half load; it grows past that
+            int capacity = Integer.highestOneBit(Math.max(16, Math.min(dict.size(), expected / 2)) - 1) << 2;
+            keys = new int[capacity];
+            values = new int[capacity];
             if (withAll) {
                 list.add("all");
             }
@@ -437,11 +446,46 @@ final class FlameLayout {
             if (name < 0) {
                 return 0;
             }
-            if (remap[name] < 0) {
-                remap[name] = list.size();
-                list.add(dict.name(name));
+            int mask = keys.length - 1;
+            for (int h = mix(name) & mask; ; h = (h + 1) & mask) {
+                int k = keys[h];
+                if (k == name + 1) {
+                    return values[h];
+                }
+                if (k == 0) {
+                    int id = list.size();
+                    list.add(dict.name(name));
+                    keys[h] = name + 1;
+                    values[h] = id;
+                    if (++used * 2 > keys.length) {
+                        grow();
+                    }
+                    return id;
+                }
             }
-            return remap[name];
+        }
+
+        private static int mix(int x) {
+            int h = x * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
+
+        private void grow() {
+            int[] oldKeys = keys;
+            int[] oldValues = values;
+            keys = new int[oldKeys.length * 2];
+            values = new int[keys.length];
+            int mask = keys.length - 1;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != 0) {
+                    int h = mix(oldKeys[i] - 1) & mask;
+                    while (keys[h] != 0) {
+                        h = (h + 1) & mask;
+                    }
+                    keys[h] = oldKeys[i];
+                    values[h] = oldValues[i];
+                }
+            }
         }
 
         List<String> list() {
