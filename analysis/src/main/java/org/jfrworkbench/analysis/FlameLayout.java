@@ -22,16 +22,9 @@ final class FlameLayout {
                          long threshold) {
         CallTree tree = w.tree();
         int n = tree.size();
-        int out = 0;
-        for (int i = 0; i < n; ) {
-            if (kept(w, i, threshold)) {
-                out++;
-                i++;
-            } else {
-                i = tree.end(i);
-            }
-        }
-        Columns c = new Columns(out + (threshold > Long.MIN_VALUE ? out : 0));
+        // the answer's exact size, "[other]" nodes included: its columns are made once and handed out as they are
+        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold, new boolean[n]);
+        Columns c = new Columns(out);
         Names names = new Names(tree.names(), out);
         int other = -1;
         int[] openTree = new int[64];
@@ -396,6 +389,9 @@ final class FlameLayout {
                 if (parent[i] >= 0) {
                     count[parent[i]] += count[i];
                 }
+            }
+            if (name.length == n) {
+                return new FlameGraph.Nodes(name, parent, total, self, type, count, samples);
             }
             return new FlameGraph.Nodes(Arrays.copyOf(name, n), Arrays.copyOf(parent, n), Arrays.copyOf(total, n),
                     Arrays.copyOf(self, n), Arrays.copyOf(type, n), count, Arrays.copyOf(samples, n));
