@@ -102,11 +102,12 @@ final class FlameLayout {
      */
     static long threshold(TreeWeights w, int maxNodes) {
         CallTree tree = w.tree();
-        int selected = selectedNodes(w);
+        CountRanking counts = w.unit() > 0 ? new CountRanking(w) : null;
+        int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
             return Long.MIN_VALUE;
         }
-        Ranking totals = w.unit() > 0 ? new CountRanking(w) : new WeightRanking(w, selected);
+        Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
         boolean[] losesChildren = new boolean[tree.size()];
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
@@ -180,6 +181,7 @@ final class FlameLayout {
         private final long unit;
         private final int[] histogram = new int[CAP];
         private final int[] large;
+        private final int size;
 
         CountRanking(TreeWeights w) {
             CallTree tree = w.tree();
@@ -204,6 +206,16 @@ final class FlameLayout {
             }
             large = Arrays.copyOf(big, b);
             Arrays.sort(large);
+            int small = 0;
+            for (int c : histogram) {
+                small += c;
+            }
+            size = small + b;
+        }
+
+        /** The selected nodes. */
+        int size() {
+            return size;
         }
 
         @Override
