@@ -1,5 +1,7 @@
 package org.jfrworkbench.analysis;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -10,15 +12,19 @@ import java.util.function.Supplier;
 
 /**
  * Two independent halves of one query (a diff's two sides) at once: the second is offered to a helper thread while
- * the caller's thread does the first, and whichever thread gets to the second first does it. When every helper is
- * busy (another query's half), the caller does both in turn, as without helpers: parallelism only uses a core that
- * would otherwise idle, and never makes a query wait for a helper. Helpers: one per core but one (none on one
- * core; {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off).
+ * the caller's thread does the first, and whichever thread gets to the second first does it. While another query
+ * runs ({@link QueryLimits#running}), the machine's load average reaches its cores, or every helper is busy, the
+ * caller does both in turn, as without helpers: parallelism only uses a core that would otherwise idle, and a query
+ * never waits for a helper to free up. Helpers: one per core but one (none on one core;
+ * {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off).
  */
 final class Parallel {
     private static final int HELPERS = Integer.getInteger("jfrworkbench.queryHelpers",
             Runtime.getRuntime().availableProcessors() - 1);
-    private static final ThreadPoolExecutor POOL = HELPERS <= 0 ? null : pool(HELPERS);
+    /** Its threads start on first use and end after 30 s idle. */
+    private static final ThreadPoolExecutor POOL = pool(Math.max(1, HELPERS));
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
 
     private Parallel() {
     }
@@ -28,7 +34,14 @@ final class Parallel {
     }
 
     static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
-        if (POOL == null) {
+        // another query running, or a machine whose cores are all busy, leaves no core idle: a helper would only
+        // take turns with the others, and measured so, two clients' diffs took longer with helpers than without
+        return both(first, second, HELPERS > 0 && QueryLimits.running() <= 1 && !busyMachine());
+    }
+
+    /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
+    static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, boolean offer) {
+        if (!offer) {
             A a = first.get();
             return new Both<>(a, second.get());
         }
@@ -65,6 +78,12 @@ final class Parallel {
             }
             throw e;
         }
+    }
+
+    /** Whether the machine's run queue (the last minute's load average) fills every core; false where unknown. */
+    private static boolean busyMachine() {
+        double load = OS.getSystemLoadAverage();
+        return load >= CORES;
     }
 
     /** Daemon helpers; offers past a short queue are dropped (their caller does the work itself). */
