@@ -59,6 +59,9 @@ final class BoundedTree {
             }
             i++;
         }
+        // each leaf's callers' groups take about three members and two groups per leaf in deep graphs
+        b.grow(3 * k);
+        b.pending.reserve(2 * k);
         b.pushGroups(root, k);
         b.drain();
         return b.out;
@@ -117,6 +120,20 @@ final class BoundedTree {
 
     /** Pushes the groups of the next level below an answer node; returns its self weight (the paths ending there). */
     private long expandChildren(int emitted, int from, int length) {
+        if (up && length == 1) {
+            // one member (a path found once, most of a deep graph): its parent is the one group, if any
+            int p = tree.parent(node[from]);
+            if (p <= 0) {
+                return weight[from];
+            }
+            grow(used + 1);
+            node[used] = p;
+            weight[used] = weight[from];
+            samples[used] = samples[from];
+            pending.push(emitted, used++, 1, weight[from], samples[from]);
+            out.childPending(emitted);
+            return 0;
+        }
         int k = 0;
         long self = 0;
         for (int m = from; m < from + length; m++) {

@@ -29,26 +29,35 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     public DiffResult run(ProfileData a, ProfileData b) {
         a.samples(base.kind());
         b.samples(target.kind());
-        TreeWeights wa = base.weigh(a, a.tree(naming));
-        TreeWeights wb = target.weigh(b, b.tree(naming));
-        return compare(base, target, wa, wb, base.seconds(a.profile()), target.seconds(b.profile()), mode, maxNodes,
-                () -> a.samplingInterval(base.kind()), () -> b.samplingInterval(target.kind()));
+        // the two sides are independent until they are merged: each weighed, cut and summed per method at once
+        Parallel.Both<Side, Side> sides = Parallel.both(() -> Side.of(base.weigh(a, a.tree(naming)), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming)), maxNodes));
+        return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
+                target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
+                () -> b.samplingInterval(target.kind()));
+    }
+
+    /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
+    record Side(TreeWeights w, long threshold, SampleSets sets) {
+        /** Each side's heaviest nodes in half the budget. */
+        static Side of(TreeWeights w, int maxNodes) {
+            return new Side(w, FlameLayout.threshold(w, maxNodes / 2), SampleSets.of(w));
+        }
     }
 
     /**
      * The diff of two weighed trees (a recording's or several merged, {@link MergedDiffQuery}); seconds are what
      * "per second" divides by, the intervals each side's sampling interval (0 if unknown), asked only when needed.
      */
-    static DiffResult compare(Selection base, Selection target, TreeWeights wa, TreeWeights wb, double baseSeconds,
-                              double targetSeconds, DiffMode mode, int maxNodes, LongSupplier baseInterval,
+    static DiffResult compare(Selection base, Selection target, Side sa, Side sb, double baseSeconds,
+                              double targetSeconds, DiffMode mode, LongSupplier baseInterval,
                               LongSupplier targetInterval) {
+        TreeWeights wa = sa.w();
+        TreeWeights wb = sb.w();
         // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
-        // each side's heaviest nodes in half the budget
-        DiffTree tree = DiffTree.merge(wa, wb, merged, FlameLayout.threshold(wa, maxNodes / 2),
-                FlameLayout.threshold(wb, maxNodes / 2));
-        DiffChanges.Rows rows = DiffChanges.of(SampleSets.of(wa), SampleSets.of(wb), merged, mode, baseSeconds,
-                targetSeconds);
+        DiffTree tree = DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold());
+        DiffChanges.Rows rows = DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds);
         int[] significance = DiffChanges.nodeSignificance(tree, mode, wa.samples(), wb.samples(), baseSeconds,
                 targetSeconds, wa.totalWeight(), wb.totalWeight());
         int n = tree.size;

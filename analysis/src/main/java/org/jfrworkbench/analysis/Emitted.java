@@ -114,7 +114,7 @@ final class Emitted {
             }
             Arrays.sort(children, start[i], fill[i]);
         }
-        FlameLayout.Names names = new FlameLayout.Names(dict, withAll);
+        FlameLayout.Names names = new FlameLayout.Names(dict, withAll, withOthers);
         int[] nameCol = new int[withOthers];
         int[] parentCol = new int[withOthers];
         long[] totalCol = new long[withOthers];

@@ -22,17 +22,10 @@ final class FlameLayout {
                          long threshold) {
         CallTree tree = w.tree();
         int n = tree.size();
-        int out = 0;
-        for (int i = 0; i < n; ) {
-            if (kept(w, i, threshold)) {
-                out++;
-                i++;
-            } else {
-                i = tree.end(i);
-            }
-        }
-        Columns c = new Columns(out + (threshold > Long.MIN_VALUE ? out : 0));
-        Names names = new Names(tree.names());
+        // the answer's exact size, "[other]" nodes included: its columns are made once and handed out as they are
+        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold, new boolean[n]);
+        Columns c = new Columns(out);
+        Names names = new Names(tree.names(), out);
         int other = -1;
         int[] openTree = new int[64];
         int[] openOut = new int[64];
@@ -109,42 +102,152 @@ final class FlameLayout {
      */
     static long threshold(TreeWeights w, int maxNodes) {
         CallTree tree = w.tree();
-        int selected = selectedNodes(w);
+        CountRanking counts = w.unit() > 0 ? new CountRanking(w) : null;
+        int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
             return Long.MIN_VALUE;
         }
-        long[] totals = new long[selected];
-        int k = 0;
-        for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
-            if (w.totalSamples(i) > 0) {
-                totals[k++] = w.total(i);
-            }
-        }
+        Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
+        boolean[] losesChildren = new boolean[tree.size()];
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
-        long t = largest(totals, keep);
-        int size = answerSize(w, t);
+        long t = totals.largest(keep);
+        int size = answerSize(w, t, losesChildren);
         while (size > maxNodes) {
             // ties at t: the next weight up
+            t = totals.above(t);
+            size = answerSize(w, t, losesChildren);
+        }
+        int room = maxNodes - size;
+        if (room > maxNodes / 16) {
+            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
+            long lower = totals.largest(more);
+            if (lower < t && answerSize(w, lower, losesChildren) <= maxNodes) {
+                t = lower;
+            }
+        }
+        return t;
+    }
+
+    /** The totals of the selected nodes, ranked. */
+    private interface Ranking {
+        /** The k-th largest (k from 1). */
+        long largest(int k);
+
+        /** The smallest total above t (Long.MAX_VALUE: none). */
+        long above(long t);
+    }
+
+    /** Any weights: the totals in an array, ranked by quickselect. */
+    private static final class WeightRanking implements Ranking {
+        private final long[] totals;
+
+        WeightRanking(TreeWeights w, int selected) {
+            CallTree tree = w.tree();
+            totals = new long[selected];
+            int k = 0;
+            for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
+                if (w.totalSamples(i) > 0) {
+                    totals[k++] = w.total(i);
+                }
+            }
+        }
+
+        @Override
+        public long largest(int k) {
+            return FlameLayout.largest(totals, k);
+        }
+
+        @Override
+        public long above(long t) {
             long next = Long.MAX_VALUE;
             for (long v : totals) {
                 if (v > t && v < next) {
                     next = v;
                 }
             }
-            t = next;
-            size = answerSize(w, t);
+            return next;
         }
-        int room = maxNodes - size;
-        if (room > maxNodes / 16) {
-            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
-            long lower = largest(totals, more);
-            if (lower < t && answerSize(w, lower) <= maxNodes) {
-                t = lower;
+    }
+
+    /**
+     * Samples that all weigh one unit: a total is a sample count times the unit, so the counts rank the nodes, and
+     * most are small. A histogram of the counts below {@link #CAP}, and the few larger ones sorted, rank them without
+     * an array of every total.
+     */
+    private static final class CountRanking implements Ranking {
+        private static final int CAP = 1 << 16;
+        private final long unit;
+        private final int[] histogram = new int[CAP];
+        private final int[] large;
+        private final int size;
+
+        CountRanking(TreeWeights w) {
+            CallTree tree = w.tree();
+            unit = w.unit();
+            int[] big = new int[64];
+            int b = 0;
+            for (int i = 0, n = tree.size(); i < n; ) {
+                int c = w.totalSamples(i);
+                if (c == 0) {
+                    i = tree.end(i);
+                    continue;
+                }
+                if (c < CAP) {
+                    histogram[c]++;
+                } else {
+                    if (b == big.length) {
+                        big = Arrays.copyOf(big, b * 2);
+                    }
+                    big[b++] = c;
+                }
+                i++;
             }
+            large = Arrays.copyOf(big, b);
+            Arrays.sort(large);
+            int small = 0;
+            for (int c : histogram) {
+                small += c;
+            }
+            size = small + b;
         }
-        return t;
+
+        /** The selected nodes. */
+        int size() {
+            return size;
+        }
+
+        @Override
+        public long largest(int k) {
+            if (k <= large.length) {
+                return unit * large[large.length - k];
+            }
+            int left = k - large.length;
+            for (int c = CAP - 1; c > 0; c--) {
+                left -= histogram[c];
+                if (left <= 0) {
+                    return unit * c;
+                }
+            }
+            return unit; // k past the selected nodes: every one is kept
+        }
+
+        @Override
+        public long above(long t) {
+            long count = t / unit; // t is a count times unit
+            for (long c = count + 1; c < CAP; c++) {
+                if (histogram[(int) c] > 0) {
+                    return unit * c;
+                }
+            }
+            for (int v : large) {
+                if (v > count) {
+                    return unit * v;
+                }
+            }
+            return Long.MAX_VALUE;
+        }
     }
 
     /** The k-th largest value (k from 1), by quickselect: reorders a. */
@@ -184,10 +287,10 @@ final class FlameLayout {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
-    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
-    private static int answerSize(TreeWeights w, long t) {
+    /** Nodes of the answer cut at threshold t, "[other]" nodes included; losesChildren: scratch of the tree's size. */
+    private static int answerSize(TreeWeights w, long t, boolean[] losesChildren) {
         CallTree tree = w.tree();
-        boolean[] losesChildren = new boolean[tree.size()];
+        Arrays.fill(losesChildren, false);
         int size = 0;
         for (int i = 0, n = tree.size(); i < n; ) {
             if (kept(w, i, t)) {
@@ -299,26 +402,38 @@ final class FlameLayout {
                     count[parent[i]] += count[i];
                 }
             }
+            if (name.length == n) {
+                return new FlameGraph.Nodes(name, parent, total, self, type, count, samples);
+            }
             return new FlameGraph.Nodes(Arrays.copyOf(name, n), Arrays.copyOf(parent, n), Arrays.copyOf(total, n),
                     Arrays.copyOf(self, n), Arrays.copyOf(type, n), count, Arrays.copyOf(samples, n));
         }
     }
 
-    /** The output's name dictionary: the names the answer uses, in order of first use, the root's "all" first. */
+    /**
+     * The output's name dictionary: the names the answer uses, in order of first use, the root's "all" first. The
+     * dictionary ids it has met are kept in a small open-addressing table sized by the answer, not in an array of the
+     * dictionary's size: a recording can have millions of names where an answer uses a few thousand.
+     */
     static final class Names {
         private final FrameNames dict;
-        private final int[] remap;
         private final List<String> list = new ArrayList<>();
+        /** Dictionary id + 1 (0: empty slot) and its output id, by hash of the dictionary id. */
+        private int[] keys;
+        private int[] values;
+        private int used;
 
-        Names(FrameNames dict) {
-            this(dict, true);
+        Names(FrameNames dict, int expected) {
+            this(dict, true, expected);
         }
 
         /** withAll: whether the list starts with the root's "all" (a tree rooted at a method has no such node). */
-        Names(FrameNames dict, boolean withAll) {
+        Names(FrameNames dict, boolean withAll, int expected) {
             this.dict = dict;
-            this.remap = new int[dict.size()];
-            Arrays.fill(remap, -1);
+            // room for half as many names as nodes at half load; it grows past that
+            int capacity = Integer.highestOneBit(Math.max(16, Math.min(dict.size(), expected / 2)) - 1) << 2;
+            keys = new int[capacity];
+            values = new int[capacity];
             if (withAll) {
                 list.add("all");
             }
@@ -339,11 +454,46 @@ final class FlameLayout {
             if (name < 0) {
                 return 0;
             }
-            if (remap[name] < 0) {
-                remap[name] = list.size();
-                list.add(dict.name(name));
+            int mask = keys.length - 1;
+            for (int h = mix(name) & mask; ; h = (h + 1) & mask) {
+                int k = keys[h];
+                if (k == name + 1) {
+                    return values[h];
+                }
+                if (k == 0) {
+                    int id = list.size();
+                    list.add(dict.name(name));
+                    keys[h] = name + 1;
+                    values[h] = id;
+                    if (++used * 2 > keys.length) {
+                        grow();
+                    }
+                    return id;
+                }
             }
-            return remap[name];
+        }
+
+        private static int mix(int x) {
+            int h = x * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
+
+        private void grow() {
+            int[] oldKeys = keys;
+            int[] oldValues = values;
+            keys = new int[oldKeys.length * 2];
+            values = new int[keys.length];
+            int mask = keys.length - 1;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != 0) {
+                    int h = mix(oldKeys[i] - 1) & mask;
+                    while (keys[h] != 0) {
+                        h = (h + 1) & mask;
+                    }
+                    keys[h] = oldKeys[i];
+                    values[h] = oldValues[i];
+                }
+            }
         }
 
         List<String> list() {

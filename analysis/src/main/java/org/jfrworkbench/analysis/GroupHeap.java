@@ -30,13 +30,7 @@ final class GroupHeap {
 
     void push(int parentIndex, int memberFrom, int memberLength, long totalWeight, long sampleCount) {
         if (groups == parent.length) {
-            int cap = groups * 2;
-            parent = Arrays.copyOf(parent, cap);
-            from = Arrays.copyOf(from, cap);
-            length = Arrays.copyOf(length, cap);
-            total = Arrays.copyOf(total, cap);
-            samples = Arrays.copyOf(samples, cap);
-            next = Arrays.copyOf(next, cap);
+            reserve(groups * 2);
         }
         int g = groups++;
         parent[g] = parentIndex;
@@ -55,6 +49,18 @@ final class GroupHeap {
         tail[b] = g;
         top = Math.max(top, b);
         size++;
+    }
+
+    /** Room for cap groups in all, made at once where the caller can tell (copies of growing arrays add up). */
+    void reserve(int cap) {
+        if (cap > parent.length) {
+            parent = Arrays.copyOf(parent, cap);
+            from = Arrays.copyOf(from, cap);
+            length = Arrays.copyOf(length, cap);
+            total = Arrays.copyOf(total, cap);
+            samples = Arrays.copyOf(samples, cap);
+            next = Arrays.copyOf(next, cap);
+        }
     }
 
     boolean isEmpty() {

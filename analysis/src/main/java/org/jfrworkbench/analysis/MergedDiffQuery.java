@@ -19,8 +19,9 @@ public record MergedDiffQuery(Selection baseShape, Selection targetShape, DiffMo
         List<RunSelection.Contribution> targetContributions = new ArrayList<>();
         TreeWeights wa = MergedTree.of(RunSelection.weigh(baseRuns, baseContributions));
         TreeWeights wb = MergedTree.of(RunSelection.weigh(targetRuns, targetContributions));
-        DiffResult diff = DiffQuery.compare(baseShape, targetShape, wa, wb, RunSelection.seconds(baseRuns),
-                RunSelection.seconds(targetRuns), mode, maxNodes, () -> RunSelection.samplingInterval(baseRuns),
+        DiffResult diff = DiffQuery.compare(baseShape, targetShape, DiffQuery.Side.of(wa, maxNodes),
+                DiffQuery.Side.of(wb, maxNodes), RunSelection.seconds(baseRuns),
+                RunSelection.seconds(targetRuns), mode, () -> RunSelection.samplingInterval(baseRuns),
                 () -> RunSelection.samplingInterval(targetRuns));
         return new Result(diff, baseContributions, targetContributions);
     }

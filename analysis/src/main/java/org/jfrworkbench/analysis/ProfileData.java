@@ -31,6 +31,7 @@ public final class ProfileData {
     private final Map<FrameNaming, CompletableFuture<CallTree>> otherTrees = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<SearchKey, boolean[]> searches = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Kind, SampleBlocks> blocks = new java.util.concurrent.ConcurrentHashMap<>();
 
 
     private record SearchKey(FrameNaming naming, SearchPattern pattern) {
@@ -138,6 +139,17 @@ public final class ProfileData {
         return intervals.computeIfAbsent(kind, k -> SamplingInterval.estimate(samples(k)));
     }
 
+    /** The blocks of a kind's samples ({@link SampleBlocks}), made on the kind's first query. */
+    SampleBlocks blocks(Kind kind) {
+        SampleTable t = samples(kind);
+        SampleBlocks b = blocks.get(kind);
+        if (b == null || b.size() != t.size()) {
+            b = SampleBlocks.of(t);
+            blocks.put(kind, b);
+        }
+        return b;
+    }
+
     /** The samples of a kind, or a BadQueryException naming the kinds this recording has. */
     public SampleTable samples(Kind kind) {
         SampleTable t = profile.kinds().get(kind);
@@ -150,11 +162,13 @@ public final class ProfileData {
 
     /**
      * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
-     * and one more naming's names that queries may add later (each about the default's size).
+     * and one more naming's names that queries may add later (each about the default's size), and each kind's
+     * {@link SampleBlocks}.
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
         return profile.footprint() + classes.footprint() + (1 + MAX_OTHER_TREES) * tree.footprint()
-                + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size());
+                + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
+                + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum();
     }
 }

@@ -1,6 +1,8 @@
 package org.jfrworkbench.analysis;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What a caller allows the queries it runs on its thread: to go on only while it still wants the answer (an HTTP
@@ -9,6 +11,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class QueryLimits {
     private static final ThreadLocal<QueryLimits> CURRENT = new ThreadLocal<>();
+    private static final AtomicInteger RUNNING = new AtomicInteger();
 
     private final BooleanSupplier cancelled;
     private final long maxNodes;
@@ -27,8 +30,35 @@ public final class QueryLimits {
     public static <T> T run(BooleanSupplier cancelled, long maxNodes, Work<T> work) throws Exception {
         QueryLimits outer = CURRENT.get();
         CURRENT.set(new QueryLimits(cancelled, maxNodes));
+        if (outer == null) {
+            RUNNING.incrementAndGet();
+        }
         try {
             return work.run();
+        } finally {
+            if (outer == null) {
+                RUNNING.decrementAndGet();
+            }
+            CURRENT.set(outer);
+        }
+    }
+
+    /** Queries running under limits in this JVM now (the caller's included): more than one leaves no core idle. */
+    static int running() {
+        return RUNNING.get();
+    }
+
+    /** The limits of this thread's query (null: none), for a helper thread doing part of it ({@link Parallel}). */
+    static QueryLimits current() {
+        return CURRENT.get();
+    }
+
+    /** Runs part of a query on this (helper) thread under the query's limits. */
+    static <T> T under(QueryLimits limits, Supplier<T> part) {
+        QueryLimits outer = CURRENT.get();
+        CURRENT.set(limits);
+        try {
+            return part.get();
         } finally {
             CURRENT.set(outer);
         }

@@ -26,15 +26,12 @@ record SampleSets(MethodStats stats, long[] fingerprint, int[] depth) {
         int[] depth = new int[m];
         Arrays.fill(depth, Integer.MAX_VALUE);
         int[] onPath = new int[m];
-        // the nodes visited, in pre-order: their outermost flag (as a sign), parent visit and subtree hash sum
-        int capacity = Math.max(1024, Math.min(tree.size(), 4 * tree.stackSlots()));
-        int[] visited = new int[capacity];
-        int[] parentVisit = new int[capacity];
-        long[] sum = new long[capacity];
-        int v = 0;
-        long[] openHash = new long[64];
+        // the open path: each node's stable name (its complement when not the name's outermost occurrence), path
+        // hash, and the sum of the hashes of the stacks below it so far, added to its parent's when it closes
         int[] openNode = new int[64];
-        int[] openVisit = new int[64];
+        int[] openName = new int[64];
+        long[] openHash = new long[64];
+        long[] openSum = new long[64];
         int d = 0;
         for (int i = 1, n = tree.size(); i < n; ) {
             if (w.totalSamples(i) == 0) {
@@ -42,7 +39,7 @@ record SampleSets(MethodStats stats, long[] fingerprint, int[] depth) {
                 continue;
             }
             while (d > 0 && tree.end(openNode[d - 1]) <= i) {
-                onPath[stable[tree.name(openNode[--d])]]--;
+                d = close(d, openName, openSum, onPath, fingerprint);
             }
             int s = stable[tree.name(i)];
             long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[s]);
@@ -54,34 +51,39 @@ record SampleSets(MethodStats stats, long[] fingerprint, int[] depth) {
                 totalSamples[s] += w.totalSamples(i);
                 depth[s] = Math.min(depth[s], d);
             }
-            if (v == visited.length) {
-                visited = Arrays.copyOf(visited, v * 2);
-                parentVisit = Arrays.copyOf(parentVisit, v * 2);
-                sum = Arrays.copyOf(sum, v * 2);
-            }
-            visited[v] = outermost ? s : ~s;
-            parentVisit[v] = d == 0 ? -1 : openVisit[d - 1];
-            sum[v] = w.selfSamples(i) > 0 ? hash : 0;
             if (d == openNode.length) {
                 openNode = Arrays.copyOf(openNode, d * 2);
+                openName = Arrays.copyOf(openName, d * 2);
                 openHash = Arrays.copyOf(openHash, d * 2);
-                openVisit = Arrays.copyOf(openVisit, d * 2);
+                openSum = Arrays.copyOf(openSum, d * 2);
             }
             openNode[d] = i;
+            openName[d] = outermost ? s : ~s;
             openHash[d] = hash;
-            openVisit[d++] = v++;
+            openSum[d++] = w.selfSamples(i) > 0 ? hash : 0;
             i++;
         }
-        for (int k = v - 1; k >= 0; k--) {
-            if (parentVisit[k] >= 0) {
-                sum[parentVisit[k]] += sum[k];
-            }
-            if (visited[k] >= 0) {
-                fingerprint[visited[k]] += sum[k];
-            }
+        while (d > 0) {
+            d = close(d, openName, openSum, onPath, fingerprint);
         }
         MethodStats stats = new MethodStats(names, self, total, selfSamples, totalSamples, w.totalWeight(), w.samples());
         return new SampleSets(stats, fingerprint, depth);
+    }
+
+    /** Closes the innermost open node: its sum goes to its parent's and, at a method's outermost, to the method's. */
+    private static int close(int d, int[] openName, long[] openSum, int[] onPath, long[] fingerprint) {
+        int top = d - 1;
+        int s = openName[top];
+        if (s >= 0) {
+            fingerprint[s] += openSum[top];
+            onPath[s]--;
+        } else {
+            onPath[~s]--;
+        }
+        if (top > 0) {
+            openSum[top - 1] += openSum[top];
+        }
+        return top;
     }
 
     private static long mix(long k) {

@@ -83,10 +83,21 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      */
     public void check(Profile p) {
         SampleTable t = p.kinds().get(kind);
-        if (t == null) {
-            return; // the query names the kinds present when it asks for the samples
+        if (t != null && (source != null || states != null)) {
+            check(KindBreakdown.of(kind, t));
         }
-        KindBreakdown b = KindBreakdown.of(kind, t);
+    }
+
+    /** {@link #check(Profile)} with what the recording keeps of its kinds: no pass over the samples per query. */
+    public void check(ProfileData data) {
+        SampleTable t = data.profile().kinds().get(kind);
+        if (t != null && (source != null || states != null)) {
+            check(data.blocks(kind).breakdown(t));
+        }
+    }
+
+    // the query names the kinds present when it asks for the samples, so a kind absent passes here
+    private void check(KindBreakdown b) {
         if (source != null && !b.sources().containsKey(source)) {
             throw new BadQueryException("unknown source '" + source + "': this recording's " + kind.id()
                     + " samples come from " + b.sources().keySet() + " (default " + b.source() + ")");
@@ -128,40 +139,67 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
 
     /**
      * One pass over the kind's samples: each selected sample's weight goes to its stack's slot, then each slot's
-     * to its node in tree.
+     * to its node in tree. The time range is tested per block of samples ({@link SampleBlocks}) where it can be,
+     * and samples that all weigh the same are only counted.
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
         SampleTable t = data.samples(kind);
+        SampleBlocks blocks = data.blocks(kind);
         Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
-        long[] slotWeight = new long[tree.sampleSlots()];
-        int[] slotSamples = new int[slotWeight.length];
+        long unit = countSamples ? 1 : blocks.uniform() ? blocks.uniformWeight() : 0;
+        boolean counted = countSamples || blocks.uniform();
+        int[] slotSamples = new int[tree.sampleSlots()];
+        long[] slotWeight = counted ? null : new long[slotSamples.length];
         boolean classes = StackClasses.hasClassFrames(kind);
         int stackSlots = tree.stackSlots();
-        for (int i = 0, size = t.size(); i < size; i++) {
-            if ((i & 0xffff) == 0xffff) {
+        boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
+        boolean others = f.tests && f.othersTested();
+        for (int b = 0, blockCount = blocks.count(), size = t.size(); b < blockCount; b++) {
+            if ((b & 0xff) == 0xff) {
                 QueryLimits.check(); // a client that hung up stops its view's work here
             }
-            if (f.tests && !f.accepts(t, i)) {
-                continue;
+            boolean times = false;
+            if (range) {
+                long min = blocks.min(b);
+                long max = blocks.max(b);
+                if (max < f.lo || min >= f.hi) {
+                    continue;
+                }
+                times = min < f.lo || max >= f.hi;
             }
-            int slot = StackClasses.slot(t.stack(i), stackSlots);
-            if (classes) {
-                slot = tree.allocationSlot(slot, t.objectClass(i));
+            for (int i = b << SampleBlocks.BITS, end = Math.min(size, (b + 1) << SampleBlocks.BITS); i < end; i++) {
+                if (times) {
+                    long time = t.time(i);
+                    if (time < f.lo || time >= f.hi) {
+                        continue;
+                    }
+                }
+                if (others && !f.acceptsOthers(t, i)) {
+                    continue;
+                }
+                int slot = StackClasses.slot(t.stack(i), stackSlots);
+                if (classes) {
+                    slot = tree.allocationSlot(slot, t.objectClass(i));
+                }
+                slotSamples[slot]++;
+                if (slotWeight != null) {
+                    slotWeight[slot] += t.weight(i);
+                }
             }
-            slotWeight[slot] += countSamples ? 1 : t.weight(i);
-            slotSamples[slot]++;
         }
         int n = tree.size();
-        long[] self = new long[n];
         int[] selfSamples = new int[n];
-        for (int s = 0; s < slotWeight.length; s++) {
+        long[] self = counted ? null : new long[n];
+        for (int s = 0; s < slotSamples.length; s++) {
             if (slotSamples[s] != 0) {
                 int node = tree.slotNode(s);
-                self[node] += slotWeight[s];
                 selfSamples[node] += slotSamples[s];
+                if (self != null) {
+                    self[node] += slotWeight[s];
+                }
             }
         }
-        return new TreeWeights(tree, self, selfSamples);
+        return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
     }
 
     /** The selection resolved against one table: epoch bounds, the source's id, the accepted state ids. */
@@ -173,6 +211,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         final boolean[] states;
         final long aliveAt;
         final HeapTimeline heap;
+        /** Every sample has the selection's source (and one state). */
+        final boolean oneSource;
         /** False when every sample is selected (no range, threads or states; one source throughout): no test. */
         final boolean tests;
 
@@ -198,7 +238,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
                 }
             }
             states = accepted;
-            boolean oneSource = t.uniformStateAndSource() && t.size() > 0 && t.source(0) == source;
+            oneSource = t.uniformStateAndSource() && t.size() > 0 && t.source(0) == source;
             tests = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE || threads != null || states != null || !oneSource
                     || aliveAt != Long.MIN_VALUE;
         }
@@ -210,6 +250,16 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
                     return false;
                 }
             }
+            return acceptsOthers(t, i);
+        }
+
+        /** Whether anything but the time is tested: threads, states, the source where several, survival. */
+        boolean othersTested() {
+            return threads != null || states != null || !oneSource || aliveAt != Long.MIN_VALUE;
+        }
+
+        /** Every test but the time's. */
+        boolean acceptsOthers(SampleTable t, int i) {
             return (threads == null || threads.get(t.thread(i))) && t.source(i) == source
                     && (states == null || states[t.state(i)])
                     && (aliveAt == Long.MIN_VALUE || heap.survivedUntil(i) >= aliveAt);

@@ -50,7 +50,7 @@ final class QueryParams {
         BitSet threads = threads(param(ctx, prefix, "threads"), name(prefix, "threads"), data);
         Selection s = Selection.millis(kind, from, to, threads, countSamples(ctx, kind))
                 .with(states(param(ctx, prefix, "states")), param(ctx, prefix, "source"));
-        s.check(data.profile());
+        s.check(data);
         return s;
     }
 

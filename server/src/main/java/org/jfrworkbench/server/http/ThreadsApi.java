@@ -31,7 +31,7 @@ final class ThreadsApi {
         SampleTable table = data.samples(kind);
         // the lanes span the whole recording and every thread: only the states and the source select
         Selection selection = Selection.of(kind).with(QueryParams.states(ctx.queryParam("states")), ctx.queryParam("source"));
-        selection.check(data.profile());
+        selection.check(data);
         int limit = QueryParams.intParam(ctx, "limit", 100, 1, 100_000);
         ctx.json(ThreadTimelines.of(data.profile(), kind, selection.on(table, data.profile().startNanos()), limit));
     }

@@ -1,0 +1,169 @@
+package org.jfrworkbench.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The samples a flame graph, an inverted graph and a diff count, for random time ranges, thread sets and weights of
+ * a real recording (samples out of time order, a kind of equal weights and one of unequal weights): they agree with
+ * the frame-states route, which tests each sample on its own, and a bounded graph keeps exactly the nodes of the
+ * unbounded graph at or above one weight.
+ */
+class SelectedSamplesApiTest {
+    static final Path CHECKOUT = Path.of(System.getProperty("samples.dir", "../sample-recordings"), "checkout-before.jfr");
+    static final Path AFTER = Path.of(System.getProperty("samples.dir", "../sample-recordings"), "checkout-after.jfr");
+    @TempDir
+    static Path data;
+    static TestServer server;
+    static String id;
+    static String otherId;
+    static long duration;
+    static List<Integer> threads = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new TestServer(data, 256 << 20, null);
+        id = upload(CHECKOUT);
+        otherId = upload(AFTER);
+        JsonNode rec = server.get("/api/recordings/" + id).json();
+        duration = rec.get("durationMillis").asLong();
+        rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
+        assertTrue(rec.get("kinds").has("cpu") && rec.get("kinds").has("alloc"), rec.get("kinds").toString());
+        assertTrue(threads.size() >= 3, "threads: " + threads);
+    }
+
+    static String upload(Path file) throws Exception {
+        TestServer.Reply r = server.post("?name=" + file.getFileName(), Files.readAllBytes(file), null);
+        assertTrue(r.status() == 201 || r.status() == 200, r.body());
+        return r.json().get("id").asText();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    /** Random selections: a range of 1 ms up to the whole recording, or none; a few threads or all; either weight. */
+    static List<String> selections(String kind, long seed, int count) {
+        Random r = new Random(seed);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            StringBuilder q = new StringBuilder("kind=" + kind);
+            if (r.nextInt(4) != 0) {
+                long length = 1 + (long) (r.nextDouble() * duration);
+                long from = (long) (r.nextDouble() * (duration - length + 1));
+                q.append("&from=").append(from).append("&to=").append(from + length);
+            }
+            if (r.nextInt(3) == 0) {
+                q.append("&threads=");
+                for (int t = 0, n = 1 + r.nextInt(3); t < n; t++) {
+                    q.append(t == 0 ? "" : ",").append(threads.get(r.nextInt(threads.size())));
+                }
+            }
+            if (r.nextBoolean()) {
+                q.append("&weight=samples");
+            }
+            out.add(q.toString());
+        }
+        return out;
+    }
+
+    @Test
+    void graphsCountTheSamplesThatFrameStatesCountOneByOne() throws Exception {
+        for (String kind : List.of("cpu", "alloc")) {
+            for (String q : selections(kind, 11, 12)) {
+                JsonNode states = get("/frame-states?" + q);
+                for (String shape : List.of("", "&invert=true")) {
+                    JsonNode graph = get("/flame?" + q + shape);
+                    assertEquals(states.get("samples").asLong(), graph.get("samples").asLong(), q + shape);
+                    assertEquals(states.get("weight").asLong(), graph.get("total").asLong(), q + shape);
+                }
+            }
+        }
+    }
+
+    @Test
+    void boundedGraphsKeepTheNodesAtOrAboveOneWeight() throws Exception {
+        for (String kind : List.of("cpu", "alloc")) {
+            for (String q : selections(kind, 12, 8)) {
+                Map<String, Long> all = totalsByPath(get("/flame?" + q));
+                for (int maxNodes : new int[] {2, 40, 300}) {
+                    JsonNode bounded = get("/flame?" + q + "&maxNodes=" + maxNodes);
+                    JsonNode nodes = bounded.get("nodes");
+                    int size = nodes.get("name").size();
+                    assertTrue(size <= maxNodes, q + ": " + size + " nodes for maxNodes=" + maxNodes);
+                    Map<String, Long> kept = totalsByPath(bounded);
+                    long lightestKept = Long.MAX_VALUE;
+                    for (Map.Entry<String, Long> e : kept.entrySet()) {
+                        if (e.getKey().endsWith(";[other]")) {
+                            continue;
+                        }
+                        assertEquals(all.get(e.getKey()), e.getValue(), q + " at " + e.getKey());
+                        if (!e.getKey().equals("all")) {
+                            lightestKept = Math.min(lightestKept, e.getValue());
+                        }
+                    }
+                    for (Map.Entry<String, Long> e : all.entrySet()) {
+                        if (!kept.containsKey(e.getKey())) {
+                            assertTrue(e.getValue() < lightestKept, q + ", maxNodes=" + maxNodes + ": " + e.getKey()
+                                    + " (" + e.getValue() + ") left out, lighter nodes kept (" + lightestKept + ")");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void eachSideOfADiffCountsWhatItsFlameGraphCounts() throws Exception {
+        for (String kind : List.of("cpu", "alloc")) {
+            for (String q : selections(kind, 13, 6)) {
+                JsonNode base = get("/flame?" + q);
+                JsonNode target = server.get("/api/recordings/" + otherId + "/flame?" + q).json();
+                TestServer.Reply r = server.get("/api/diff?base=" + id + "&target=" + otherId + "&" + q);
+                assertEquals(200, r.status(), r.body());
+                JsonNode diff = r.json();
+                assertEquals(base.get("total").asLong(), diff.get("baseTotal").asLong(), q);
+                assertEquals(target.get("total").asLong(), diff.get("targetTotal").asLong(), q);
+                assertEquals(base.get("samples").asLong(), diff.get("baseSamples").asLong(), q);
+                assertEquals(target.get("samples").asLong(), diff.get("targetSamples").asLong(), q);
+            }
+        }
+    }
+
+    static JsonNode get(String route) throws Exception {
+        TestServer.Reply r = server.get("/api/recordings/" + id + route);
+        assertEquals(200, r.status(), r.body());
+        return r.json();
+    }
+
+    /** Each node's total by its path of names from the root ("all;a;b"). */
+    static Map<String, Long> totalsByPath(JsonNode graph) {
+        JsonNode nodes = graph.get("nodes");
+        JsonNode names = graph.get("names");
+        int size = nodes.get("name").size();
+        String[] path = new String[size];
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < size; i++) {
+            int p = nodes.get("parent").get(i).asInt();
+            String name = names.get(nodes.get("name").get(i).asInt()).asText();
+            path[i] = p < 0 ? name : path[p] + ";" + name;
+            out.put(path[i], nodes.get("total").get(i).asLong());
+        }
+        return out;
+    }
+}
