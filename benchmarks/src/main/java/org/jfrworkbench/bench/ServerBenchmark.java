@@ -98,12 +98,13 @@ public final class ServerBenchmark {
             }
             Map<String, List<QueryTimer.Answer>> ours = new LinkedHashMap<>();
             Map<String, List<Double>> peer = new LinkedHashMap<>();
-            int peerEvery = Math.max(1, ROUNDS / PEER_RUNS);
+            // -Dbench.peerRuns=0: ours alone (the converter is never run)
+            int peerEvery = PEER_RUNS > 0 ? Math.max(1, ROUNDS / PEER_RUNS) : Integer.MAX_VALUE;
             for (int round = 0; round < ROUNDS; round++) {
                 for (String view : VIEWS) {
                     Views.Query q = views.query(view, random);
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
-                    if (round % peerEvery == 0 && q.peerArgs() != null) {
+                    if (PEER_RUNS > 0 && round % peerEvery == 0 && q.peerArgs() != null) {
                         double ms = peerA.time(q.peerArgs());
                         if (view.equals("diff")) {
                             ms += peerB.time(q.peerArgs());
