@@ -189,11 +189,7 @@ class HandWrittenRecordingTest {
 
     private static JfrWriter gcTypes(long start) {
         JfrWriter w = new JfrWriter(start, 1_000_000_000L);
-        w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
-                Field.of("cause", "java.lang.String"));
-        w.type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
+        w.gcTypes();
         return w;
     }
 

@@ -113,11 +113,7 @@ class LiveHeapGcsApiTest {
         JfrWriter w = new JfrWriter(start, 10_000 * MS);
         w.type("jdk.types.Symbol", null, Field.of("string", "java.lang.String"));
         w.type("java.lang.Class", null, Field.of("hash", "int"), Field.pool("name", "jdk.types.Symbol"));
-        w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
-                Field.of("cause", "java.lang.String"));
-        w.type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
+        w.gcTypes();
         w.type("workbench.HeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                 Field.of("gcId", "long"), Field.of("gcName", "java.lang.String"), Field.of("gcCause", "java.lang.String"),
                 Field.of("gcAction", "java.lang.String"), Field.timestamp("gcStartMillis", "long", "MILLISECONDS_SINCE_EPOCH"),

@@ -111,6 +111,23 @@ public final class JfrWriter {
         return type("java.lang.Thread", null, Field.of("javaName", "java.lang.String"), Field.of("javaThreadId", "long"));
     }
 
+    /** Declares a GC (jdk.GarbageCollection) and the heap around it (jdk.GCHeapSummary), the fields the importer reads. */
+    public JfrWriter gcTypes() {
+        type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
+                Field.of("cause", "java.lang.String"));
+        return type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
+    }
+
+    /** Declares async-profiler's live object sample (profiler.LiveObject), with its thread and stack. */
+    public JfrWriter liveObjectType() {
+        return type("profiler.LiveObject", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.pool("eventThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"),
+                Field.timestamp("allocationTime", "long", "TICKS"), Field.of("allocationSize", "long"),
+                Field.pool("objectClass", "java.lang.Class"));
+    }
+
     /** Declares a type with the id given (which another type may have too). */
     public JfrWriter type(long id, String name, String superType, Field... fields) {
         types.put(name, new Type(id, name, superType, List.of(fields)));

@@ -106,15 +106,8 @@ public final class LeakingRecording {
     private static JfrWriter types(long start, long duration) {
         JfrWriter w = new JfrWriter(start, duration);
         w.stackTypes();
-        w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
-                Field.of("cause", "java.lang.String"));
-        w.type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
-        w.type("profiler.LiveObject", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.pool("eventThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"),
-                Field.timestamp("allocationTime", "long", "TICKS"), Field.of("allocationSize", "long"),
-                Field.pool("objectClass", "java.lang.Class"));
+        w.gcTypes();
+        w.liveObjectType();
         w.type("jdk.ObjectAllocationSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                 Field.pool("eventThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"),
                 Field.pool("objectClass", "java.lang.Class"), Field.of("weight", "long"));

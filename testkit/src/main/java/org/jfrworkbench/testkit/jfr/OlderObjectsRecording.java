@@ -73,15 +73,8 @@ public final class OlderObjectsRecording {
     private static JfrWriter types(long startTicks, boolean count) {
         JfrWriter w = new JfrWriter(JfrWriter.START_NANOS + startTicks, 10 * SECOND, startTicks, 1_000_000_000L);
         w.stackTypes();
-        w.type("jdk.GarbageCollection", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.timespan("duration", "long", "TICKS"), Field.of("gcId", "int"), Field.of("name", "java.lang.String"),
-                Field.of("cause", "java.lang.String"));
-        w.type("jdk.GCHeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.of("gcId", "int"), Field.of("when", "java.lang.String"), Field.of("heapUsed", "long"));
-        w.type("profiler.LiveObject", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
-                Field.pool("eventThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"),
-                Field.timestamp("allocationTime", "long", "TICKS"), Field.of("allocationSize", "long"),
-                Field.pool("objectClass", "java.lang.Class"));
+        w.gcTypes();
+        w.liveObjectType();
         if (count) {
             w.type("jdk.ObjectCountAfterGC", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                     Field.of("gcId", "int"), Field.pool("objectClass", "java.lang.Class"), Field.of("count", "long"),
