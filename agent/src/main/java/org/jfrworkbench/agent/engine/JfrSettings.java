@@ -56,14 +56,14 @@ public final class JfrSettings {
     }
 
     /**
-     * JDK events the workbench reads or shows (heap timeline, GC, CPU load, JVM/OS facts, lock waits over 20 ms), plus
+     * JDK events the workbench reads or shows (heap timeline, GC, the collector's memory pools, CPU load, JVM/OS facts, lock waits over 20 ms), plus
      * the configuration events that explain them. The JDK's "default" set records ~100 more (I/O, compiler, class
      * loading, safepoints, thread dumps, ...): a measurable cost on allocation-heavy services that no view uses.
      */
     static final Set<String> VIEW_EVENTS = Set.of(
             "jdk.GCHeapSummary", "jdk.GarbageCollection", "jdk.YoungGarbageCollection", "jdk.OldGarbageCollection",
             "jdk.GCPhasePause", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.YoungGenerationConfiguration",
-            "jdk.MetaspaceSummary", "jdk.CPULoad", "jdk.PhysicalMemory", "jdk.JVMInformation", "jdk.OSInformation",
+            "jdk.MetaspaceSummary", "jdk.G1HeapSummary", "jdk.PSHeapSummary", "jdk.CPULoad", "jdk.PhysicalMemory", "jdk.JVMInformation", "jdk.OSInformation",
             "jdk.CPUInformation", "jdk.VirtualizationInformation", "jdk.ContainerConfiguration", "jdk.InitialSystemProperty",
             "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown");
 

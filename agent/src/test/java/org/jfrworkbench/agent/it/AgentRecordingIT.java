@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.jfrworkbench.agent.AgentOptions;
+import org.jfrworkbench.model.GcEvent;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.PoolUsage;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.testkit.agent.AgentChunks;
 import org.jfrworkbench.testkit.process.ChildJvm;
@@ -260,6 +262,42 @@ class AgentRecordingIT {
         Profile whole = Imported.readAll(chunks, tmp.resolve("all.jfr"));
         assertEquals(0, Imported.samples(whole, Kind.CPU) + Imported.samples(whole, Kind.ALLOC), "samples: " + whole.sourceEvents());
         Imported.assertGcsWithBeforeAndAfter(whole, dir, 3);
+    }
+
+    /** Under Parallel the recording has its generations after each GC, and they add up to the heap used after it. */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(strings = {"17", "25"})
+    void parallelsPoolsAfterEachGcAddUpToTheHeapUsedAfterIt(String version) throws Exception {
+        ChildJvm jvm = ChildJvm.jdk(version);
+        Path dir = tmp.resolve("ps");
+        Path log = tmp.resolve("ps.log");
+        Process app = jvm.start("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s", List.of("-Xmx96m", "-XX:+UseParallelGC"),
+                log, CACHE, "stdin");
+        AgentChunks.awaitChunks(app, log, dir, closed -> {
+            Map<String, Integer> n = AgentChunks.counts(AgentChunks.events(closed));
+            return AgentChunks.count(n, "jdk.GarbageCollection") >= 3 && AgentChunks.count(n, "jdk.PSHeapSummary") >= 6;
+        });
+        ChildJvm.stop(app, log);
+        Profile whole = Imported.readAll(AgentChunks.chunks(dir), tmp.resolve("ps.jfr"));
+        Map<Long, Long> sumByGc = new java.util.HashMap<>();
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (PoolUsage pool : whole.heap().pools()) {
+            names.add(pool.pool());
+            if (pool.afterGc() && pool.pool().startsWith("PS ")) {
+                assertTrue(pool.used() >= 0 && pool.committed() >= pool.used(), pool.toString());
+                sumByGc.merge(pool.gcId(), pool.used(), Long::sum);
+            }
+        }
+        assertTrue(names.containsAll(List.of("PS Eden", "PS Survivor", "PS Old")), "pools: " + names);
+        int checked = 0;
+        for (GcEvent gc : whole.heap().gcs()) {
+            Long sum = sumByGc.get(gc.gcId());
+            if (sum != null && gc.heapUsedAfter() >= 0) {
+                assertEquals(gc.heapUsedAfter(), sum.longValue(), gc.toString());
+                checked++;
+            }
+        }
+        assertTrue(checked >= 3, "GCs with Parallel's pools: " + checked);
     }
 
     /**

@@ -9,7 +9,7 @@ final class EventLayout {
         /** jdk.ExecutionSample: cpu or wall by its producer, the recording's mode and its thread state (EventMapper). */
         EXECUTION, CPU, WALL, ALLOC_WEIGHT, ALLOC_TLAB, ALLOC_SIZE, ALLOC_DATADOG, LIVE_PROFILER, LIVE_OLD_OBJECT, LOCK, MALLOC,
         FREE, GC, GC_HEAP_SUMMARY, WORKBENCH_HEAP, WORKBENCH_LABEL, JVM_INFO, OS_INFO, CPU_INFO, ACTIVE_SETTING,
-        SYSTEM_PROPERTY, G1_HEAP_SUMMARY, METASPACE_SUMMARY, OBJECT_COUNT_AFTER_GC
+        SYSTEM_PROPERTY, G1_HEAP_SUMMARY, METASPACE_SUMMARY, OBJECT_COUNT_AFTER_GC, PS_HEAP_SUMMARY
     }
 
     final JfrType type;
@@ -135,6 +135,8 @@ final class EventLayout {
                 return Mapping.GC_HEAP_SUMMARY;
             case "jdk.G1HeapSummary":
                 return Mapping.G1_HEAP_SUMMARY;
+            case "jdk.PSHeapSummary":
+                return Mapping.PS_HEAP_SUMMARY;
             case "jdk.MetaspaceSummary":
                 return Mapping.METASPACE_SUMMARY;
             case "jdk.ObjectCountAfterGC":

@@ -258,6 +258,18 @@ final class EventMapper {
                     profile.heap().addPool(new PoolUsage(gcId, time, after, "G1 Old", old, -1));
                 }
             }
+            case PS_HEAP_SUMMARY -> {
+                // Parallel's generations: eden and the survivor in use (from) as object spaces, old as its objects'
+                // bytes within the old generation's committed memory
+                long gcId = e.number("gcId", -1);
+                boolean after = !before(e.text("when"));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "PS Eden", space(l, e, "edenSpace", "used"),
+                        space(l, e, "edenSpace", "size")));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "PS Survivor", space(l, e, "fromSpace", "used"),
+                        space(l, e, "fromSpace", "size")));
+                profile.heap().addPool(new PoolUsage(gcId, time, after, "PS Old", space(l, e, "oldObjectSpace", "used"),
+                        space(l, e, "oldSpace", "committedSize")));
+            }
             case METASPACE_SUMMARY -> {
                 JfrType spaceType = ConstantPools.fieldType(l.type, "metaspace");
                 if (spaceType != null) {
@@ -354,6 +366,12 @@ final class EventMapper {
         String text(String name) {
             return pools.text(value(name), 0);
         }
+    }
+
+    /** A number of a structure the event holds (a heap space's used bytes, say), or -1 where it has none. */
+    private long space(EventLayout l, Fields e, String field, String name) {
+        JfrType spaceType = ConstantPools.fieldType(l.type, field);
+        return spaceType == null ? -1 : ChunkResolver.asLong(pools.field(spaceType, e.value(field), name), -1);
     }
 
     /** Whether a heap summary's "when" is the reading before its GC ("Before GC"); else it is the one after. */
