@@ -56,16 +56,13 @@ final class NativeLeaks {
             return;
         }
         SampleTable mallocs = profile.samples(Kind.NATIVEMEM);
-        int[] order = new int[size];
+        int[] order = inTimeOrder();
         long first = spanFirst;
         long last = spanLast;
         for (int i = 0; i < size; i++) {
-            order[i] = i;
             first = Math.min(first, times[i]);
             last = Math.max(last, times[i]);
         }
-        // stable by time, so a malloc and a free at the same instant keep their file order
-        IndexSort.byKey(order, times);
         boolean[] live = new boolean[mallocs.size()];
         LongIntMap owner = new LongIntMap(1024);   // address -> malloc sample + 1, 0 once freed
         for (int i : order) {
@@ -99,15 +96,13 @@ final class NativeLeaks {
      * matched after them, not in time order).
      */
     void write(DataOutput out) throws IOException {
-        int[] order = new int[size];
+        int[] order = inTimeOrder();
         long first = spanFirst;
         long last = spanLast;
         for (int i = 0; i < size; i++) {
-            order[i] = i;
             first = Math.min(first, times[i]);
             last = Math.max(last, times[i]);
         }
-        IndexSort.byKey(order, times);
         LongIntMap owner = new LongIntMap(1024);   // address -> event + 1, 0 once freed
         for (int i : order) {
             owner.put(addresses[i], samples[i] >= 0 ? i + 1 : 0);
@@ -128,6 +123,16 @@ final class NativeLeaks {
                 out.writeInt(samples[i]);
             }
         }
+    }
+
+    /** The events' indexes by time, stable: a malloc and a free at the same instant keep their file order. */
+    private int[] inTimeOrder() {
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+        }
+        IndexSort.byKey(order, times);
+        return order;
     }
 
     /** Continues from what {@link #write} wrote (before any event of this part). */
