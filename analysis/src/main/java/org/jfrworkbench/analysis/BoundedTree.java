@@ -55,6 +55,11 @@ final class BoundedTree {
         BoundedTree b = new BoundedTree(w, true, maxNodes);
         b.inv = inv;
         b.invWeights = inv.weigh(w);
+        // every group of the answer is an inverted node reached or one origin's caller beyond it
+        int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
+        b.grow(room);
+        b.pending.reserve(room);
+        b.out.reserve(Math.min(b.maxNodes, room));
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
         b.expandInverted(root, 0);
         b.drain();

@@ -18,6 +18,7 @@ import java.util.Map;
  * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
  */
 final class InvertedTree {
+    private final int[] parent;
     private final int[] name;
     private final int[] end;
     private final byte[] type;
@@ -26,11 +27,14 @@ final class InvertedTree {
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
-    /** For nodes whose members' types differ: pairs of origin and member, by origin. */
+    /** For nodes whose members' types differ (their type byte has {@link #MIXED}): pairs of origin and member, by origin. */
     private final Map<Integer, int[]> mixed;
 
-    private InvertedTree(int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
+    private static final int MIXED = 0x80;
+
+    private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
                          Map<Integer, int[]> mixed) {
+        this.parent = parent;
         this.name = name;
         this.end = end;
         this.type = type;
@@ -59,15 +63,15 @@ final class InvertedTree {
 
     /** The type of the node's first member that the selection reaches. */
     String typeName(int node, TreeWeights w) {
-        int[] pairs = mixed.get(node);
-        if (pairs != null) {
+        if ((type[node] & MIXED) != 0) {
+            int[] pairs = mixed.get(node);
             for (int i = 0; i < pairs.length; i += 2) {
                 if (w.selfSamples(pairs[i]) > 0) {
                     return w.tree().typeName(pairs[i + 1]);
                 }
             }
         }
-        return CallTree.TYPE_NAMES[type[node]];
+        return CallTree.TYPE_NAMES[type[node] & (MIXED - 1)];
     }
 
     /** Per node, the selected weight and samples ending there or below it (its total): [0] weights, [1] samples. */
@@ -83,45 +87,33 @@ final class InvertedTree {
                 samples[target[i]] += s;
             }
         }
-        // a node's parent is the nearest earlier node whose subtree holds it: sum through a stack of open nodes
-        int[] open = new int[64];
-        int sp = 0;
-        for (int i = 0; i < n; i++) {
-            while (sp > 0 && end[open[sp - 1]] <= i) {
-                int c = open[--sp];
-                if (sp > 0) {
-                    total[open[sp - 1]] += total[c];
-                    samples[open[sp - 1]] += samples[c];
-                }
+        int reached = 0;
+        for (int i = n - 1; i > 0; i--) {
+            if (samples[i] > 0) {
+                total[parent[i]] += total[i];
+                samples[parent[i]] += samples[i];
+                reached++;
             }
-            if (sp == open.length) {
-                open = Arrays.copyOf(open, sp * 2);
-            }
-            open[sp++] = i;
         }
-        while (sp > 1) {
-            int c = open[--sp];
-            total[open[sp - 1]] += total[c];
-            samples[open[sp - 1]] += samples[c];
-        }
-        return new Weights(total, samples);
+        return new Weights(total, samples, reached);
     }
 
-    record Weights(long[] total, int[] samples) {
+    /** Per node the selection's total weight and samples; reached: the nodes with samples. */
+    record Weights(long[] total, int[] samples, int reached) {
     }
 
-    /** Heap bytes: 13 per node, 8 per origin, 8 per member of a node of mixed types. */
+    /** Heap bytes: 17 per node, 8 per origin, 8 per member of a node of mixed types. */
     long footprint() {
         long m = 0;
         for (int[] pairs : mixed.values()) {
             m += 48 + 4L * pairs.length;
         }
-        return 128 + 13L * name.length + 8L * origins.length + m;
+        return 128 + 17L * name.length + 8L * origins.length + m;
     }
 
     /**
      * What the profile cache counts for a tree's inverted part before it is made: 16 bytes per call-tree node (on
-     * deep stacks the part takes about 9). A part that would take more is not kept ({@link #of} gives up).
+     * deep stacks the part takes about 11). A part that would take more is not kept ({@link #of} gives up).
      */
     static long footprintBound(CallTree tree) {
         return 128 + 16L * tree.size();
@@ -168,10 +160,10 @@ final class InvertedTree {
         for (int i = 0; i < count; i++) {
             ids[i] = i;
         }
-        b.add(-1, (byte) 0, -1);
-        b.children(ids, members, 0, count);
+        b.add(-1, -1, (byte) 0, -1);
+        b.children(0, ids, members, 0, count);
         b.end[0] = b.size;
-        return new InvertedTree(Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
+        return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
                 Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target, b.mixed);
     }
 
@@ -180,6 +172,7 @@ final class InvertedTree {
         final int[] origins;
         final int[] target;
         final Map<Integer, int[]> mixed = new HashMap<>();
+        int[] parent = new int[1024];
         int[] name = new int[1024];
         int[] end = new int[1024];
         byte[] type = new byte[1024];
@@ -195,18 +188,20 @@ final class InvertedTree {
             this.room = room;
         }
 
-        int add(int nameId, byte typeCode, int chainNode) {
-            room -= 13;
+        int add(int parentNode, int nameId, byte typeCode, int chainNode) {
+            room -= 17;
             if (room < 0) {
                 throw new TooLarge();
             }
             if (size == name.length) {
                 int cap = size * 2;
+                parent = Arrays.copyOf(parent, cap);
                 name = Arrays.copyOf(name, cap);
                 end = Arrays.copyOf(end, cap);
                 type = Arrays.copyOf(type, cap);
                 chain = Arrays.copyOf(chain, cap);
             }
+            parent[size] = parentNode;
             name[size] = nameId;
             type[size] = typeCode;
             chain[size] = chainNode;
@@ -217,7 +212,7 @@ final class InvertedTree {
          * The children of a node whose members (call-tree nodes, each with its origin's index, ordered by origin)
          * are ids/members[from, to): the members grouped by name, each group a child in name order.
          */
-        void children(int[] ids, int[] members, int from, int to) {
+        void children(int parentNode, int[] ids, int[] members, int from, int to) {
             int k = to - from;
             long[] keys = new long[k];
             for (int a = 0; a < k; a++) {
@@ -233,20 +228,20 @@ final class InvertedTree {
                 }
                 if (b - a == 1) {
                     int m = from + (int) keys[a];
-                    int node = add(nm, (byte) tree.type(members[m]), members[m]);
+                    int node = add(parentNode, nm, (byte) tree.type(members[m]), members[m]);
                     end[node] = node + 1;
                     target[ids[m]] = node;
                 } else {
-                    group(ids, members, from, keys, a, b, nm);
+                    group(parentNode, ids, members, from, keys, a, b, nm);
                 }
                 a = b;
             }
         }
 
         /** A node of two or more members, then its children: the members' parents, grouped. */
-        private void group(int[] ids, int[] members, int from, long[] keys, int a, int b, int nm) {
+        private void group(int parentNode, int[] ids, int[] members, int from, long[] keys, int a, int b, int nm) {
             int first = members[from + (int) keys[a]];
-            int node = add(nm, (byte) tree.type(first), -1);
+            int node = add(parentNode, nm, (byte) tree.type(first), -1);
             int[] nextIds = new int[b - a];
             int[] nextMembers = new int[b - a];
             int up = 0;
@@ -274,9 +269,10 @@ final class InvertedTree {
                     pairs[2 * (c - a) + 1] = members[m];
                 }
                 mixed.put(node, pairs);
+                type[node] |= MIXED;
             }
             if (up > 0) {
-                children(nextIds, nextMembers, 0, up);
+                children(node, nextIds, nextMembers, 0, up);
             }
             end[node] = size;
         }
