@@ -172,7 +172,7 @@ class SelectedSamplesApiTest {
                     // heaviest first to within a factor of two
                     for (Map.Entry<String, long[]> e : expected.entrySet()) {
                         if (!kept.containsKey(e.getKey())) {
-                            assertTrue(e.getValue()[0] < 2 * lightestKept, q + ", maxNodes=" + maxNodes + ": "
+                            assertTrue(e.getValue()[0] / 2 < lightestKept, q + ", maxNodes=" + maxNodes + ": "
                                     + e.getKey() + " (" + e.getValue()[0] + ") left out, kept down to " + lightestKept);
                         }
                     }
