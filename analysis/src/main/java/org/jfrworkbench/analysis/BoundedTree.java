@@ -9,8 +9,9 @@ import java.util.Arrays;
  * (going up), grouped by name. Groups are expanded best first, so cutting at the budget keeps the heaviest part of
  * the graph; the weight of the children a node did not get goes to one child named {@link #OTHER} (as Pyroscope
  * does), so every total still adds up. The cost is proportional to the answer, never to the whole tree: this is how
- * inverted graphs (a node per caller path of each leaf) are built without an inverted tree, and the sandwich's
- * callers and callees.
+ * inverted graphs (a node per caller path of each leaf) are built without a whole inverted tree, and the sandwich's
+ * callers and callees. An inverted graph of a recording's own tree reads its groups of two or more members from the
+ * tree's kept {@link InvertedTree} instead of grouping them per query.
  *
  * <p>Going up, a member carries the weight of the samples it stands for (those ending at a leaf, for an inverted
  * graph, or those through an occurrence of the method, for its callers) from level to level.
