@@ -121,7 +121,8 @@ final class InvertedTree {
 
     /**
      * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes in pre-order; null
-     * where that would take more than {@link #footprintBound} (inverted graphs are then grouped per query).
+     * where that would take more than {@link #footprintBound} or share paths deeper than {@link #MAX_SHARED_DEPTH}
+     * (inverted graphs are then grouped per query).
      */
     static InvertedTree of(CallTree tree) {
         try {
@@ -130,6 +131,12 @@ final class InvertedTree {
             return null;
         }
     }
+
+    /**
+     * Shared paths deeper than this (deep recursion shared by many stacks) are not kept: the part is made by
+     * recursion, two frames per level, on the query's thread.
+     */
+    private static final int MAX_SHARED_DEPTH = 1024;
 
     private static final class TooLarge extends RuntimeException {
         TooLarge() {
@@ -161,7 +168,7 @@ final class InvertedTree {
             ids[i] = i;
         }
         b.add(-1, -1, (byte) 0, -1);
-        b.children(0, ids, members, 0, count);
+        b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
         return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
                 Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target, b.mixed);
@@ -212,7 +219,10 @@ final class InvertedTree {
          * The children of a node whose members (call-tree nodes, each with its origin's index, ordered by origin)
          * are ids/members[from, to): the members grouped by name, each group a child in name order.
          */
-        void children(int parentNode, int[] ids, int[] members, int from, int to) {
+        void children(int parentNode, int[] ids, int[] members, int from, int to, int depth) {
+            if (depth > MAX_SHARED_DEPTH) {
+                throw new TooLarge();
+            }
             int k = to - from;
             long[] keys = new long[k];
             for (int a = 0; a < k; a++) {
@@ -232,14 +242,15 @@ final class InvertedTree {
                     end[node] = node + 1;
                     target[ids[m]] = node;
                 } else {
-                    group(parentNode, ids, members, from, keys, a, b, nm);
+                    group(parentNode, ids, members, from, keys, a, b, nm, depth);
                 }
                 a = b;
             }
         }
 
         /** A node of two or more members, then its children: the members' parents, grouped. */
-        private void group(int parentNode, int[] ids, int[] members, int from, long[] keys, int a, int b, int nm) {
+        private void group(int parentNode, int[] ids, int[] members, int from, long[] keys, int a, int b, int nm,
+                           int depth) {
             int first = members[from + (int) keys[a]];
             int node = add(parentNode, nm, (byte) tree.type(first), -1);
             int[] nextIds = new int[b - a];
@@ -272,7 +283,7 @@ final class InvertedTree {
                 type[node] |= MIXED;
             }
             if (up > 0) {
-                children(node, nextIds, nextMembers, 0, up);
+                children(node, nextIds, nextMembers, 0, up, depth + 1);
             }
             end[node] = size;
         }
