@@ -9,8 +9,9 @@ import java.util.Arrays;
  * (going up), grouped by name. Groups are expanded best first, so cutting at the budget keeps the heaviest part of
  * the graph; the weight of the children a node did not get goes to one child named {@link #OTHER} (as Pyroscope
  * does), so every total still adds up. The cost is proportional to the answer, never to the whole tree: this is how
- * inverted graphs (a node per caller path of each leaf) are built without an inverted tree, and the sandwich's
- * callers and callees.
+ * inverted graphs (a node per caller path of each leaf) are built without a whole inverted tree, and the sandwich's
+ * callers and callees. An inverted graph of a recording's own tree reads its groups of two or more members from the
+ * tree's kept {@link InvertedTree} instead of grouping them per query.
  *
  * <p>Going up, a member carries the weight of the samples it stands for (those ending at a leaf, for an inverted
  * graph, or those through an occurrence of the method, for its callers) from level to level.
@@ -34,6 +35,9 @@ final class BoundedTree {
     private long[] candWeight = new long[64];
     private int[] candSamples = new int[64];
     private long[] keys = new long[64];
+    /** The tree's inverted part and its weights, where the inverted graph starts from them; else null. */
+    private InvertedTree inv;
+    private InvertedTree.Weights invWeights;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
         this.w = w;
@@ -41,6 +45,46 @@ final class BoundedTree {
         this.up = up;
         this.maxNodes = Math.max(2, maxNodes);
         this.out = new Emitted(tree.names());
+    }
+
+    /**
+     * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
+     * groups of two or more members read from that part (a member there is an inverted node, stored as its
+     * complement) instead of grouped by name per query.
+     */
+    static Emitted inverted(TreeWeights w, InvertedTree inv, int maxNodes) {
+        BoundedTree b = new BoundedTree(w, true, maxNodes);
+        b.inv = inv;
+        b.invWeights = inv.weigh(w);
+        // every group of the answer is an inverted node reached or one origin's caller beyond it
+        int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
+        b.grow(room);
+        b.pending.reserve(room);
+        b.out.reserve(Math.min(b.maxNodes, room));
+        int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
+        b.expandInverted(root, 0);
+        b.drain();
+        return b.out;
+    }
+
+    /** Pushes an inverted node's children reached by the selection; returns its self weight (the paths ending there). */
+    private long expandInverted(int emitted, int at) {
+        long[] total = invWeights.total();
+        int[] count = invWeights.samples();
+        long self = total[at];
+        for (int c = at + 1, end = inv.end(at); c < end; c = inv.end(c)) {
+            if (count[c] > 0) {
+                grow(used + 1);
+                int chain = inv.chain(c);
+                node[used] = chain >= 0 ? chain : ~c;
+                weight[used] = total[c];
+                samples[used] = count[c];
+                pending.push(emitted, used++, 1, total[c], count[c]);
+                out.childPending(emitted);
+                self -= total[c];
+            }
+        }
+        return self;
     }
 
     /** Inverted: each leaf's callers, leaves (frames with self weight) at the root, under "all". */
@@ -107,6 +151,12 @@ final class BoundedTree {
             int from = pending.from(g);
             int parent = pending.parent(g);
             int first = node[from];
+            if (first < 0) {
+                int emitted = out.add(inv.name(~first), parent, pending.total(g), 0, pending.samples(g), inv.typeName(~first, w));
+                out.childDone(parent);
+                out.setSelf(emitted, expandInverted(emitted, ~first));
+                continue;
+            }
             int emitted = out.add(tree.name(first), parent, pending.total(g), 0, pending.samples(g), tree.typeName(first));
             out.childDone(parent);
             out.setSelf(emitted, expandChildren(emitted, from, pending.length(g)));

@@ -32,6 +32,9 @@ public final class CallTree {
     private final byte[] type;
     private final int[] stackNode;
     private final int[] pairNode;
+    /** Made on the first inverted query ({@link #inverted}); null where it was too large to keep. */
+    private InvertedTree inverted;
+    private boolean invertedMade;
 
     CallTree(FrameNaming naming, FrameNames names, StackClasses classes, int[] parent, int[] name,
              int[] end, byte[] type, int[] stackNode, int[] pairNode) {
@@ -120,6 +123,15 @@ public final class CallTree {
     /** The node of a sample slot. */
     int slotNode(int sampleSlot) {
         return sampleSlot < stackNode.length ? stackNode[sampleSlot] : pairNode[sampleSlot - stackNode.length];
+    }
+
+    /** The branching part of this tree's inverted graph, made on first use; null where too large to keep. */
+    synchronized InvertedTree inverted() {
+        if (!invertedMade) {
+            inverted = InvertedTree.of(this);
+            invertedMade = true;
+        }
+        return inverted;
     }
 
     /** Heap bytes of the node and stack columns (the dictionary is counted with the profile's names). */

@@ -29,7 +29,20 @@ final class Emitted {
     /** A node named by a dictionary id (-1: the root "all"), under parentIndex (-1 for the root). */
     int add(int nameId, int parentIndex, long totalWeight, long selfWeight, long sampleCount, String typeName) {
         if (size == name.length) {
-            int cap = size * 2;
+            reserve(size * 2);
+        }
+        name[size] = nameId;
+        parent[size] = parentIndex;
+        total[size] = totalWeight;
+        self[size] = selfWeight;
+        samples[size] = sampleCount;
+        type[size] = typeName;
+        return size++;
+    }
+
+    /** Room for cap nodes, made at once where the caller can tell. */
+    void reserve(int cap) {
+        if (cap > name.length) {
             name = Arrays.copyOf(name, cap);
             parent = Arrays.copyOf(parent, cap);
             total = Arrays.copyOf(total, cap);
@@ -40,13 +53,6 @@ final class Emitted {
             leftOut = Arrays.copyOf(leftOut, cap);
             leftOutSamples = Arrays.copyOf(leftOutSamples, cap);
         }
-        name[size] = nameId;
-        parent[size] = parentIndex;
-        total[size] = totalWeight;
-        self[size] = selfWeight;
-        samples[size] = sampleCount;
-        type[size] = typeName;
-        return size++;
     }
 
     void setSelf(int node, long selfWeight) {

@@ -33,7 +33,8 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         if (!inverted) {
             return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
         }
-        Emitted e = BoundedTree.inverted(w, maxNodes);
+        InvertedTree inv = tree.inverted();
+        Emitted e = inv == null ? BoundedTree.inverted(w, maxNodes) : BoundedTree.inverted(w, inv, maxNodes);
         FlameGraph.Search found = null;
         if (search != null) {
             long matched = FlameLayout.matchedWeight(w, matches);

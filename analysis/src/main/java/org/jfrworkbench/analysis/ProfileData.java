@@ -162,12 +162,13 @@ public final class ProfileData {
 
     /**
      * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
-     * and one more naming's names that queries may add later (each about the default's size), and each kind's
-     * {@link SampleBlocks}.
+     * and one more naming's names that queries may add later (each about the default's size), each tree's inverted
+     * part ({@link InvertedTree}, made on the first inverted graph), and each kind's {@link SampleBlocks}.
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
-        return profile.footprint() + classes.footprint() + (1 + MAX_OTHER_TREES) * tree.footprint()
+        return profile.footprint() + classes.footprint()
+                + (1 + MAX_OTHER_TREES) * (tree.footprint() + InvertedTree.footprintBound(tree))
                 + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum();
     }

@@ -69,6 +69,23 @@ class FlameGraphQueryTest {
     final ProfileData data = h.data();
 
     @Test
+    void invertedGraphsOfRecursionSharedDeeperThanTheKeptPartAreTheSameStacksReversed() {
+        for (int depth : new int[] {500, 1100}) {
+            String recursion = ";r.R.rec".repeat(depth);
+            HandMade deep = new HandMade()
+                    .sample(Kind.CPU, 1, "main", 2, "m.Main.run" + recursion)
+                    .sample(Kind.CPU, 2, "main", 3, "m.Other.run" + recursion)
+                    .sample(Kind.CPU, 3, "main", 5, "m.Main.run" + recursion + ";x.X.leaf");
+            ProfileData d = deep.data();
+            FlameGraph inverted = flame(d, Kind.CPU, null, true, 1 << 20);
+            assertConsistent(inverted);
+            assertEquals(reversed(deep.collapsed(Kind.CPU, 0, 100, false)), stacks(inverted), "depth " + depth);
+            // recursion shared deeper than the kept part goes is grouped per query instead
+            assertEquals(depth < 1024, d.tree().inverted() != null, "depth " + depth);
+        }
+    }
+
+    @Test
     void theGraphHoldsTheSamplesStacks() {
         FlameGraph g = flame(data, Kind.CPU, null, false, 100);
         assertConsistent(g);

@@ -1,5 +1,6 @@
 package org.jfrworkbench.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The samples a flame graph, an inverted graph and a diff count, for random time ranges, thread sets and weights of
  * a real recording (samples out of time order, a kind of equal weights and one of unequal weights): they agree with
  * the frame-states route, which tests each sample on its own, and a bounded graph keeps exactly the nodes of the
- * unbounded graph at or above one weight.
+ * unbounded graph at or above one weight. An inverted graph is the flame graph's stacks, reversed and merged one by
+ * one.
  */
 class SelectedSamplesApiTest {
     static final Path CHECKOUT = Path.of(System.getProperty("samples.dir", "../sample-recordings"), "checkout-before.jfr");
@@ -126,6 +128,117 @@ class SelectedSamplesApiTest {
                 }
             }
         }
+    }
+
+    @Test
+    void invertedGraphsAreTheFlameGraphsStacksReversed() throws Exception {
+        for (String kind : List.of("cpu", "alloc")) {
+            for (String q : selections(kind, 14, 10)) {
+                Map<String, long[]> expected = new HashMap<>();
+                Map<String, String> types = new HashMap<>();
+                reversedStacks(get("/flame?" + q + "&maxNodes=16777216"), expected, types);
+                JsonNode inverted = get("/flame?" + q + "&invert=true&maxNodes=16777216");
+                Map<String, long[]> actual = columnsByPath(inverted);
+                assertEquals(expected.keySet(), actual.keySet(), q);
+                for (Map.Entry<String, long[]> e : expected.entrySet()) {
+                    assertArrayEquals(e.getValue(), actual.get(e.getKey()), q + " at " + e.getKey());
+                }
+                JsonNode names = inverted.get("names");
+                JsonNode nodes = inverted.get("nodes");
+                String[] path = paths(inverted);
+                for (int i = 1; i < path.length; i++) {
+                    assertEquals(types.get(path[i]), nodes.get("type").get(i).asText(), q + " at " + path[i]);
+                    int p = nodes.get("parent").get(i).asInt();
+                    if (i > 1 && nodes.get("parent").get(i - 1).asInt() == p) {
+                        // siblings by name, as in the forward graph
+                        assertTrue(names.get(nodes.get("name").get(i - 1).asInt()).asText()
+                                .compareTo(names.get(nodes.get("name").get(i).asInt()).asText()) < 0, q + " at " + path[i]);
+                    }
+                }
+                for (int maxNodes : new int[] {2, 40, 300}) {
+                    JsonNode bounded = get("/flame?" + q + "&invert=true&maxNodes=" + maxNodes);
+                    Map<String, long[]> kept = columnsByPath(bounded);
+                    assertTrue(kept.size() <= maxNodes, q + ": " + kept.size() + " nodes for maxNodes=" + maxNodes);
+                    long lightestKept = Long.MAX_VALUE;
+                    for (Map.Entry<String, long[]> e : kept.entrySet()) {
+                        if (e.getKey().endsWith(";[other]")) {
+                            continue;
+                        }
+                        assertEquals(expected.get(e.getKey())[0], e.getValue()[0], q + " at " + e.getKey());
+                        if (!e.getKey().equals("all")) {
+                            lightestKept = Math.min(lightestKept, e.getValue()[0]);
+                        }
+                    }
+                    // heaviest first to within a factor of two
+                    for (Map.Entry<String, long[]> e : expected.entrySet()) {
+                        if (!kept.containsKey(e.getKey())) {
+                            assertTrue(e.getValue()[0] / 2 < lightestKept, q + ", maxNodes=" + maxNodes + ": "
+                                    + e.getKey() + " (" + e.getValue()[0] + ") left out, kept down to " + lightestKept);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The inverted graph made from a flame graph's stacks one by one: each stack's self weight and samples on every
+     * prefix of its reversed path, and each path's type that of the frame on the first such stack in the graph's
+     * order.
+     */
+    static void reversedStacks(JsonNode graph, Map<String, long[]> out, Map<String, String> types) {
+        JsonNode nodes = graph.get("nodes");
+        JsonNode names = graph.get("names");
+        int size = nodes.get("name").size();
+        long rootSamples = nodes.get("samples").get(0).asLong();
+        out.put("all", new long[] {nodes.get("total").get(0).asLong(), 0, rootSamples});
+        long[] childSamples = new long[size];
+        for (int i = 1; i < size; i++) {
+            childSamples[nodes.get("parent").get(i).asInt()] += nodes.get("samples").get(i).asLong();
+        }
+        for (int i = 1; i < size; i++) {
+            long selfSamples = nodes.get("samples").get(i).asLong() - childSamples[i];
+            if (selfSamples == 0) {
+                continue;
+            }
+            long self = nodes.get("self").get(i).asLong();
+            StringBuilder path = new StringBuilder("all");
+            for (int f = i; f > 0; f = nodes.get("parent").get(f).asInt()) {
+                path.append(';').append(names.get(nodes.get("name").get(f).asInt()).asText());
+                String key = path.toString();
+                long[] c = out.computeIfAbsent(key, k -> new long[3]);
+                c[0] += self;
+                c[2] += selfSamples;
+                types.putIfAbsent(key, nodes.get("type").get(f).asText());
+                if (nodes.get("parent").get(f).asInt() == 0) {
+                    c[1] += self;
+                }
+            }
+        }
+    }
+
+    /** Each node's total, self and samples by its path of names from the root. */
+    static Map<String, long[]> columnsByPath(JsonNode graph) {
+        JsonNode nodes = graph.get("nodes");
+        String[] path = paths(graph);
+        Map<String, long[]> out = new HashMap<>();
+        for (int i = 0; i < path.length; i++) {
+            out.put(path[i], new long[] {nodes.get("total").get(i).asLong(), nodes.get("self").get(i).asLong(),
+                    nodes.get("samples").get(i).asLong()});
+        }
+        return out;
+    }
+
+    static String[] paths(JsonNode graph) {
+        JsonNode nodes = graph.get("nodes");
+        JsonNode names = graph.get("names");
+        String[] path = new String[nodes.get("name").size()];
+        for (int i = 0; i < path.length; i++) {
+            int p = nodes.get("parent").get(i).asInt();
+            String name = names.get(nodes.get("name").get(i).asInt()).asText();
+            path[i] = p < 0 ? name : path[p] + ";" + name;
+        }
+        return path;
     }
 
     @Test

@@ -1,0 +1,291 @@
+package org.jfrworkbench.analysis;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The branching part of a {@link CallTree}'s inverted graph, made once per tree on its first inverted query: the
+ * inverted nodes (name paths from a frame with samples of its own up through its callers) that two or more such
+ * frames (<i>origins</i>) share, plus, below them, one node per origin where its path becomes its own. Past that
+ * node the path is the origin's callers in the call tree, one each, so it is not stored: {@link BoundedTree} walks
+ * up the call tree from there as it always did. On deep stacks the whole inverted trie has 25 times the nodes of the
+ * call tree, nearly all on such single paths; this part has about one node per origin.
+ *
+ * <p>Nodes are in pre-order with children by name, so a query adds its origins' weights to their nodes and sums
+ * them in one backward pass, where grouping each level's members by name cost a cache miss per member and query.
+ * An answer node's type is its first member's (members ordered by their origin's pre-order), as in
+ * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
+ */
+final class InvertedTree {
+    private final int[] parent;
+    private final int[] name;
+    private final int[] end;
+    private final byte[] type;
+    /** Per node, the call-tree node its one origin has reached there, or -1 where two or more share the node. */
+    private final int[] chain;
+    /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
+    private final int[] origins;
+    private final int[] target;
+    /** For nodes whose members' types differ (their type byte has {@link #MIXED}): pairs of origin and member, by origin. */
+    private final Map<Integer, int[]> mixed;
+
+    private static final int MIXED = 0x80;
+
+    private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
+                         Map<Integer, int[]> mixed) {
+        this.parent = parent;
+        this.name = name;
+        this.end = end;
+        this.type = type;
+        this.chain = chain;
+        this.origins = origins;
+        this.target = target;
+        this.mixed = mixed;
+    }
+
+    int size() {
+        return name.length;
+    }
+
+    int name(int node) {
+        return name[node];
+    }
+
+    int end(int node) {
+        return end[node];
+    }
+
+    /** The call-tree node where the node's one origin has reached, -1 where it has two or more. */
+    int chain(int node) {
+        return chain[node];
+    }
+
+    /** The type of the node's first member that the selection reaches. */
+    String typeName(int node, TreeWeights w) {
+        if ((type[node] & MIXED) != 0) {
+            int[] pairs = mixed.get(node);
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (w.selfSamples(pairs[i]) > 0) {
+                    return w.tree().typeName(pairs[i + 1]);
+                }
+            }
+        }
+        return CallTree.TYPE_NAMES[type[node] & (MIXED - 1)];
+    }
+
+    /** Per node, the selected weight and samples ending there or below it (its total): [0] weights, [1] samples. */
+    Weights weigh(TreeWeights w) {
+        int n = name.length;
+        long[] total = new long[n];
+        int[] samples = new int[n];
+        for (int i = 0; i < origins.length; i++) {
+            int o = origins[i];
+            int s = w.selfSamples(o);
+            if (s > 0) {
+                total[target[i]] += w.self(o);
+                samples[target[i]] += s;
+            }
+        }
+        int reached = 0;
+        for (int i = n - 1; i > 0; i--) {
+            if (samples[i] > 0) {
+                total[parent[i]] += total[i];
+                samples[parent[i]] += samples[i];
+                reached++;
+            }
+        }
+        return new Weights(total, samples, reached);
+    }
+
+    /** Per node the selection's total weight and samples; reached: the nodes with samples. */
+    record Weights(long[] total, int[] samples, int reached) {
+    }
+
+    /** Heap bytes: 17 per node, 8 per origin, 8 per member of a node of mixed types. */
+    long footprint() {
+        long m = 0;
+        for (int[] pairs : mixed.values()) {
+            m += 48 + 4L * pairs.length;
+        }
+        return 128 + 17L * name.length + 8L * origins.length + m;
+    }
+
+    /**
+     * What the profile cache counts for a tree's inverted part before it is made: 16 bytes per call-tree node (on
+     * deep stacks the part takes about 11). A part that would take more is not kept ({@link #of} gives up).
+     */
+    static long footprintBound(CallTree tree) {
+        return 128 + 16L * tree.size();
+    }
+
+    /**
+     * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes in pre-order; null
+     * where that would take more than {@link #footprintBound} or share paths deeper than {@link #MAX_SHARED_DEPTH}
+     * (inverted graphs are then grouped per query).
+     */
+    static InvertedTree of(CallTree tree) {
+        try {
+            return build(tree);
+        } catch (TooLarge e) {
+            return null;
+        }
+    }
+
+    /**
+     * Shared paths deeper than this (deep recursion shared by many stacks) are not kept: the part is made by
+     * recursion, two frames per level, on the query's thread.
+     */
+    private static final int MAX_SHARED_DEPTH = 1024;
+
+    private static final class TooLarge extends RuntimeException {
+        TooLarge() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static InvertedTree build(CallTree tree) {
+        int n = tree.size();
+        boolean[] isOrigin = new boolean[n];
+        int count = 0;
+        for (int s = 0, slots = tree.sampleSlots(); s < slots; s++) {
+            int node = tree.slotNode(s);
+            if (node > 0 && !isOrigin[node]) {
+                isOrigin[node] = true;
+                count++;
+            }
+        }
+        int[] origins = new int[count];
+        for (int i = 1, k = 0; i < n; i++) {
+            if (isOrigin[i]) {
+                origins[k++] = i;
+            }
+        }
+        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 8L * count);
+        int[] members = origins.clone();
+        int[] ids = new int[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = i;
+        }
+        b.add(-1, -1, (byte) 0, -1);
+        b.children(0, ids, members, 0, count, 0);
+        b.end[0] = b.size;
+        return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
+                Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target, b.mixed);
+    }
+
+    private static final class Builder {
+        final CallTree tree;
+        final int[] origins;
+        final int[] target;
+        final Map<Integer, int[]> mixed = new HashMap<>();
+        int[] parent = new int[1024];
+        int[] name = new int[1024];
+        int[] end = new int[1024];
+        byte[] type = new byte[1024];
+        int[] chain = new int[1024];
+        int size;
+        /** Bytes left for nodes and mixed members. */
+        long room;
+
+        Builder(CallTree tree, int[] origins, long room) {
+            this.tree = tree;
+            this.origins = origins;
+            this.target = new int[origins.length];
+            this.room = room;
+        }
+
+        int add(int parentNode, int nameId, byte typeCode, int chainNode) {
+            room -= 17;
+            if (room < 0) {
+                throw new TooLarge();
+            }
+            if (size == name.length) {
+                int cap = size * 2;
+                parent = Arrays.copyOf(parent, cap);
+                name = Arrays.copyOf(name, cap);
+                end = Arrays.copyOf(end, cap);
+                type = Arrays.copyOf(type, cap);
+                chain = Arrays.copyOf(chain, cap);
+            }
+            parent[size] = parentNode;
+            name[size] = nameId;
+            type[size] = typeCode;
+            chain[size] = chainNode;
+            return size++;
+        }
+
+        /**
+         * The children of a node whose members (call-tree nodes, each with its origin's index, ordered by origin)
+         * are ids/members[from, to): the members grouped by name, each group a child in name order.
+         */
+        void children(int parentNode, int[] ids, int[] members, int from, int to, int depth) {
+            if (depth > MAX_SHARED_DEPTH) {
+                throw new TooLarge();
+            }
+            int k = to - from;
+            long[] keys = new long[k];
+            for (int a = 0; a < k; a++) {
+                keys[a] = (long) tree.name(members[from + a]) << 32 | a;
+            }
+            // by name, then by origin order within a name (the index in [from, to) is that order)
+            Arrays.sort(keys);
+            for (int a = 0; a < k; ) {
+                int nm = (int) (keys[a] >>> 32);
+                int b = a;
+                while (b < k && (int) (keys[b] >>> 32) == nm) {
+                    b++;
+                }
+                if (b - a == 1) {
+                    int m = from + (int) keys[a];
+                    int node = add(parentNode, nm, (byte) tree.type(members[m]), members[m]);
+                    end[node] = node + 1;
+                    target[ids[m]] = node;
+                } else {
+                    group(parentNode, ids, members, from, keys, a, b, nm, depth);
+                }
+                a = b;
+            }
+        }
+
+        /** A node of two or more members, then its children: the members' parents, grouped. */
+        private void group(int parentNode, int[] ids, int[] members, int from, long[] keys, int a, int b, int nm,
+                           int depth) {
+            int first = members[from + (int) keys[a]];
+            int node = add(parentNode, nm, (byte) tree.type(first), -1);
+            int[] nextIds = new int[b - a];
+            int[] nextMembers = new int[b - a];
+            int up = 0;
+            boolean differ = false;
+            for (int c = a; c < b; c++) {
+                int m = from + (int) keys[c];
+                differ |= tree.type(members[m]) != tree.type(first);
+                int p = tree.parent(members[m]);
+                if (p > 0) {
+                    nextIds[up] = ids[m];
+                    nextMembers[up++] = p;
+                } else {
+                    target[ids[m]] = node;
+                }
+            }
+            if (differ) {
+                room -= 48 + 8L * (b - a);
+                if (room < 0) {
+                    throw new TooLarge();
+                }
+                int[] pairs = new int[2 * (b - a)];
+                for (int c = a; c < b; c++) {
+                    int m = from + (int) keys[c];
+                    pairs[2 * (c - a)] = origins[ids[m]];
+                    pairs[2 * (c - a) + 1] = members[m];
+                }
+                mixed.put(node, pairs);
+                type[node] |= MIXED;
+            }
+            if (up > 0) {
+                children(node, nextIds, nextMembers, 0, up, depth + 1);
+            }
+            end[node] = size;
+        }
+    }
+}
