@@ -81,12 +81,7 @@ public final class Importer {
         } catch (RuntimeException e) {
             throw tooLarge(e);
         }
-        if (originNanos > 0 && profile.chunks() > 0) {
-            profile.coverTime(originNanos);
-        }
-        profile.heap().sort();
-        profile.seal();
-        return profile;
+        return sealed(profile, originNanos);
     }
 
     private Profile read(Path file, Kind collapsedKind, long originNanos) throws IOException {
@@ -98,6 +93,11 @@ public final class Importer {
         } catch (RuntimeException e) {
             throw tooLarge(e);
         }
+        return sealed(profile, originNanos);
+    }
+
+    /** A profile read whole, its time from originNanos on where given (0 = its own), made read-only. */
+    private static Profile sealed(Profile profile, long originNanos) {
         if (originNanos > 0 && profile.chunks() > 0) {
             profile.coverTime(originNanos);
         }

@@ -25,7 +25,7 @@ final class NativeLeaks {
     /** the malloc's index in the nativemem table, or -1 for a free */
     private int[] samples = new int[0];
     private int size;
-    /** The time span of the events of earlier parts of a run whose mallocs and frees were matched already. */
+    /** The time span of every event so far, of earlier parts of a run too (whose mallocs and frees were matched already). */
     private long spanFirst = Long.MAX_VALUE;
     private long spanLast = Long.MIN_VALUE;
 
@@ -48,6 +48,8 @@ final class NativeLeaks {
         addresses[size] = address;
         samples[size] = sample;
         size++;
+        spanFirst = Math.min(spanFirst, time);
+        spanLast = Math.max(spanLast, time);
     }
 
     /** Adds the unfreed mallocs to the leak samples. */
@@ -59,10 +61,6 @@ final class NativeLeaks {
         int[] order = inTimeOrder();
         long first = spanFirst;
         long last = spanLast;
-        for (int i = 0; i < size; i++) {
-            first = Math.min(first, times[i]);
-            last = Math.max(last, times[i]);
-        }
         boolean[] live = new boolean[mallocs.size()];
         LongIntMap owner = new LongIntMap(1024);   // address -> malloc sample + 1, 0 once freed
         for (int i : order) {
@@ -99,10 +97,6 @@ final class NativeLeaks {
         int[] order = inTimeOrder();
         long first = spanFirst;
         long last = spanLast;
-        for (int i = 0; i < size; i++) {
-            first = Math.min(first, times[i]);
-            last = Math.max(last, times[i]);
-        }
         LongIntMap owner = new LongIntMap(1024);   // address -> event + 1, 0 once freed
         for (int i : order) {
             owner.put(addresses[i], samples[i] >= 0 ? i + 1 : 0);
