@@ -63,7 +63,7 @@ final class DiffBinary {
         header.put("test", diff.test());
         header.put("warnings", diff.warnings());
         header.putAll(extra);
-        header.put("columns", Map.of("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32",
+        header.put("columns", FlameGraphBinary.ordered("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32",
                 "significance", "i8"));
         byte[] head = json.writeValueAsBytes(header);
         int padded = (head.length + 7) & ~7;

@@ -57,6 +57,18 @@ final class FlameGraphBinary {
     }
 
     /** extra: more header fields, for a response that carries a flame graph among other figures (the live heap). */
+    /**
+     * A map that keeps its keys in the order given: {@code Map.of}'s order changes from one JVM to the next, and a
+     * header's bytes should not (cached answers, ETags, byte-for-byte comparisons of two servers' answers).
+     */
+    static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
     static byte[] encode(FlameGraph graph, ObjectMapper json, Map<String, Object> extra) throws JsonProcessingException {
         FlameGraph.Nodes nodes = graph.nodes();
         int n = nodes.name().length;
@@ -73,13 +85,13 @@ final class FlameGraphBinary {
         header.put("names", graph.names());
         if (graph.search() != null) {
             FlameGraph.Search s = graph.search();
-            header.put("search", Map.of("pattern", s.pattern(), "matchCase", s.matchCase(), "literal", s.literal(),
+            header.put("search", ordered("pattern", s.pattern(), "matchCase", s.matchCase(), "literal", s.literal(),
                     "matched", s.matched(), "share", s.share(), "nodes", hits.length));
         }
         boolean total32 = fits32(nodes.total());
         boolean name16 = graph.names().size() <= 1 << 16;
         header.putAll(extra);
-        header.put("columns", Map.of("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
+        header.put("columns", ordered("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
         byte[] head = json.writeValueAsString(header).getBytes(StandardCharsets.UTF_8);
         int padded = (head.length + 7) & ~7;
         // widest first, so every column starts aligned to its element size

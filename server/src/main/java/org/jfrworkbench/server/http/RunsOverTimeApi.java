@@ -133,7 +133,7 @@ final class RunsOverTimeApi {
                         total[b] += counts[b];
                         sum += counts[b];
                     }
-                    kinds.put(e.getKey(), Map.of("samples", sum, "counts", counts));
+                    kinds.put(e.getKey(), FlameGraphBinary.ordered("samples", sum, "counts", counts));
                 }
             }
             lane.put("kinds", kinds);

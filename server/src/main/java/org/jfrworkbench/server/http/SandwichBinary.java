@@ -38,8 +38,8 @@ final class SandwichBinary {
         header.put("total", s.total());
         header.put("self", s.self());
         header.put("samples", s.samples());
-        header.put("callers", Map.of("offset", 0, "length", callers.length));
-        header.put("callees", Map.of("offset", callersPadded, "length", callees.length));
+        header.put("callers", FlameGraphBinary.ordered("offset", 0, "length", callers.length));
+        header.put("callees", FlameGraphBinary.ordered("offset", callersPadded, "length", callees.length));
         byte[] head = json.writeValueAsBytes(header);
         int padded = (head.length + 7) & ~7;
         ByteBuffer out = ByteBuffer.allocate(16 + padded + callersPadded + callees.length).order(ByteOrder.LITTLE_ENDIAN);

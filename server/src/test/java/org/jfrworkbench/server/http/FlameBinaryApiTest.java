@@ -13,6 +13,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -114,6 +116,16 @@ class FlameBinaryApiTest {
         for (int i = 0; i < bin.hits().length; i++) {
             assertEquals(search.get("nodes").get(i).asInt(), bin.hits()[i]);
         }
+        // the header's bytes are the same from one server process to the next: keys in a fixed order
+        assertEquals(List.of("pattern", "matchCase", "literal", "matched", "share", "nodes"),
+                fieldNames(bin.header().get("search")));
+        assertEquals(List.of("total", "name"), fieldNames(bin.header().get("columns")));
+    }
+
+    private static List<String> fieldNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test
