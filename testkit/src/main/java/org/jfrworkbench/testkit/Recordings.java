@@ -47,18 +47,9 @@ public final class Recordings {
 
     /** JDK 25's experimental jdk.CPUTimeSample (Linux), enabled on top of the default settings. */
     static Path cpuTime() throws Exception {
-        Path out = DIR.resolve("jdk25-cputime.jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = jdkHome("25");
-        if (home == null) {
-            return null;
-        }
-        Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=jdk.CPUTimeSample#enabled=true,"
-                + "jdk.CPUTimeSample#throttle=2ms,filename=" + part);
-        return publish(part, out);
+        return recorded("jdk25-cputime.jfr", "25", WORKLOAD_MILLIS,
+                part -> new String[] {"-XX:StartFlightRecording=jdk.CPUTimeSample#enabled=true,"
+                        + "jdk.CPUTimeSample#throttle=2ms,filename=" + part});
     }
 
     /** Every recording the tests have: JDK JFR, async-profiler (with and without jfrsync), gzip, multi-chunk. */
@@ -93,15 +84,8 @@ public final class Recordings {
      * SLEEPING.
      */
     public static synchronized Path asyncProfiler30(String name, String options) throws Exception {
-        Path out = DIR.resolve(name + ".jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = require(jdkHome("17"));
-        Path lib = nativeLibrary("3.0", System.getProperty("asyncprofiler30.jar"));
-        Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-agentpath:" + lib + "=start," + options + ",file=" + part);
-        return publish(part, out);
+        return require(recorded(name + ".jfr", "17", WORKLOAD_MILLIS, part -> new String[] {"-agentpath:"
+                + nativeLibrary("3.0", System.getProperty("asyncprofiler30.jar")) + "=start," + options + ",file=" + part}));
     }
 
     /**
@@ -110,15 +94,9 @@ public final class Recordings {
      * jdk.ObjectAllocationSample events beside the profiler's samples.
      */
     public static synchronized Path asyncProfilerBesideJdk() throws Exception {
-        Path out = DIR.resolve("ap25-beside-jdk.jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = require(jdkHome("25"));
-        Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default",
-                "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,jfrsync=default,file=" + part);
-        return publish(part, out);
+        return require(recorded("ap25-beside-jdk.jfr", "25", WORKLOAD_MILLIS,
+                part -> new String[] {"-XX:StartFlightRecording=settings=default",
+                    "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,jfrsync=default,file=" + part}));
     }
 
     /**
@@ -126,15 +104,9 @@ public final class Recordings {
      * (the wall ones RUNNABLE or SLEEPING) beside a JDK recording's cpu and alloc samples, two sources of each.
      */
     public static synchronized Path asyncProfilerWallBesideJdk() throws Exception {
-        Path out = DIR.resolve("ap25-wall-beside-jdk.jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = require(jdkHome("25"));
-        Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
-                "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,wall=5ms,jfrsync=default,file=" + part);
-        return publish(part, out);
+        return require(recorded("ap25-wall-beside-jdk.jfr", "25", WORKLOAD_MILLIS,
+                part -> new String[] {"-XX:StartFlightRecording=settings=default", "--enable-native-access=ALL-UNNAMED",
+                    "-agentpath:" + nativeLibrary() + "=start,event=cpu,alloc,wall=5ms,jfrsync=default,file=" + part}));
     }
 
     /** A small async-profiler recording (one chunk, tens of kB). */
@@ -174,17 +146,8 @@ public final class Recordings {
     }
 
     static Path jfr(String jdk, String settings) throws Exception {
-        Path out = DIR.resolve("jdk" + jdk + "-" + settings + ".jfr");
-        if (Files.exists(out)) {
-            return out;
-        }
-        Path home = jdkHome(jdk);
-        if (home == null) {
-            return null;
-        }
-        Path part = partial(out);
-        run(home, part, WORKLOAD_MILLIS, "-XX:StartFlightRecording=settings=" + settings + ",filename=" + part);
-        return publish(part, out);
+        return recorded("jdk" + jdk + "-" + settings + ".jfr", jdk, WORKLOAD_MILLIS,
+                part -> new String[] {"-XX:StartFlightRecording=settings=" + settings + ",filename=" + part});
     }
 
     public static Path asyncProfiler(String jdk, String name, String options) throws Exception {
@@ -192,7 +155,21 @@ public final class Recordings {
     }
 
     public static Path asyncProfiler(String jdk, String name, String options, long millis) throws Exception {
-        Path out = DIR.resolve(name + ".jfr");
+        return recorded(name + ".jfr", jdk, millis,
+                part -> new String[] {"-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part});
+    }
+
+    /** The JVM options of a workload's run, given the file it records to. */
+    private interface RecordingOptions {
+        String[] of(Path part) throws IOException;
+    }
+
+    /**
+     * The recording of that name, made once by the workload on that JDK with those options, or null when the JDK is
+     * not installed.
+     */
+    private static Path recorded(String fileName, String jdk, long millis, RecordingOptions options) throws Exception {
+        Path out = DIR.resolve(fileName);
         if (Files.exists(out)) {
             return out;
         }
@@ -201,7 +178,7 @@ public final class Recordings {
             return null;
         }
         Path part = partial(out);
-        run(home, part, millis, "-agentpath:" + nativeLibrary() + "=start," + options + ",file=" + part);
+        run(home, part, millis, options.of(part));
         return publish(part, out);
     }
 
