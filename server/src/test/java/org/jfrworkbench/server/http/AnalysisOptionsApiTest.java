@@ -32,9 +32,9 @@ class AnalysisOptionsApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        a = server.post("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")), null).json().get("id").asText();
-        b = server.post("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")), null).json().get("id").asText();
-        shop = server.post("?name=shop", RecordingsApiTest.STACKS).json().get("id").asText();
+        a = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
+        b = server.upload("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")));
+        shop = server.upload("?name=shop", RecordingsApiTest.STACKS);
     }
 
     @AfterAll

@@ -28,7 +28,7 @@ class CollapseCliAndHttpTest {
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
         file = JfrFixture.recording("a");
-        id = server.post("?name=a.jfr", Files.readAllBytes(file), null).json().get("id").asText();
+        id = server.upload("?name=a.jfr", Files.readAllBytes(file));
     }
 
     @AfterAll

@@ -38,9 +38,7 @@ class DiffBinaryApiTest {
     }
 
     private static String upload(String query, byte[] body) throws Exception {
-        TestServer.Reply r = server.post(query, body, null);
-        assertEquals(201, r.status(), r.body());
-        return r.json().get("id").asText();
+        return server.upload(query, body);
     }
 
     @AfterAll

@@ -34,9 +34,7 @@ class FlameBinaryApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        TestServer.Reply a = server.post("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")), null);
-        assertEquals(201, a.status(), a.body());
-        jfrId = a.json().get("id").asText();
+        jfrId = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
     }
 
     @AfterAll

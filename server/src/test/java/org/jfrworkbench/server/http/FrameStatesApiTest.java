@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,9 +35,7 @@ class FrameStatesApiTest {
     static void start() throws Exception {
         server = new TestServer(data, 256 << 20, null);
         Path file = Recordings.asyncProfilerWallBesideJdk();
-        TestServer.Reply r = server.post("?name=" + file.getFileName(), Files.readAllBytes(file), null);
-        assertTrue(r.status() == 201 || r.status() == 200, r.body());
-        id = r.json().get("id").asText();
+        id = server.upload(file);
         states = new ArrayList<>();
         server.get("/api/recordings/" + id).json().get("kinds").get("wall").get("states").fieldNames().forEachRemaining(states::add);
         assertTrue(states.size() >= 2, "the recording's wall samples have states: " + states);

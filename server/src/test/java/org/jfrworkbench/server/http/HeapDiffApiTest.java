@@ -34,9 +34,7 @@ class HeapDiffApiTest {
     }
 
     static String upload(String name, byte[] file) throws Exception {
-        TestServer.Reply r = server.post("?name=" + name, file, null);
-        assertEquals(201, r.status(), r.body());
-        return r.json().get("id").asText();
+        return server.upload("?name=" + name, file);
     }
 
     @Test

@@ -56,9 +56,7 @@ class LiveHeapGcsApiTest {
         file.writeBytes(second.chunk());
 
         server = new TestServer(data, 64 << 20, null);
-        TestServer.Reply r = server.post("?name=gc-kinds.jfr", file.toByteArray(), null);
-        assertEquals(201, r.status(), r.body());
-        id = r.json().get("id").asText();
+        id = server.upload("?name=gc-kinds.jfr", file.toByteArray());
     }
 
     @AfterAll

@@ -127,8 +127,6 @@ class LiveOlderObjectsApiTest {
     }
 
     static String upload(String name, byte[] file) throws Exception {
-        TestServer.Reply r = server.post("?name=" + name, file, null);
-        assertTrue(r.status() == 201 || r.status() == 200, r.body());
-        return r.json().get("id").asText();
+        return server.upload("?name=" + name, file);
     }
 }

@@ -26,13 +26,11 @@ class QueriesApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        TestServer.Reply a = server.post("?name=fixture-a.jfr&labels=service=shop", Files.readAllBytes(JfrFixture.recording("a")), null);
-        assertEquals(201, a.status(), a.body());
-        jfrId = a.json().get("id").asText();
+        jfrId = server.upload("?name=fixture-a.jfr&labels=service=shop", Files.readAllBytes(JfrFixture.recording("a")));
         TestServer.Reply b = server.postMultipart("fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")), "service=shop,build=2");
         assertEquals(201, b.status(), b.body());
         jfrBId = b.json().get("id").asText();
-        collapsedId = server.post("?name=collapsed", RecordingsApiTest.STACKS).json().get("id").asText();
+        collapsedId = server.upload("?name=collapsed", RecordingsApiTest.STACKS);
     }
 
     @AfterAll

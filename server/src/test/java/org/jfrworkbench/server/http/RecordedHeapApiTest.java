@@ -29,10 +29,8 @@ class RecordedHeapApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        TestServer.Reply r = server.post("?name=retaining-cache.jfr",
-                Files.readAllBytes(Path.of("../sample-recordings/retaining-cache.jfr")), null);
-        assertTrue(r.status() == 201 || r.status() == 200, r.body());
-        id = r.json().get("id").asText();
+        id = server.upload("?name=retaining-cache.jfr",
+                Files.readAllBytes(Path.of("../sample-recordings/retaining-cache.jfr")));
     }
 
     @AfterAll

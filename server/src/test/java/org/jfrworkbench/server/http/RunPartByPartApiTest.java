@@ -74,7 +74,7 @@ class RunPartByPartApiTest {
                 assertTrue(steps.contains("resume") && !steps.contains("check"), steps.toString());
             }
         }
-        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        String whole = server.upload("?name=whole", concatenation(chunks));
         JsonNode run = server.get("/api/recordings/" + Runs.id("synthetic")).json();
         for (String kind : List.of("cpu", "alloc", "live", "nativemem", "leak")) {
             assertTrue(run.get("kinds").has(kind), kind + " in " + run.get("kinds"));
@@ -92,7 +92,7 @@ class RunPartByPartApiTest {
             for (int i = 0; i < chunks.size(); i++) {
                 part(name, i, chunks.get(i), steps);
             }
-            String whole = server.post("?name=" + name, concatenation(chunks), null).json().get("id").asText();
+            String whole = server.upload("?name=" + name, concatenation(chunks));
             assertSameViews(whole, Runs.id(name));
         }
     }
@@ -109,7 +109,7 @@ class RunPartByPartApiTest {
         for (int i = 0; i < chunks.size(); i++) {
             part("ap", i, chunks.get(i), steps);
         }
-        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        String whole = server.upload("?name=whole", concatenation(chunks));
         JsonNode run = server.get("/api/recordings/" + Runs.id("ap")).json();
         for (String kind : List.of("cpu", "alloc", "live", "lock", "wall", "nativemem", "leak")) {
             assertTrue(run.get("kinds").has(kind), kind + " in " + run.get("kinds"));
@@ -130,7 +130,7 @@ class RunPartByPartApiTest {
                 assertTrue(steps.contains("resume"), steps.toString());
             }
         }
-        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        String whole = server.upload("?name=whole", concatenation(chunks));
         assertSameViews(whole, Runs.id("swapped"));
     }
 
@@ -147,7 +147,7 @@ class RunPartByPartApiTest {
             part("restarted", i, chunks.get(i), steps);
             assertTrue(steps.contains("resume") && !steps.contains("check"), steps.toString());
         }
-        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        String whole = server.upload("?name=whole", concatenation(chunks));
         assertSameViews(whole, Runs.id("restarted"));
     }
 
@@ -163,7 +163,7 @@ class RunPartByPartApiTest {
         assertEquals(200, run.get("parts").asInt());
         assertEquals(200, run.get("chunks").asInt());
         assertEquals(1, server.get("/api/recordings").json().get("total").asLong());
-        String whole = server.post("?name=whole", concatenation(chunks), null).json().get("id").asText();
+        String whole = server.upload("?name=whole", concatenation(chunks));
         assertEquals(server.get("/api/recordings/" + whole).json().get("kinds"), run.get("kinds"));
     }
 

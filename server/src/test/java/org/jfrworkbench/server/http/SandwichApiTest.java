@@ -52,8 +52,8 @@ class SandwichApiTest {
             STACKS.merge(stack.toString(), weight, Long::sum);
             text.append(stack).append(' ').append(weight).append('\n');
         }
-        collapsedId = server.post("?name=sandwich", text.toString()).json().get("id").asText();
-        jfrId = server.post("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")), null).json().get("id").asText();
+        collapsedId = server.upload("?name=sandwich", text.toString());
+        jfrId = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
     }
 
     @AfterAll

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,9 +48,7 @@ class SelectedSamplesApiTest {
     }
 
     static String upload(Path file) throws Exception {
-        TestServer.Reply r = server.post("?name=" + file.getFileName(), Files.readAllBytes(file), null);
-        assertTrue(r.status() == 201 || r.status() == 200, r.body());
-        return r.json().get("id").asText();
+        return server.upload(file);
     }
 
     @AfterAll

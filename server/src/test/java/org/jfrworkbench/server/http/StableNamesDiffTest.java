@@ -61,10 +61,10 @@ class StableNamesDiffTest {
     @Test
     void aDiffOfTwoRunsShowsNoLambdaAppearingAndVanishing() throws Exception {
         try (TestServer server = new TestServer(data, 64 << 20, null)) {
-            String a = server.post("?name=run1", run("app/App$$Lambda$75/0x0000000800c22a28", "jdk/proxy2/$Proxy12",
-                    "jdk/internal/reflect/GeneratedMethodAccessor7", 0), null).json().get("id").asText();
-            String b = server.post("?name=run2", run("app/App$$Lambda$81/0x0000000800c9f000", "jdk/proxy3/$Proxy15",
-                    "jdk/internal/reflect/GeneratedMethodAccessor9", 5), null).json().get("id").asText();
+            String a = server.upload("?name=run1", run("app/App$$Lambda$75/0x0000000800c22a28", "jdk/proxy2/$Proxy12",
+                    "jdk/internal/reflect/GeneratedMethodAccessor7", 0));
+            String b = server.upload("?name=run2", run("app/App$$Lambda$81/0x0000000800c9f000", "jdk/proxy3/$Proxy15",
+                    "jdk/internal/reflect/GeneratedMethodAccessor9", 5));
             TestServer.Reply r = server.get("/api/diff?base=" + a + "&target=" + b + "&kind=cpu");
             assertEquals(200, r.status(), r.body());
             JsonNode diff = r.json();

@@ -83,6 +83,28 @@ final class TestServer implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build());
     }
 
+    /**
+     * Uploads a recording (its bytes) and gives its id, or fails the test: the answer must be 201, stored, or 200, the
+     * same bytes stored before.
+     */
+    String upload(String query, byte[] body) throws Exception {
+        Reply r = post(query, body, null);
+        if (r.status() != 201 && r.status() != 200) {
+            throw new AssertionError("upload " + query + " answered " + r.status() + ": " + r.body());
+        }
+        return r.json().get("id").asText();
+    }
+
+    /** Uploads collapsed stacks ({@code frame;frame;frame weight} lines) and gives their id. */
+    String upload(String query, String collapsed) throws Exception {
+        return upload(query, collapsed.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Uploads a file under its own name and gives its id. */
+    String upload(Path file) throws Exception {
+        return upload("?name=" + file.getFileName(), java.nio.file.Files.readAllBytes(file));
+    }
+
     Reply send(HttpRequest request) throws Exception {
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Reply(r.statusCode(), r.body());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -72,9 +71,7 @@ class ThreadStatesAndSourcesTest {
     }
 
     static String upload(Path file) throws Exception {
-        TestServer.Reply r = server.post("?name=" + file.getFileName(), Files.readAllBytes(file), null);
-        assertTrue(r.status() == 201 || r.status() == 200, r.body());
-        return r.json().get("id").asText();
+        return server.upload(file);
     }
 
     static long flameTotal(String id, String query) throws Exception {

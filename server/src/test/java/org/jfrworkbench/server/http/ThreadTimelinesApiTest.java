@@ -23,7 +23,7 @@ class ThreadTimelinesApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        id = server.post("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")), null).json().get("id").asText();
+        id = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
     }
 
     @AfterAll

@@ -32,7 +32,7 @@ class TokenAndDeleteTest {
     @Test
     void deleteRemovesFilesIndexEntriesAndSearchHits() throws Exception {
         try (TestServer server = new TestServer(data, 1 << 20, null)) {
-            String id = server.post("", RecordingsApiTest.STACKS).json().get("id").asText();
+            String id = server.upload("", RecordingsApiTest.STACKS);
             assertEquals(1, server.get("/api/search?q=resize").json().get("total").asLong());
             assertEquals(204, server.delete("/api/recordings/" + id, null).status());
             assertEquals(404, server.get("/api/recordings/" + id).status());
@@ -48,7 +48,7 @@ class TokenAndDeleteTest {
     void recordingsSurviveARestartAndStrayFilesAreReconciled() throws Exception {
         String id;
         try (TestServer server = new TestServer(data, 1 << 20, null)) {
-            id = server.post("?labels=team=perf", RecordingsApiTest.STACKS).json().get("id").asText();
+            id = server.upload("?labels=team=perf", RecordingsApiTest.STACKS);
         }
         // a recording directory the index never committed (crash after the rename) is re-indexed,
         Path copy = data.resolve("recordings").resolve("00000000000000ff");

@@ -30,7 +30,7 @@ class UploadErrorsTest {
     @BeforeEach
     void start() throws Exception {
         server = new TestServer(data, LIMIT, null);
-        keptId = server.post("?name=kept", RecordingsApiTest.STACKS).json().get("id").asText();
+        keptId = server.upload("?name=kept", RecordingsApiTest.STACKS);
     }
 
     @AfterEach
