@@ -35,7 +35,7 @@ if (id && page === 'recording' && kind && rangeOk) {
   // that took the response first reads it itself.
   Promise.all([import('./api.js'), import('../flame/flametree.js')]).then(([{ api }, { buildTree }]) => {
     if (hasEarly(url)) keepMade(url, api.flame(id, view).then(flame => ({ flame, tree: buildTree(flame) }), e => ({ error: e })));
-  });
+  }, () => {}); // modules that did not load: the page's own import of them says so
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));

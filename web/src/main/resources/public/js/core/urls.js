@@ -1,5 +1,6 @@
 // Every API URL is built here (docs/http-api.md), for api.js and for boot.js, which asks for a linked view's data
-// before the rest of the code has loaded; the responses boot.js started wait here until a page takes them.
+// before the rest of the code has loaded; the responses boot.js started (and a flame graph's tree it built from one)
+// wait here until a page takes them.
 // Imports nothing: boot.js cannot run before this module has arrived.
 
 // the binary flame graph, diff and live heap are read as typed arrays in the machine's byte order; they are little-endian
