@@ -340,6 +340,58 @@ class UiFlameGraphIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void aLinkedViewsTreeIsBuiltFromTheOneEarlyRequestWhetherItsDataOrThePageCodeArrivesFirst() throws Exception {
+        Map<?, ?> recording = new ObjectMapper().readValue(get("/api/recordings/" + jfr), Map.class);
+        Map<?, ?> thread = (Map<?, ?>) ((List<?>) recording.get("threads")).stream()
+                .max(java.util.Comparator.comparingLong(t -> ((Number) ((Map<?, ?>) t).get("samples")).longValue())).orElseThrow();
+        long duration = ((Number) recording.get("durationMillis")).longValue();
+        String selection = "&from=" + duration / 10 + "&to=" + duration * 9 / 10 + "&threads=" + thread.get("id");
+        Map<?, ?> expected = new ObjectMapper().readValue(get("/api/recordings/" + jfr + "/flame?kind=cpu" + selection), Map.class);
+        String link = "/?page=recording&id=" + jfr + "&kind=cpu" + selection + "&search=HashMap";
+        List<String> errors = Browser.errors();
+        // the data in before the page's code: the page's module waits until the tree is built from it
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.route("**/js/pages/recording.js", held::add);
+            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+            page.waitForFunction("() => performance.getEntriesByName('workbench:flame-tree').length === 1");
+            page.waitForCondition(() -> !held.isEmpty());
+            page.unroute("**/js/pages/recording.js");
+            held.forEach(com.microsoft.playwright.Route::resume);
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertLinkedView(page, expected, "tree built before the page's code ran");
+        }
+        // the page's code in before the data: it takes the tree once the held answer comes
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.route("**/flame?**", held::add);
+            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+            page.waitForFunction("() => performance.getEntriesByName('workbench:metadata').length === 1");
+            page.waitForCondition(() -> !held.isEmpty());
+            page.unroute("**/flame?**");
+            held.forEach(com.microsoft.playwright.Route::resume);
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            assertLinkedView(page, expected, "tree built after the page's code ran");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    /** The linked view's graph is the server's for its selection, asked for once, its tree built once, searched. */
+    private static void assertLinkedView(Page page, Map<?, ?> expected, String how) {
+        assertEquals(String.valueOf(((Number) expected.get("total")).longValue()), page.getAttribute("#flame-status", "data-weight"), how);
+        int nodes = ((List<?>) ((Map<?, ?>) expected.get("nodes")).get("count")).size();
+        assertTrue(page.textContent("#flame-status").contains(String.format(java.util.Locale.US, "%,d frames", nodes)),
+                how + ": " + page.textContent("#flame-status"));
+        page.waitForSelector("#match-info[data-share]");
+        assertEquals("HashMap", page.inputValue("#flame-search"), how);
+        assertEquals("flame 1, trees 1", page.evaluate("() => `flame ${performance.getEntriesByType('resource')"
+                + ".filter(e => new URL(e.name).pathname.endsWith('/flame')).length}, trees ${performance.getEntriesByName('workbench:flame-tree').length}`"),
+                how + ": one request for the graph, one tree built from it");
+    }
+
     // ---- helpers
 
     private static Page open(BrowserContext context, List<String> errors, String id, String extra) {

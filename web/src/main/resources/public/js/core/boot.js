@@ -2,7 +2,7 @@
 // loads the page's code. Data first: the modules would otherwise take the browser's six connections per host
 // (HTTP/1.1) ahead of it.
 
-import { defaultPage, fetchEarly, urls } from './urls.js';
+import { defaultPage, fetchEarly, hasEarly, keepMade, urls } from './urls.js';
 
 performance.mark('workbench:boot');
 
@@ -28,7 +28,14 @@ if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEar
 const from = param('from'), to = param('to');
 const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
 if (id && page === 'recording' && kind && rangeOk) {
-  fetchEarly(urls.flame(id, Object.fromEntries(params)));
+  const view = Object.fromEntries(params), url = urls.flame(id, view);
+  fetchEarly(url);
+  // The graph's tree is decoded and laid out as soon as its data and its two modules are in, while the rest of the
+  // page's code still loads and the main thread would wait; the page takes it if it shows this URL's view. A page
+  // that took the response first reads it itself.
+  Promise.all([import('./api.js'), import('../flame/flametree.js')]).then(([{ api }, { buildTree }]) => {
+    if (hasEarly(url)) keepMade(url, api.flame(id, view).then(flame => ({ flame, tree: buildTree(flame) }), e => ({ error: e })));
+  }, () => {}); // modules that did not load: the page's own import of them says so
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));

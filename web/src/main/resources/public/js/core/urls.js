@@ -1,5 +1,6 @@
 // Every API URL is built here (docs/http-api.md), for api.js and for boot.js, which asks for a linked view's data
-// before the rest of the code has loaded; the responses boot.js started wait here until a page takes them.
+// before the rest of the code has loaded; the responses boot.js started (and a flame graph's tree it built from one)
+// wait here until a page takes them.
 // Imports nothing: boot.js cannot run before this module has arrived.
 
 // the binary flame graph, diff and live heap are read as typed arrays in the machine's byte order; they are little-endian
@@ -73,7 +74,7 @@ export function defaultPage(id, base) {
   return id ? (base ? 'diff' : 'recording') : 'recordings';
 }
 
-const early = new Map();
+const early = new Map(), made = new Map();
 
 /** Starts a GET now, for a page to take later with takeEarly. */
 export function fetchEarly(url) {
@@ -85,4 +86,21 @@ export function takeEarly(url) {
   const response = early.get(url);
   early.delete(url);
   return response;
+}
+
+/** Whether the response started early for this URL is still there for a page to take. */
+export function hasEarly(url) {
+  return early.has(url);
+}
+
+/** Keeps what was made of an early response before the page's code ran (a flame graph's tree), for takeMade. */
+export function keepMade(url, value) {
+  made.set(url, value);
+}
+
+/** What was made for this URL's view, if anything; the first page to ask drops the rest (no page will show them). */
+export function takeMade(url) {
+  const value = made.get(url);
+  made.clear();
+  return value;
 }

@@ -143,7 +143,8 @@ export class FlameGraph {
     const rows = this.rows();
     const height = rows * ROW;
     const dpr = window.devicePixelRatio || 1;
-    if (this.width !== width || this.height !== height || this.dpr !== dpr) {
+    const resized = this.width !== width || this.height !== height || this.dpr !== dpr;
+    if (resized) {
       this.canvas.width = Math.round(width * dpr);
       this.canvas.height = Math.round(height * dpr);
       this.canvas.style.width = width + 'px';
@@ -157,7 +158,8 @@ export class FlameGraph {
     }
     const ctx = this.ctx;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    // a canvas given a new size starts blank: clearing its megabytes of pixels again is a first paint's time
+    if (!resized) ctx.clearRect(0, 0, width, height);
     ctx.font = FONT;
     ctx.textBaseline = 'middle';
     if (!this.charWidth) this.charWidth = ctx.measureText('MMMMMMMMMM').width / 10;

@@ -5,7 +5,8 @@
 import { el, clear, formatCount, formatWeight, toast } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
-import { FlameTree } from '../flame/flametree.js';
+import { takeMade } from '../core/urls.js';
+import { buildTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { kindsOf, kindTabs, recordingHeader, message, link, loading, onLeave, sizesMissing, rangeProblem, watchRun } from './common.js';
 import { threadFilter } from '../components/threadfilter.js';
@@ -13,8 +14,11 @@ import { sourcePicker, stateFilter, statesOf, weightPicker } from '../components
 
 export async function mount(root, st, lifetime) {
   root.appendChild(loading());
-  // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less
-  const early = { kind: st.kind, request: st.kind && !rangeProblem(st, null) ? api.flame(st.id, st).catch(e => e) : null };
+  // a link that names its kind gets its flame graph fetched alongside the metadata: one round trip less; its tree
+  // may be built already (core/boot.js)
+  const made = takeMade(urls.flame(st.id, st));
+  const early = { kind: st.kind, request: st.kind && !rangeProblem(st, null)
+    ? made || api.flame(st.id, st).then(flame => ({ flame }), error => ({ error })) : null };
   // workbench:* marks split the first paint for DevTools and the flame graph benchmark
   performance.mark('workbench:mount');
   const recording = await api.get(st.id);
@@ -264,12 +268,13 @@ export async function mount(root, st, lifetime) {
   async function loadFlame(s, kind) {
     const mine = ++seq;
     status.textContent = 'Loading flame graph\u2026';
-    let flame;
+    let flame, built;
     try {
       const prefetched = early.kind === kind && s === st ? early.request : null;
       early.kind = null;
-      flame = await (prefetched || api.flame(recording.id, { ...s, kind }));
-      if (flame instanceof Error) throw flame;
+      const got = prefetched ? await prefetched : { flame: await api.flame(recording.id, { ...s, kind }) };
+      if (got.error) throw got.error;
+      ({ flame, tree: built } = got);
     } catch (e) {
       if (mine === seq) {
         dataKey = null;
@@ -279,9 +284,7 @@ export async function mount(root, st, lifetime) {
       return;
     }
     if (mine !== seq) return;
-    performance.mark('workbench:flame-data');
-    const built = new FlameTree(flame.names, flame.nodes);
-    performance.mark('workbench:flame-tree');
+    built ??= buildTree(flame);
     const unit = shownUnit = flame.unit === 'bytes' && sizesMissing(recording, kind) ? 'samples' : flame.unit;
     panel.options.unit = unit;
     // the frame tooltip's thread states where the states legend is shown: the view's samples have two or more
