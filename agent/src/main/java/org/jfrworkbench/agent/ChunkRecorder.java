@@ -18,6 +18,7 @@ import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
 import org.jfrworkbench.agent.engine.ChunkFiles;
 import org.jfrworkbench.agent.engine.JfrEngine;
 import org.jfrworkbench.agent.engine.ProfilingEngine;
+import org.jfrworkbench.agent.events.HeapCounter;
 import org.jfrworkbench.agent.events.HeapMonitor;
 import org.jfrworkbench.agent.events.LabelEvent;
 import org.jfrworkbench.agent.events.NativeMemoryMonitor;
@@ -45,6 +46,8 @@ final class ChunkRecorder {
     private final Spool spool;
     private final ScheduledExecutorService scheduler;
     private final HeapMonitor heapMonitor;
+    /** heap-count=auto's; null otherwise. */
+    private final HeapCounter heapCounter;
     private ProfilingEngine engine;
     private Uploader uploader;
     private Path current;
@@ -68,6 +71,7 @@ final class ChunkRecorder {
         this.runKey = RunParts.runKey(labels.get("host"), ProcessHandle.current().pid(), runStartMillis);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
+        this.heapCounter = options.heapCount() == AgentOptions.HeapCount.AUTO ? new HeapCounter(options.heapCountMaxBytes()) : null;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "workbench-agent-recorder");
             t.setDaemon(true);
@@ -195,7 +199,10 @@ final class ChunkRecorder {
         Path file = current;
         boolean started;
         try {
-            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+            started = ExitGuard.runUnlessExiting(() -> {
+                engine.start(file);
+                armHeapCount();
+            });
         } catch (Exception e) {
             if (!(engine instanceof AsyncProfilerEngine) || options.engine() == AgentOptions.Engine.ASYNC) {
                 throw e;
@@ -203,7 +210,10 @@ final class ChunkRecorder {
             // the native engine loaded but cannot start: fall back for good
             Log.failureOnce("async-start", "async-profiler could not start, using JDK Flight Recorder", e);
             engine = new JfrEngine(options);
-            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+            started = ExitGuard.runUnlessExiting(() -> {
+                engine.start(file);
+                armHeapCount();
+            });
         }
         if (!started) {
             current = null;
@@ -214,6 +224,18 @@ final class ChunkRecorder {
             event.key = label.getKey();
             event.value = label.getValue();
             event.commit();
+        }
+    }
+
+    /** Inside the exit guard (it may start a JDK recording); a failure leaves the chunk without a count, nothing else. */
+    private void armHeapCount() {
+        if (heapCounter == null) {
+            return;
+        }
+        try {
+            heapCounter.chunkStarted();
+        } catch (Throwable t) {
+            Log.failureOnce("heap-count-arm", "could not arm the heap count; chunks go on without it", t);
         }
     }
 
@@ -373,6 +395,9 @@ final class ChunkRecorder {
             scheduler.shutdownNow();
             closeChunk(atExit);
             heapMonitor.stop();
+            if (heapCounter != null) {
+                heapCounter.stop();
+            }
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);
         } finally {

@@ -82,8 +82,9 @@ public final class JfrSettings {
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
         // heap-count=true: the JVM's exact heap by class after full collections and G1's remarks, a walk of every live
-        // object inside those pauses (a full GC of 20 M live objects went from about 0.9 s to 2.2 s on G1), so only asked
-        s.put("jdk.ObjectCountAfterGC#enabled", String.valueOf(options.heapCount()));
+        // object inside those pauses (a full GC of 20 M live objects went from about 0.9 s to 2.2 s on G1), so only
+        // asked; heap-count=auto enables it in a recording of its own for one collection at a time (HeapCounter)
+        s.put("jdk.ObjectCountAfterGC#enabled", String.valueOf(options.heapCount() == AgentOptions.HeapCount.ALWAYS));
         return s;
     }
 }
