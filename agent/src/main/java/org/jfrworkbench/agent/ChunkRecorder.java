@@ -18,7 +18,6 @@ import org.jfrworkbench.agent.engine.AsyncProfilerEngine;
 import org.jfrworkbench.agent.engine.ChunkFiles;
 import org.jfrworkbench.agent.engine.JfrEngine;
 import org.jfrworkbench.agent.engine.ProfilingEngine;
-import org.jfrworkbench.agent.events.HeapCounter;
 import org.jfrworkbench.agent.events.HeapMonitor;
 import org.jfrworkbench.agent.events.LabelEvent;
 import org.jfrworkbench.agent.events.NativeMemoryMonitor;
@@ -116,6 +115,9 @@ final class ChunkRecorder {
         engine = chooseEngine();
         if (options.heapSummariesPerSecond() > 0) {
             heapMonitor.start();
+        }
+        if (heapCounter != null && !heapCounter.applies()) {
+            Log.info("heap-count=auto counts nothing here: ZGC writes no count, and G1 before JDK 20 does not notify its remarks, at each of which a count would be written");
         }
         startChunk();
         Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "
