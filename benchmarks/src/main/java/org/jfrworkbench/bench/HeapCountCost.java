@@ -26,8 +26,9 @@ import org.jfrworkbench.testkit.process.ChildJvm;
  * count when it is enabled) every {@code bench.every} seconds for {@code bench.seconds}, with the agent sampling nothing
  * ({@code cpu=off,alloc=off,live=false}: the GC pauses are all that differs) at each {@code heap-count} mode in turn,
  * fresh JVM each. Prints per run the full collections, the GCs the JVM counted (from the chunks), the median and mean
- * duration of the counted and of the other full collections (jdk.GarbageCollection), the time of all collections
- * (the collectors' beans) and the JVM's CPU time, both over the collecting loop.
+ * duration of the counted and of the other full collections (jdk.GarbageCollection) and the process's CPU time around
+ * each (the JVM does nothing else meanwhile), the time of all collections (the collectors' beans) and the JVM's CPU
+ * time, both over the collecting loop.
  *
  * <pre>benchmarks/run.sh HeapCountCost [OBJECTS...]</pre>
  *
@@ -111,14 +112,24 @@ public final class HeapCountCost {
                 throw new IllegalStateException("no result: " + all);
             }
         }
-        // RESULT totalPauseMillis cpuMillis
-        String[] totals = result.substring(7).trim().split(" ");
+        // RESULT totalPauseMillis cpuMillis | the CPU time of each System.gc() in microseconds, in order
+        String[] parts = result.substring(7).split(" \\| ");
+        String[] totals = parts[0].trim().split(" ");
+        List<Long> cpuMicros = new ArrayList<>();
+        for (String t : parts.length > 1 ? parts[1].trim().split(" ") : new String[0]) {
+            if (!t.isEmpty()) {
+                cpuMicros.add(Long.parseLong(t));
+            }
+        }
         List<Long> countedMicros = new ArrayList<>();
         List<Long> otherMicros = new ArrayList<>();
-        fullGcs(dir, countedMicros, otherMicros);
-        return String.format(Locale.ROOT, "%2d full GCs, %2d counted: counted %s, others %s; all GCs' time %,6d ms, CPU %,6d ms",
+        List<Long> countedCpu = new ArrayList<>();
+        List<Long> otherCpu = new ArrayList<>();
+        fullGcs(dir, cpuMicros, countedMicros, otherMicros, countedCpu, otherCpu);
+        return String.format(Locale.ROOT, "%2d full GCs, %2d counted: duration counted %s, others %s; CPU time counted %s,"
+                        + " others %s; all GCs' time %,6d ms, the JVM's CPU %,6d ms",
                 countedMicros.size() + otherMicros.size(), countedMicros.size(), stats(countedMicros), stats(otherMicros),
-                Long.parseLong(totals[0]), Long.parseLong(totals[1]));
+                stats(countedCpu), stats(otherCpu), Long.parseLong(totals[0]), Long.parseLong(totals[1]));
     }
 
     private static String stats(List<Long> micros) {
@@ -131,8 +142,12 @@ public final class HeapCountCost {
         return String.format(Locale.ROOT, "median %,5d ms mean %,5d ms", sorted.get(sorted.size() / 2) / 1000, (long) mean / 1000);
     }
 
-    /** The System.gc() collections' durations in the chunks, split by whether the JVM counted the heap at them. */
-    private static void fullGcs(Path dir, List<Long> countedMicros, List<Long> otherMicros) throws Exception {
+    /**
+     * The System.gc() full collections' durations in the chunks, and the CPU time the child measured around each (in
+     * the same order, where as many), split by whether the JVM counted the heap at them.
+     */
+    private static void fullGcs(Path dir, List<Long> cpuMicros, List<Long> countedMicros, List<Long> otherMicros,
+                                List<Long> countedCpu, List<Long> otherCpu) throws Exception {
         List<Path> chunks;
         try (Stream<Path> s = Files.list(dir)) {
             chunks = s.filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
@@ -143,13 +158,21 @@ public final class HeapCountCost {
             for (RecordedEvent e : RecordingFile.readAllEvents(chunk)) {
                 if (e.getEventType().getName().equals("jdk.ObjectCountAfterGC")) {
                     ids.add(e.getLong("gcId"));
-                } else if (e.getEventType().getName().equals("jdk.GarbageCollection") && "System.gc()".equals(e.getString("cause"))) {
+                } else if (e.getEventType().getName().equals("jdk.GarbageCollection") && "System.gc()".equals(e.getString("cause"))
+                        && List.of("G1Full", "ParallelOld", "SerialOld").contains(e.getString("name"))) {
                     collections.add(e);
                 }
             }
         }
-        for (RecordedEvent e : collections) {
-            (ids.contains(e.getLong("gcId")) ? countedMicros : otherMicros).add(e.getDuration().toNanos() / 1000);
+        collections.sort(Comparator.comparing(RecordedEvent::getStartTime));
+        boolean paired = collections.size() == cpuMicros.size();
+        for (int i = 0; i < collections.size(); i++) {
+            RecordedEvent e = collections.get(i);
+            boolean counted = ids.contains(e.getLong("gcId"));
+            (counted ? countedMicros : otherMicros).add(e.getDuration().toNanos() / 1000);
+            if (paired) {
+                (counted ? countedCpu : otherCpu).add(cpuMicros.get(i));
+            }
         }
     }
 
@@ -163,13 +186,19 @@ public final class HeapCountCost {
         }
         long gcTime0 = totalGcMillis();
         long cpu0 = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L);
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        StringBuilder gcCpu = new StringBuilder();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
             Thread.sleep(TimeUnit.SECONDS.toMillis(every));
+            // the process's CPU time around the collection: the GC's threads' work (the JVM is idle otherwise), which a
+            // loaded machine stretches less than the pause's wall time
+            long before = os.getProcessCpuTime();
             System.gc();
+            gcCpu.append((os.getProcessCpuTime() - before) / 1000).append(' ');
         }
         long cpu = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L) - cpu0;
-        System.out.println("RESULT " + (totalGcMillis() - gcTime0) + " " + cpu);
+        System.out.println("RESULT " + (totalGcMillis() - gcTime0) + " " + cpu + " | " + gcCpu);
         System.out.flush();
     }
 
