@@ -47,7 +47,8 @@ final class ChunkRecorder {
     private final HeapMonitor heapMonitor;
     /** heap-count=auto's; null otherwise. */
     private final HeapCounter heapCounter;
-    private ProfilingEngine engine;
+    /** Volatile: the heap count switches its recording from the GC notifications' thread. */
+    private volatile ProfilingEngine engine;
     private Uploader uploader;
     private Path current;
     private int sequence;
@@ -70,7 +71,12 @@ final class ChunkRecorder {
         this.runKey = RunParts.runKey(labels.get("host"), ProcessHandle.current().pid(), runStartMillis);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
-        this.heapCounter = options.heapCount() == AgentOptions.HeapCount.AUTO ? new HeapCounter(options.heapCountMaxBytes()) : null;
+        this.heapCounter = options.heapCount() == AgentOptions.HeapCount.AUTO ? new HeapCounter(options.heapCountMaxBytes(), on -> {
+            ProfilingEngine e = engine;
+            if (e != null) {
+                e.heapCount(on);
+            }
+        }) : null;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "workbench-agent-recorder");
             t.setDaemon(true);

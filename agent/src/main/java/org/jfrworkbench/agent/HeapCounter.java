@@ -7,17 +7,12 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
-import jdk.jfr.Recording;
 
 /**
  * {@code heap-count=auto}: the JVM's exact heap by class (jdk.ObjectCountAfterGC) at no more than one counting
@@ -26,34 +21,34 @@ import jdk.jfr.Recording;
  * <p>The count walks every object inside the pause that writes it (full collections, G1's remarks), so its cost follows
  * the live objects. Their bytes are estimated by the heap used after the last full collection (the live set then) or,
  * when the last GC left less, after that one (a young GC's leaves the old generation's garbage in: an upper bound).
- * Below the bound, a recording of its own enables the event: the JDK recorder writes an event into every recording
- * running at the time, so the count lands in the chunk's JDK recording too, with either engine. It is armed at a chunk's
- * start and after every full collection that was not counted, as long as the chunk has no count yet; the notification
- * of the first collection that counts closes that recording again. The collections that count are those of every
- * collector but the young ones; ZGC writes no count. G1's remark counts too and is notified from JDK 20 on (the bean
- * "G1 Concurrent GC"); before, it is not, so an armed G1 JVM would count at every remark: there the count is never armed.
+ * Below the bound the event is switched on in the chunk's own JDK recording ({@link Switch}): at a chunk's start, and
+ * after every full collection that was not counted, as long as the chunk has no count yet; the notification of the
+ * first collection that counts switches it off again, before the next collection. (A second recording enabling only
+ * this event would do the same, but the JDK cannot write an in-memory recording that stops while another runs: its
+ * file comes out empty.) The collections that count are those of every collector but the young ones; ZGC writes no
+ * count. G1's remark counts too and is notified from JDK 20 on (the bean "G1 Concurrent GC"); before, it is not, so a
+ * G1 JVM would count at every remark: there the count is never switched on.
  */
 final class HeapCounter implements NotificationListener {
     static final String EVENT = "jdk.ObjectCountAfterGC";
 
+    /** Switches the event on or off in the chunk's JDK recording. */
+    interface Switch {
+        void set(boolean on) throws Exception;
+    }
+
     private final long maxLiveBytes;
+    private final Switch eventSwitch;
     private final List<GarbageCollectorMXBean> counting = new ArrayList<>();
     private final List<GarbageCollectorMXBean> all = ManagementFactory.getGarbageCollectorMXBeans();
     private final String[] heapPools;
-    /** Arms after a collection off the notification thread, inside the exit guard. */
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "workbench-heap-count");
-        t.setDaemon(true);
-        return t;
-    });
-    /**
-     * The recording that enables the count while one is awaited (and holds nothing else), started at the first arming:
-     * switching its setting takes effect at once, where closing a recording would end the JDK recorder's chunk first.
-     */
-    private Recording counts;
+    /** Whether the event is on, awaiting a count. */
     private boolean armed;
-    /** When it was armed, in milliseconds since the JVM started (the clock of the notifications' GC times). */
-    private long armedAt;
+    /**
+     * Per counting collector, its collections when the count was switched on: a notified collection of a higher id (its
+     * collector's count at it) came after. (The notifications' GC times run on a clock of their own, behind uptime's.)
+     */
+    private long[] armedAt = new long[0];
     /** Whether a collection was counted in the current chunk. */
     private boolean countedInChunk;
     /** The heap used after the last full collection, -1 before one. */
@@ -61,8 +56,9 @@ final class HeapCounter implements NotificationListener {
     private boolean listening;
     private boolean stopped;
 
-    HeapCounter(long maxLiveBytes) {
+    HeapCounter(long maxLiveBytes, Switch eventSwitch) {
         this.maxLiveBytes = maxLiveBytes;
+        this.eventSwitch = eventSwitch;
         List<String> pools = new ArrayList<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
@@ -76,7 +72,7 @@ final class HeapCounter implements NotificationListener {
             g1 |= gc.getName().startsWith("G1 ");
             remarksNotified |= gc.getName().equals("G1 Concurrent GC");
             if (gc.getName().startsWith("ZGC")) {
-                return; // ZGC writes no count: nothing to arm for
+                return; // ZGC writes no count: nothing to switch on for
             }
         }
         if (g1 && !remarksNotified) {
@@ -105,11 +101,10 @@ final class HeapCounter implements NotificationListener {
     }
 
     /**
-     * At a chunk's start: arms a count when none is awaited and the live heap is below the bound; disarms an awaited one
-     * (none counted in the chunk before) when the heap has grown above it. Called where a JDK recording may start (not
-     * while the JVM exits: {@link ExitGuard}).
+     * At a chunk's start, its JDK recording started with the event off: switches it on when the live heap is below the
+     * bound. Called inside the {@link ExitGuard}, as everything here that switches (it takes the JDK recorder's lock).
      */
-    synchronized void chunkStarted() {
+    synchronized void chunkStarted() throws Exception {
         if (stopped || counting.isEmpty()) {
             return;
         }
@@ -120,12 +115,8 @@ final class HeapCounter implements NotificationListener {
             listening = true;
         }
         countedInChunk = false;
-        long live = liveEstimate(usedAfterLastGc());
-        if (live > maxLiveBytes) {
-            if (armed) {
-                disarm();
-            }
-        } else if (!armed) {
+        armed = false;
+        if (liveEstimate(usedAfterLastGc()) <= maxLiveBytes) {
             arm();
         }
     }
@@ -134,18 +125,15 @@ final class HeapCounter implements NotificationListener {
         return usedAfterFull < 0 ? usedAfterLast : Math.min(usedAfterFull, usedAfterLast);
     }
 
-    private void arm() {
-        armedAt = ManagementFactory.getRuntimeMXBean().getUptime();
-        if (counts == null) {
-            Recording r = new Recording(Map.of(EVENT + "#enabled", "true"));
-            r.setName("workbench-agent-heap-count");
-            r.setToDisk(false);
-            r.start();
-            counts = r;
-        } else {
-            counts.enable(EVENT);
+    private void arm() throws Exception {
+        if (armedAt.length != counting.size()) {
+            armedAt = new long[counting.size()];
+        }
+        for (int i = 0; i < counting.size(); i++) {
+            armedAt[i] = counting.get(i).getCollectionCount();
         }
         armed = true;
+        eventSwitch.set(true);
     }
 
     @Override
@@ -155,72 +143,54 @@ final class HeapCounter implements NotificationListener {
             CompositeData gc = (CompositeData) info.get("gcInfo");
             boolean full = fullCollector((String) info.get("gcName"));
             long usedAfter = full ? usedAfter((TabularData) gc.get("memoryUsageAfterGc")) : -1;
-            synchronized (this) {
-                if (full) {
-                    usedAfterFull = usedAfter;
-                }
-                // notifications come after the fact: one of a collection that ended before the arming counted nothing
-                if (armed && (Long) gc.get("endTime") >= armedAt) {
-                    countedInChunk = true;
-                    disarm(); // this collection counted: no other in this chunk, and at once, before the next one
-                } else if (!armed && full && !countedInChunk && !stopped && usedAfter <= maxLiveBytes) {
-                    worker.execute(this::armAfterCollection); // the live set is known small now: count the next one
-                }
-            }
-        } catch (Throwable t) {
-            Log.failureOnce("heap-count", "could not follow the collections for the heap count", t);
-        }
-    }
-
-    private void armAfterCollection() {
-        try {
+            String name = (String) info.get("gcName");
+            long id = (Long) gc.get("id");
+            // the guard first, as at a chunk's start: JVM exit holds it while the agent's shutdown hook waits for this monitor
             ExitGuard.runUnlessExiting(() -> {
                 synchronized (this) {
-                    if (!armed && !countedInChunk && !stopped) {
-                        arm();
+                    if (full) {
+                        usedAfterFull = usedAfter;
+                    }
+                    if (stopped) {
+                        return;
+                    }
+                    // notifications come after the fact: one of a collection from before the switch counted nothing
+                    if (armed && id > armedAt(name)) {
+                        armed = false;
+                        countedInChunk = true;
+                        eventSwitch.set(false); // this collection counted: no other in this chunk
+                    } else if (!armed && full && !countedInChunk && usedAfter <= maxLiveBytes) {
+                        arm(); // the live set is known small now: count the next collection
                     }
                 }
             });
         } catch (Throwable t) {
-            Log.failureOnce("heap-count-arm", "could not arm the heap count; chunks go on without it", t);
+            Log.failureOnce("heap-count", "could not switch the heap count", t);
         }
     }
 
-    /** Ends the awaited count. */
-    private void disarm() {
+    private long armedAt(String collector) {
+        for (int i = 0; i < counting.size() && i < armedAt.length; i++) {
+            if (counting.get(i).getName().equals(collector)) {
+                return armedAt[i];
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** Stops listening; the chunk's recording, about to stop, keeps its setting. */
+    synchronized void stop() {
+        stopped = true;
         armed = false;
-        counts.disable(EVENT);
-    }
-
-    /** Ends listening and any awaited count. */
-    void stop() {
-        synchronized (this) {
-            stopped = true;
-            if (listening) {
-                for (GarbageCollectorMXBean gc : counting) {
-                    try {
-                        ((NotificationEmitter) gc).removeNotificationListener(this);
-                    } catch (ListenerNotFoundException ignored) {
-                        // not listening
-                    }
-                }
-                listening = false;
-            }
-            armed = false;
-            if (counts != null) {
+        if (listening) {
+            for (GarbageCollectorMXBean gc : counting) {
                 try {
-                    counts.close();
-                } catch (RuntimeException e) {
-                    // stopped by the JDK's own shutdown hook already
+                    ((NotificationEmitter) gc).removeNotificationListener(this);
+                } catch (ListenerNotFoundException ignored) {
+                    // not listening
                 }
-                counts = null;
             }
-        }
-        worker.shutdown();
-        try {
-            worker.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            listening = false;
         }
     }
 

@@ -303,10 +303,11 @@ class AgentRecordingIT {
 
     /**
      * The JVM's exact heap by class (jdk.ObjectCountAfterGC) costs a walk of every live object inside the pauses that
-     * write it. Every JVM here gets full GCs (jcmd GC.run, two at a time) in every chunk: at the defaults
-     * (heap-count=auto, the 96 MB heap below its bound) the counts of at most one GC per chunk are recorded; above the
-     * bound (heap-count-max=1k) and with heap-count=false none; with heap-count=true those of every full GC, more than one
-     * in a chunk (so the bound of one is the agent's doing, not the workload's).
+     * write it. Every JVM here runs full GCs two at a time, the second once the first's notification was delivered
+     * (FullCollectionPairs): at the defaults (heap-count=auto, the 96 MB heap below its bound; async-profiler samples)
+     * the counts of at most one GC per chunk are recorded; above the bound (heap-count-max=1k) and with
+     * heap-count=false none; with heap-count=true those of every full GC, more than one in a chunk (so the bound of one
+     * is the agent's doing, not the workload's).
      */
     @ParameterizedTest(name = "JDK {0}")
     @CsvSource({"25, G1", "17, Parallel"})
@@ -315,16 +316,11 @@ class AgentRecordingIT {
         for (String mode : List.of("", "heap-count-max=1k", "heap-count=false", "heap-count=true")) {
             Path dir = tmp.resolve("count-" + mode.replace('=', '-'));
             Path log = tmp.resolve("count-" + mode.replace('=', '-') + ".log");
-            Process app = jvm.start("dir=" + dir + ",cpu=off,alloc=off,live=false,interval=2s" + (mode.isEmpty() ? "" : "," + mode),
-                    List.of("-Xmx96m", "-XX:+Use" + gc + "GC"), log, CACHE, "stdin");
+            // the defaults with async-profiler (whose chunk the JDK recording's is appended to), the others with the JDK's alone
+            Process app = jvm.start("dir=" + dir + ",interval=2s" + (mode.isEmpty() ? "" : ",cpu=off,alloc=off,live=false," + mode),
+                    List.of("-Xmx96m", "-XX:+Use" + gc + "GC"), log, "org.jfrworkbench.samples.FullCollectionPairs", "stdin");
             boolean counts = mode.isEmpty() || mode.equals("heap-count=true");
-            // two full GCs at a time until a chunk holds two of them and, where counts are due, counts
             AgentChunks.awaitChunks(app, log, dir, closed -> {
-                for (int i = 0; i < 2; i++) {
-                    Process run = new ProcessBuilder(jvm.javaHome().resolve("bin/jcmd").toString(), String.valueOf(app.pid()), "GC.run")
-                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                    run.waitFor(60, TimeUnit.SECONDS);
-                }
                 boolean twoInAChunk = false;
                 for (Path chunk : closed) {
                     twoInAChunk |= requestedGcs(AgentChunks.events(chunk)) >= 2;
@@ -354,10 +350,10 @@ class AgentRecordingIT {
         }
     }
 
-    /** The full GCs jcmd GC.run asked for (Parallel's scavenge before its full collection has the same cause). */
+    /** The full GCs System.gc() asked for (Parallel's scavenge before its full collection has the same cause). */
     private static long requestedGcs(List<RecordedEvent> events) {
         return events.stream().filter(e -> e.getEventType().getName().equals("jdk.GarbageCollection")
-                && "Diagnostic Command".equals(e.getString("cause")) && List.of("G1Full", "ParallelOld", "SerialOld").contains(e.getString("name")))
+                && "System.gc()".equals(e.getString("cause")) && List.of("G1Full", "ParallelOld", "SerialOld").contains(e.getString("name")))
                 .count();
     }
 
