@@ -141,10 +141,10 @@ final class HeapCounter implements NotificationListener {
         try {
             CompositeData info = (CompositeData) notification.getUserData();
             CompositeData gc = (CompositeData) info.get("gcInfo");
-            boolean full = fullCollector((String) info.get("gcName"));
-            long usedAfter = full ? usedAfter((TabularData) gc.get("memoryUsageAfterGc")) : -1;
             String name = (String) info.get("gcName");
             long id = (Long) gc.get("id");
+            boolean full = fullCollector(name);
+            long usedAfter = full ? usedAfter((TabularData) gc.get("memoryUsageAfterGc")) : -1;
             // the guard first, as at a chunk's start: JVM exit holds it while the agent's shutdown hook waits for this monitor
             ExitGuard.runUnlessExiting(() -> {
                 synchronized (this) {
