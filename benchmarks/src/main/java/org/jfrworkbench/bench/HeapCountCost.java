@@ -2,8 +2,6 @@ package org.jfrworkbench.bench;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +19,10 @@ import jdk.jfr.consumer.RecordingFile;
 import org.jfrworkbench.testkit.process.ChildJvm;
 
 /**
- * What the agent's {@code heap-count} option costs in GC pauses: a child JVM holds a number of small live objects
- * ({@code new Object()}, 16 bytes each, in one array) and calls {@code System.gc()} (a full collection, which writes the
- * count when it is enabled) every {@code bench.every} seconds for {@code bench.seconds}, with the agent sampling nothing
+ * What the agent's {@code heap-count} option costs in GC pauses: a child JVM ({@code HeldObjects} in sample-recordings)
+ * holds a number of small live objects ({@code new Object()}, 16 bytes each, in one array) and calls {@code System.gc()}
+ * (a full collection, which writes the count when it is enabled) every {@code bench.every} seconds for
+ * {@code bench.seconds}, with the agent sampling nothing
  * ({@code cpu=off,alloc=off,live=false}: the GC pauses are all that differs) at each {@code heap-count} mode in turn,
  * fresh JVM each. Prints per run the full collections, the GCs the JVM counted (from the chunks), the median and mean
  * duration of the counted and of the other full collections (jdk.GarbageCollection) and the process's CPU time around
@@ -43,10 +42,6 @@ public final class HeapCountCost {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("child")) {
-            child(Long.parseLong(args[1]), Long.parseLong(args[2]), Long.parseLong(args[3]));
-            return;
-        }
         System.setProperty("agent.jar", System.getProperty("agent.jar", "agent/target/workbench-agent.jar"));
         List<Long> sizes = new ArrayList<>();
         for (String a : args.length > 0 ? args : new String[] {"5000000", "20000000"}) {
@@ -92,7 +87,7 @@ public final class HeapCountCost {
         String options = "dir=" + dir + ",cpu=off,alloc=off,live=false,interval=" + interval + ",heap-count=" + mode
                 + (extra.isEmpty() ? "" : "," + extra);
         Process child = jvm.launch(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+Use" + gc + "GC", ChildJvm.agent(options),
-                "-cp", System.getProperty("java.class.path"), HeapCountCost.class.getName(), "child", String.valueOf(objects),
+                "-cp", System.getProperty("java.class.path"), "org.jfrworkbench.samples.HeldObjects", String.valueOf(objects),
                 String.valueOf(seconds), String.valueOf(every)), null);
         String result;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -126,9 +121,9 @@ public final class HeapCountCost {
         List<Long> countedCpu = new ArrayList<>();
         List<Long> otherCpu = new ArrayList<>();
         fullGcs(dir, cpuMicros, countedMicros, otherMicros, countedCpu, otherCpu);
-        return String.format(Locale.ROOT, "%2d full GCs, %2d counted: duration counted %s, others %s; CPU time counted %s,"
+        return String.format(Locale.ROOT, "%2d full GCs (%d called), %2d counted: duration counted %s, others %s; CPU time counted %s,"
                         + " others %s; all GCs' time %,6d ms, the JVM's CPU %,6d ms",
-                countedMicros.size() + otherMicros.size(), countedMicros.size(), stats(countedMicros), stats(otherMicros),
+                countedMicros.size() + otherMicros.size(), cpuMicros.size(), countedMicros.size(), stats(countedMicros), stats(otherMicros),
                 stats(countedCpu), stats(otherCpu), Long.parseLong(totals[0]), Long.parseLong(totals[1]));
     }
 
@@ -174,40 +169,6 @@ public final class HeapCountCost {
                 (counted ? countedCpu : otherCpu).add(cpuMicros.get(i));
             }
         }
-    }
-
-    /** The child: holds the objects, collects every {@code every} seconds, reports its full GCs and totals. */
-    static Object[] kept;
-
-    private static void child(long objects, long seconds, long every) throws Exception {
-        kept = new Object[(int) objects];
-        for (int i = 0; i < kept.length; i++) {
-            kept[i] = new Object();
-        }
-        long gcTime0 = totalGcMillis();
-        long cpu0 = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L);
-        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        StringBuilder gcCpu = new StringBuilder();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < end) {
-            Thread.sleep(TimeUnit.SECONDS.toMillis(every));
-            // the process's CPU time around the collection: the GC's threads' work (the JVM is idle otherwise), which a
-            // loaded machine stretches less than the pause's wall time
-            long before = os.getProcessCpuTime();
-            System.gc();
-            gcCpu.append((os.getProcessCpuTime() - before) / 1000).append(' ');
-        }
-        long cpu = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L) - cpu0;
-        System.out.println("RESULT " + (totalGcMillis() - gcTime0) + " " + cpu + " | " + gcCpu);
-        System.out.flush();
-    }
-
-    private static long totalGcMillis() {
-        long n = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            n += Math.max(0, gc.getCollectionTime());
-        }
-        return n;
     }
 
     private static void deleteTree(Path dir) throws Exception {
