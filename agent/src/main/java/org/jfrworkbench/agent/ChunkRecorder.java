@@ -124,6 +124,8 @@ final class ChunkRecorder {
         }
         if (heapCounter != null && !heapCounter.applies()) {
             Log.info("heap-count=auto counts nothing here: ZGC writes no count, and G1 before JDK 20 does not notify its remarks, at each of which a count would be written");
+        } else if (heapCounter != null) {
+            heapCounter.start();
         }
         startChunk();
         Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "

@@ -49,7 +49,8 @@ final class HeapCounter implements NotificationListener {
      * collector's count at it) came after. (The notifications' GC times run on a clock of their own, behind uptime's.)
      */
     private long[] armedAt = new long[0];
-    /** Whether a collection was counted in the current chunk. */
+    /** Whether a chunk was started (the switch has a recording to act on) and whether one of its collections was counted. */
+    private boolean inChunk;
     private boolean countedInChunk;
     /** The heap used after the last full collection, -1 before one. */
     private long usedAfterFull = -1;
@@ -101,19 +102,27 @@ final class HeapCounter implements NotificationListener {
     }
 
     /**
-     * At a chunk's start, its JDK recording started with the event off: switches it on when the live heap is below the
-     * bound. Called inside the {@link ExitGuard}, as everything here that switches (it takes the JDK recorder's lock).
+     * Listens to the counting collectors, before the first chunk's recording starts: a listener added later than the
+     * application's own would hear of a collection after it (the notifications go to the listeners in turn).
      */
-    synchronized void chunkStarted() throws Exception {
-        if (stopped || counting.isEmpty()) {
-            return;
-        }
-        if (!listening) {
+    synchronized void start() {
+        if (!listening && !counting.isEmpty()) {
             for (GarbageCollectorMXBean gc : counting) {
                 ((NotificationEmitter) gc).addNotificationListener(this, null, null);
             }
             listening = true;
         }
+    }
+
+    /**
+     * At a chunk's start, its JDK recording started with the event off: switches it on when the live heap is below the
+     * bound. Called inside the {@link ExitGuard}, as everything here that switches (it takes the JDK recorder's lock).
+     */
+    synchronized void chunkStarted() throws Exception {
+        if (stopped || !listening) {
+            return;
+        }
+        inChunk = true;
         countedInChunk = false;
         armed = false;
         if (liveEstimate(usedAfterLastGc()) <= maxLiveBytes) {
@@ -159,7 +168,7 @@ final class HeapCounter implements NotificationListener {
                         armed = false;
                         countedInChunk = true;
                         eventSwitch.set(false); // this collection counted: no other in this chunk
-                    } else if (!armed && full && !countedInChunk && usedAfter <= maxLiveBytes) {
+                    } else if (!armed && full && inChunk && !countedInChunk && usedAfter <= maxLiveBytes) {
                         arm(); // the live set is known small now: count the next collection
                     }
                 }
