@@ -237,7 +237,7 @@ final class ChunkRecorder {
         }
     }
 
-    /** Inside the exit guard (it may start a JDK recording); a failure leaves the chunk without a count, nothing else. */
+    /** Inside the exit guard (it switches the new recording's settings); a failure leaves the chunk without a count, nothing else. */
     private void armHeapCount() {
         if (heapCounter == null) {
             return;
