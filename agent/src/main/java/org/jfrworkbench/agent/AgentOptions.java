@@ -50,10 +50,10 @@ public record AgentOptions(
 
     /**
      * The default bound of {@code heap-count=auto}: the count walks every live object inside the pause it is written
-     * in, about 30 to 100 ns an object on JDK 17 and 25 (docs/agent.md, Overhead), so the cost follows the number of
-     * live objects; the heap used after the last GC bounds it from above. At this size a heap of the smallest objects
-     * (16 bytes) holds 8 million, a walk of a few hundred milliseconds; a typical heap (40 to 60 bytes an object) a
-     * third of that, once a chunk (60 s by default).
+     * in, 10 to 35 ns of CPU an object on JDK 17 and 25 (docs/agent.md, Overhead), so the cost follows the number of
+     * live objects, which the live heap's bytes bound. At this size a heap of the smallest objects (16 bytes) holds 8
+     * million, at most about 0.3 s of CPU; a typical heap (40 to 60 bytes an object) a third of that, once a chunk
+     * (60 s by default).
      */
     public static final long DEFAULT_HEAP_COUNT_MAX_BYTES = 128L * 1024 * 1024;
 
