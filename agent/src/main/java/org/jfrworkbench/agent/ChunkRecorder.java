@@ -123,7 +123,7 @@ final class ChunkRecorder {
             heapMonitor.start();
         }
         if (heapCounter != null && !heapCounter.applies()) {
-            Log.info("heap-count=auto counts nothing here: ZGC writes no count, and G1 before JDK 20 does not notify its remarks, at each of which a count would be written");
+            Log.info("heap-count=auto counts nothing here: " + heapCounter.whyNot());
         } else if (heapCounter != null) {
             heapCounter.start();
         }

@@ -56,6 +56,8 @@ final class HeapCounter implements NotificationListener {
     private long usedAfterFull = -1;
     private boolean listening;
     private boolean stopped;
+    /** Why this JVM is not counted ({@link #applies}), for the log; null where it is. */
+    private String notCounted;
 
     HeapCounter(long maxLiveBytes, Switch eventSwitch) {
         this.maxLiveBytes = maxLiveBytes;
@@ -73,10 +75,12 @@ final class HeapCounter implements NotificationListener {
             g1 |= gc.getName().startsWith("G1 ");
             remarksNotified |= gc.getName().equals("G1 Concurrent GC");
             if (gc.getName().startsWith("ZGC")) {
-                return; // ZGC writes no count: nothing to switch on for
+                notCounted = "ZGC writes no count";
+                return;
             }
         }
         if (g1 && !remarksNotified) {
+            notCounted = "G1 before JDK 20 does not notify its remarks, at each of which a count would be written";
             return;
         }
         for (GarbageCollectorMXBean gc : all) {
@@ -99,6 +103,11 @@ final class HeapCounter implements NotificationListener {
     /** Whether this JVM's collector can be counted here at all. */
     boolean applies() {
         return !counting.isEmpty();
+    }
+
+    /** Why not, where it cannot. */
+    String whyNot() {
+        return notCounted == null ? "no collector of this JVM writes the count" : notCounted;
     }
 
     /**
