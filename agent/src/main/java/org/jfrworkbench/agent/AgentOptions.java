@@ -35,10 +35,27 @@ public record AgentOptions(
         long spoolMaxBytes,
         Duration nmtInterval,
         int heapSummariesPerSecond,
-        boolean heapCount,
+        HeapCount heapCount,
+        long heapCountMaxBytes,
         Map<String, String> labels) {
 
     public enum Engine { AUTO, ASYNC, JFR }
+
+    /**
+     * When the JVM's exact heap by class (jdk.ObjectCountAfterGC) is recorded: {@code ALWAYS} at every collection that
+     * writes it (full collections, G1's remarks), {@code NEVER} not at all, {@code AUTO} at most one such collection per
+     * chunk, and only while the heap used after the last GC is at most {@link #heapCountMaxBytes} (see HeapCounter).
+     */
+    public enum HeapCount { AUTO, ALWAYS, NEVER }
+
+    /**
+     * The default bound of {@code heap-count=auto}: the count walks every live object inside the pause it is written
+     * in, 10 to 35 ns of CPU an object on JDK 17 and 25 (docs/agent.md, Overhead), so the cost follows the number of
+     * live objects, which the live heap's bytes bound. At this size a heap of the smallest objects (16 bytes) holds 8
+     * million, at most about 0.3 s of CPU; a typical heap (40 to 60 bytes an object) a third of that, once a chunk
+     * (60 s by default).
+     */
+    public static final long DEFAULT_HEAP_COUNT_MAX_BYTES = 128L * 1024 * 1024;
 
     /**
      * async-profiler's CPU sampler to begin with, each falling back to the next where it cannot start: {@code PERF}
@@ -148,7 +165,8 @@ public record AgentOptions(
         long spoolMax = 256L * 1024 * 1024;
         Duration nmt = Duration.ofSeconds(10);
         int heapSummaries = HeapMonitor.DEFAULT_MAX_PER_SECOND;
-        boolean heapCount = false;
+        HeapCount heapCount = HeapCount.AUTO;
+        long heapCountMax = DEFAULT_HEAP_COUNT_MAX_BYTES;
         Map<String, String> labels = new LinkedHashMap<>();
         if (text != null && !text.isBlank()) {
             for (String part : text.split(",")) {
@@ -180,7 +198,8 @@ public record AgentOptions(
                         alloc = isOff(value) || allocPerSecond > 0 ? 0 : bytes(key, value);
                     }
                     case "live" -> live = bool(key, value);
-                    case "heap-count" -> heapCount = bool(key, value);
+                    case "heap-count" -> heapCount = heapCount(value);
+                    case "heap-count-max" -> heapCountMax = bytes(key, value);
                     case "lock" -> lock = isOff(value) ? null : duration(key, value);
                     case "upload" -> upload = uri(value);
                     case "token" -> token = require(key, value);
@@ -200,7 +219,7 @@ public record AgentOptions(
             dir = Path.of(System.getProperty("java.io.tmpdir"), "workbench-agent", service + "-" + ProcessHandle.current().pid());
         }
         return new AgentOptions(dir.toAbsolutePath(), interval, engine, cpu, cpuEngine, cstack, wall, alloc, allocPerSecond, live, lock, upload, token,
-                spoolMax, nmt, heapSummaries, heapCount, Collections.unmodifiableMap(labels));
+                spoolMax, nmt, heapSummaries, heapCount, heapCountMax, Collections.unmodifiableMap(labels));
     }
 
     private static boolean isOff(String value) {
@@ -259,6 +278,17 @@ public record AgentOptions(
     /** Whether allocations are sampled at all (fixed interval or target rate). */
     public boolean allocSampling() {
         return allocBytes > 0 || allocPerSecond > 0;
+    }
+
+    private static HeapCount heapCount(String value) {
+        if (value.equalsIgnoreCase("auto")) {
+            return HeapCount.AUTO;
+        }
+        try {
+            return bool("heap-count", value) ? HeapCount.ALWAYS : HeapCount.NEVER;
+        } catch (InvalidOptionException e) {
+            throw new InvalidOptionException("option 'heap-count' must be auto, true or false, not '" + value + "'");
+        }
     }
 
     private static boolean bool(String key, String value) {

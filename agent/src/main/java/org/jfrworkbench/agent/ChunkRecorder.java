@@ -45,7 +45,10 @@ final class ChunkRecorder {
     private final Spool spool;
     private final ScheduledExecutorService scheduler;
     private final HeapMonitor heapMonitor;
-    private ProfilingEngine engine;
+    /** heap-count=auto's; null otherwise. */
+    private final HeapCounter heapCounter;
+    /** Volatile: the heap count switches its recording from the GC notifications' thread. */
+    private volatile ProfilingEngine engine;
     private Uploader uploader;
     private Path current;
     private int sequence;
@@ -68,6 +71,12 @@ final class ChunkRecorder {
         this.runKey = RunParts.runKey(labels.get("host"), ProcessHandle.current().pid(), runStartMillis);
         this.spool = new Spool(options.dir(), options.spoolMaxBytes());
         this.heapMonitor = new HeapMonitor(options.heapSummariesPerSecond());
+        this.heapCounter = options.heapCount() == AgentOptions.HeapCount.AUTO ? new HeapCounter(options.heapCountMaxBytes(), on -> {
+            ProfilingEngine e = engine;
+            if (e != null) {
+                e.heapCount(on);
+            }
+        }) : null;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "workbench-agent-recorder");
             t.setDaemon(true);
@@ -112,6 +121,11 @@ final class ChunkRecorder {
         engine = chooseEngine();
         if (options.heapSummariesPerSecond() > 0) {
             heapMonitor.start();
+        }
+        if (heapCounter != null && !heapCounter.applies()) {
+            Log.info("heap-count=auto counts nothing here: " + heapCounter.whyNot());
+        } else if (heapCounter != null) {
+            heapCounter.start();
         }
         startChunk();
         Log.info("recording with " + engine.describe() + " into " + options.dir() + ", a chunk every "
@@ -195,7 +209,10 @@ final class ChunkRecorder {
         Path file = current;
         boolean started;
         try {
-            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+            started = ExitGuard.runUnlessExiting(() -> {
+                engine.start(file);
+                armHeapCount();
+            });
         } catch (Exception e) {
             if (!(engine instanceof AsyncProfilerEngine) || options.engine() == AgentOptions.Engine.ASYNC) {
                 throw e;
@@ -203,7 +220,10 @@ final class ChunkRecorder {
             // the native engine loaded but cannot start: fall back for good
             Log.failureOnce("async-start", "async-profiler could not start, using JDK Flight Recorder", e);
             engine = new JfrEngine(options);
-            started = ExitGuard.runUnlessExiting(() -> engine.start(file));
+            started = ExitGuard.runUnlessExiting(() -> {
+                engine.start(file);
+                armHeapCount();
+            });
         }
         if (!started) {
             current = null;
@@ -214,6 +234,18 @@ final class ChunkRecorder {
             event.key = label.getKey();
             event.value = label.getValue();
             event.commit();
+        }
+    }
+
+    /** Inside the exit guard (it switches the new recording's settings); a failure leaves the chunk without a count, nothing else. */
+    private void armHeapCount() {
+        if (heapCounter == null) {
+            return;
+        }
+        try {
+            heapCounter.chunkStarted();
+        } catch (Throwable t) {
+            Log.failureOnce("heap-count-arm", "could not arm the heap count; chunks go on without it", t);
         }
     }
 
@@ -373,6 +405,9 @@ final class ChunkRecorder {
             scheduler.shutdownNow();
             closeChunk(atExit);
             heapMonitor.stop();
+            if (heapCounter != null) {
+                heapCounter.stop();
+            }
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);
         } finally {

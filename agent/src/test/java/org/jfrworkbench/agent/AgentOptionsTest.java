@@ -30,15 +30,22 @@ class AgentOptionsTest {
         assertNull(o.upload());
         assertTrue(o.dir().isAbsolute());
         assertEquals(5, o.heapSummariesPerSecond());
-        assertFalse(o.heapCount(), "the JVM's heap count walks every live object inside full collections: only when asked");
+        assertEquals(AgentOptions.HeapCount.AUTO, o.heapCount(),
+                "the JVM's heap count walks every live object inside full collections: by default only where that is cheap");
+        assertEquals(AgentOptions.DEFAULT_HEAP_COUNT_MAX_BYTES, o.heapCountMaxBytes());
     }
 
     @Test
     void theHeapCountIsAnOption() {
-        assertTrue(AgentOptions.parse("heap-count=true").heapCount());
-        assertFalse(AgentOptions.parse("heap-count=false").heapCount());
+        assertEquals(AgentOptions.HeapCount.ALWAYS, AgentOptions.parse("heap-count=true").heapCount());
+        assertEquals(AgentOptions.HeapCount.ALWAYS, AgentOptions.parse("heap-count").heapCount());
+        assertEquals(AgentOptions.HeapCount.NEVER, AgentOptions.parse("heap-count=false").heapCount());
+        assertEquals(AgentOptions.HeapCount.AUTO, AgentOptions.parse("heap-count=auto").heapCount());
+        assertEquals(64L * 1024 * 1024, AgentOptions.parse("heap-count-max=64m").heapCountMaxBytes());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("heap-count=maybe"));
-        assertTrue(e.getMessage().contains("heap-count"), e.getMessage());
+        assertTrue(e.getMessage().contains("heap-count") && e.getMessage().contains("auto"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("heap-count-max=lots"));
+        assertTrue(e.getMessage().contains("heap-count-max"), e.getMessage());
     }
 
     @Test

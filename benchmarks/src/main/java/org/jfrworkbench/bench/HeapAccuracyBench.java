@@ -172,18 +172,30 @@ public final class HeapAccuracyBench {
             throw new IllegalStateException("no GC of the histogram among " + gcEvents.size() + " GCs");
         }
         LiveHeapQuery.LiveHeap live = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
-        String line = compare(name, live, histogram, histogramTotal, minShare, files, gcEvents, at, cpuShare);
-        if (!live.counted()) {
-            return line;
-        }
-        // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it): what a
-        // GC that is not counted (a young one) gets from the samples and from what earlier chunks and counts carry
+        // the GCs the JVM counted at: the benchmark's own (jcmd GC.run's and the histogram's) and the workload's
         Set<Long> benchmarkGcs = new java.util.HashSet<>();
         for (GcEvent g : gcEvents) {
             if (benchmarkGc(g.cause())) {
                 benchmarkGcs.add(g.gcId());
             }
         }
+        Set<Long> countedGcs = new java.util.TreeSet<>();
+        profile.heap().classCounts().forEach(c -> countedGcs.add(c.gcId()));
+        StringBuilder counted = new StringBuilder();
+        for (GcEvent g : gcEvents) {
+            if (countedGcs.contains(g.gcId())) {
+                counted.append(counted.isEmpty() ? "" : ", ").append(g.gcId()).append(' ').append(g.name()).append(" (")
+                        .append(g.cause()).append(')');
+            }
+        }
+        System.out.printf(Locale.ROOT, "%n%s: GCs counted by the JVM: %s%n", name, counted.isEmpty() ? "none" : counted);
+        String line = compare(name, live, histogram, histogramTotal, minShare, files, gcEvents, at, cpuShare);
+        if (countedGcs.stream().noneMatch(benchmarkGcs::contains)) {
+            return line;
+        }
+        // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it, whose count
+        // the histogram's GC would carry): what a GC that is not counted (a young one) gets from the samples and from
+        // what earlier chunks and the workload's own counted GCs carry
         profile.heap().classCounts().removeIf(c -> benchmarkGcs.contains(c.gcId()));
         LiveHeapQuery.LiveHeap uncounted = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
         return line + "\n" + compare(name + " uncounted", uncounted, histogram, histogramTotal, minShare, files, gcEvents, at,
@@ -232,9 +244,9 @@ public final class HeapAccuracyBench {
                         r.samples()));
             }
         }
-        return String.format(Locale.ROOT, "%-34s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %d of %d classes >= %.0f%% within 15%%:%s",
+        return String.format(Locale.ROOT, "%-34s used-after %+.1f%% (fillers %.0f%%), %4d live samples, %s, %d of %d classes >= %.0f%% within 15%%:%s",
                 name, 100.0 * (live.usedAfter() - histogramTotal) / histogramTotal, 100.0 * fillers / histogramTotal,
-                live.liveSamples(), within, classes,
+                live.liveSamples(), live.counted() ? "counted" : live.carriedBytes() > 0 ? "carried" : "sampled", within, classes,
                 100 * minShare, worst);
     }
 

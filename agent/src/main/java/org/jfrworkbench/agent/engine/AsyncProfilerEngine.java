@@ -34,7 +34,8 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     private final List<String> cpuEvents;
     private int cpuEvent;
     private Path current;
-    private Recording jdk;
+    /** The chunk's JDK recording; volatile: the heap count switches it from the GC notifications' thread. */
+    private volatile Recording jdk;
     /** Chooses the allocation interval per chunk when sampling aims at a rate; null for a fixed interval or none. */
     private final AllocationRate allocRate;
     private long allocInterval;
@@ -208,6 +209,11 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         } finally {
             Files.deleteIfExists(part);
         }
+    }
+
+    @Override
+    public void heapCount(boolean on) {
+        JfrSettings.heapCount(jdk, on);
     }
 
     @Override

@@ -8,7 +8,8 @@ import org.jfrworkbench.agent.AgentOptions;
 /** The JDK's own Flight Recorder: the fallback where async-profiler cannot load, or {@code engine=jfr}. */
 public final class JfrEngine implements ProfilingEngine {
     private final Map<String, String> settings;
-    private Recording recording;
+    /** Volatile: the heap count switches it from the GC notifications' thread. */
+    private volatile Recording recording;
 
     public JfrEngine(AgentOptions options) throws Exception {
         this.settings = JfrSettings.forJfrEngine(options);
@@ -35,6 +36,11 @@ public final class JfrEngine implements ProfilingEngine {
             }
             r.close();
         }
+    }
+
+    @Override
+    public void heapCount(boolean on) {
+        JfrSettings.heapCount(recording, on);
     }
 
     @Override

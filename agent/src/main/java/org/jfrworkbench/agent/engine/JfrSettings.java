@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import org.jfrworkbench.agent.AgentOptions;
 
 /**
@@ -67,6 +69,23 @@ public final class JfrSettings {
             "jdk.CPUInformation", "jdk.VirtualizationInformation", "jdk.ContainerConfiguration", "jdk.InitialSystemProperty",
             "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.Shutdown");
 
+    static final String HEAP_COUNT_EVENT = "jdk.ObjectCountAfterGC";
+
+    /** Switches the heap count in a running recording; a recording stopped meanwhile (a rotation, JVM exit) is left as it is. */
+    static void heapCount(Recording r, boolean on) {
+        if (r != null && r.getState() == RecordingState.RUNNING) {
+            try {
+                if (on) {
+                    r.enable(HEAP_COUNT_EVENT);
+                } else {
+                    r.disable(HEAP_COUNT_EVENT);
+                }
+            } catch (IllegalStateException e) {
+                // stopped or closed between the check and the switch
+            }
+        }
+    }
+
     private static Map<String, String> base(AgentOptions options) throws IOException, java.text.ParseException {
         Map<String, String> s = new TreeMap<>(Configuration.getConfiguration("default").getSettings());
         for (Map.Entry<String, String> e : s.entrySet()) {
@@ -82,8 +101,9 @@ public final class JfrSettings {
         s.put("jdk.GCHeapSummary#enabled", "true");
         s.put("jdk.GarbageCollection#enabled", "true");
         // heap-count=true: the JVM's exact heap by class after full collections and G1's remarks, a walk of every live
-        // object inside those pauses (a full GC of 20 M live objects went from about 0.9 s to 2.2 s on G1), so only asked
-        s.put("jdk.ObjectCountAfterGC#enabled", String.valueOf(options.heapCount()));
+        // object inside those pauses (a full GC of 20 M live objects went from about 0.9 s to 2.2 s on G1), so only
+        // asked; heap-count=auto switches it on in the running recording for one collection at a time (HeapCounter)
+        s.put(HEAP_COUNT_EVENT + "#enabled", String.valueOf(options.heapCount() == AgentOptions.HeapCount.ALWAYS));
         return s;
     }
 }

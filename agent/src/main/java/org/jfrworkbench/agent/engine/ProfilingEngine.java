@@ -14,6 +14,12 @@ public interface ProfilingEngine {
     default void halfway() {
     }
 
+    /**
+     * Switches the JVM's heap count by class (jdk.ObjectCountAfterGC) on or off in the current chunk's JDK recording;
+     * nothing between chunks. Any thread.
+     */
+    void heapCount(boolean on);
+
     /** A short description for the log, e.g. "async-profiler (cpu=perf)". */
     String describe();
 }
