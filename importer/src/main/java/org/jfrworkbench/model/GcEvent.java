@@ -6,4 +6,9 @@ package org.jfrworkbench.model;
  */
 public record GcEvent(long gcId, long startNanos, long durationNanos, String name, String cause,
                       long heapUsedBefore, long heapUsedAfter, long heapCommitted, long longestPauseNanos) {
+    /** The same GC under another id (-1: none the JVM gave). */
+    public GcEvent withGcId(long id) {
+        return new GcEvent(id, startNanos, durationNanos, name, cause, heapUsedBefore, heapUsedAfter, heapCommitted,
+                longestPauseNanos);
+    }
 }

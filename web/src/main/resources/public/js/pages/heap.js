@@ -186,7 +186,7 @@ export async function mount(root, st, lifetime) {
  * too, and the JVM's own GC id (what its GC log says) beside it when that differs.
  */
 export function gcLabel(g, index) {
-  const id = g && g.gcId !== undefined && g.gcId !== null && g.gcId !== index ? ` (JVM GC id ${g.gcId})` : '';
+  const id = g && g.gcId >= 0 && g.gcId !== index ? ` (JVM GC id ${g.gcId})` : '';
   return `GC ${index}${id}`;
 }
 

@@ -225,7 +225,9 @@ final class ProfileBuilder {
         for (GcEvent agent : agentGcs) {
             // the agent's readings are heap samples already; only its collections can be GCs
             if (GcKinds.collection(agent) && !coveredByJvm(agent, jvmGcs)) {
-                profile.heap().addGc(agent);
+                // the agent numbers a collector's GCs (its MXBean's), the JVM all of them: beside the JVM's GCs (one the
+                // JVM's recording missed, between two chunks) that number would name another GC's pools and counts
+                profile.heap().addGc(jvmGcs.isEmpty() ? agent : agent.withGcId(-1));
             }
         }
         live.flush(profile, profile.heap().gcs().stream().mapToLong(GcEvent::startNanos).sorted().toArray(),

@@ -155,6 +155,33 @@ class HandWrittenRecordingTest {
     }
 
     /**
+     * The agent's GC readings carry its collector's own GC number; one the JVM's events do not cover (a GC between two
+     * chunks' recordings) joins the JVM's GCs under no id, so that it does not take a JVM GC's pools or counts.
+     */
+    @Test
+    void anAgentGcBesideTheJvmsDoesNotTakeAJvmGcsId() throws Exception {
+        JfrWriter w = gcTypes(START);
+        w.type("workbench.HeapSummary", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.of("gcId", "long"), Field.of("gcName", "java.lang.String"), Field.of("gcCause", "java.lang.String"),
+                Field.of("gcStartMillis", "long"), Field.of("gcDurationMillis", "long"), Field.of("usedBefore", "long"),
+                Field.of("usedAfter", "long"), Field.of("committedAfter", "long"));
+        w.event("jdk.GarbageCollection", 100L, 1_000_000L, 5L, "ParallelScavenge", "Allocation Failure")
+                .event("jdk.GCHeapSummary", 100L, 5L, "Before GC", 9_000L)
+                .event("jdk.GCHeapSummary", 1_000_100L, 5L, "After GC", 2_000L)
+                // the agent's fifth scavenge, 500 ms later: the JVM's recording has no GC then
+                .event("workbench.HeapSummary", 502_000_000L, 5L, "PS Scavenge", "Allocation Failure",
+                        (START + 500_000_000L) / 1_000_000, 1L, 8_000L, 3_000L, 64_000L);
+        Profile p = read(w.chunk());
+        List<GcEvent> gcs = p.heap().gcs();
+        assertEquals(2, gcs.size(), gcs.toString());
+        assertEquals(List.of(5L, -1L), gcs.stream().sorted(java.util.Comparator.comparingLong(GcEvent::startNanos))
+                .map(GcEvent::gcId).toList(), gcs.toString());
+        GcEvent agent = gcs.stream().filter(g -> g.gcId() == -1).findFirst().orElseThrow();
+        assertEquals("PS Scavenge", agent.name());
+        assertEquals(3_000, agent.heapUsedAfter());
+    }
+
+    /**
      * async-profiler's chunks each start their pools afresh but keep method keys: frames made in one chunk serve the
      * next while the key names the same method (here with its symbols numbered anew), and not once it names another.
      */
