@@ -35,6 +35,8 @@ public final class CallTree {
     /** Made on the first inverted query ({@link #inverted}); null where it was too large to keep. */
     private InvertedTree inverted;
     private boolean invertedMade;
+    /** Made on the first diff ({@link #outermost}). */
+    private volatile long[] outermost;
 
     CallTree(FrameNaming naming, FrameNames names, StackClasses classes, int[] parent, int[] name,
              int[] end, byte[] type, int[] stackNode, int[] pairNode) {
@@ -134,9 +136,46 @@ public final class CallTree {
         return inverted;
     }
 
+    /**
+     * A bit per node, set where its stable name ({@link FrameNames#stableName}) does not occur on an ancestor: the
+     * method's outermost occurrence on the path, whose total holds the samples of every occurrence below it. One pass
+     * over the tree, made on first use and kept, so a query's walk neither counts methods on the open path nor
+     * unwinds them.
+     */
+    long[] outermost() {
+        long[] bits = outermost;
+        if (bits == null) {
+            outermost = bits = outermostBits();
+        }
+        return bits;
+    }
+
+    private long[] outermostBits() {
+        int n = parent.length;
+        int[] stable = names.stableIds();
+        long[] bits = new long[(n + 63) >>> 6];
+        int[] onPath = new int[names.stableSize()];
+        int[] open = new int[64];
+        int depth = 0;
+        for (int i = 1; i < n; i++) {
+            while (depth > 0 && end[open[depth - 1]] <= i) {
+                onPath[stable[name[open[--depth]]]]--;
+            }
+            if (onPath[stable[name[i]]]++ == 0) {
+                bits[i >>> 6] |= 1L << i;
+            }
+            if (depth == open.length) {
+                open = java.util.Arrays.copyOf(open, depth * 2);
+            }
+            open[depth++] = i;
+        }
+        return bits;
+    }
+
     /** Heap bytes of the node and stack columns (the dictionary is counted with the profile's names). */
     long footprint() {
-        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length;
+        // the outermost bits counted from the start: they are made on a recording's first diff
+        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length + 16 + parent.length / 8;
     }
 
     private static String[] typeNames() {

@@ -50,11 +50,9 @@ final class DiffChanges {
 
     static Rows of(SampleSets fa, SampleSets fb, MergedNames merged, DiffMode mode, double baseSeconds,
                    double targetSeconds) {
-        MethodStats a = fa.stats();
-        MethodStats b = fb.stats();
         Row[] rows = new Row[merged.size()];
-        fill(rows, a, fa, merged.baseMap(), merged, true);
-        fill(rows, b, fb, merged.targetMap(), merged, false);
+        fill(rows, fa, merged.baseMap(), merged, true);
+        fill(rows, fb, merged.targetMap(), merged, false);
         Map<GroupKey, List<Row>> groups = new HashMap<>();
         for (Row r : rows) {
             if (r != null) {
@@ -67,17 +65,17 @@ final class DiffChanges {
             kept.addAll(fold(group));
         }
         int tests = Math.max(1, 2 * kept.size());
-        long n1 = a.samples();
-        long n2 = b.samples();
+        long n1 = fa.samples();
+        long n2 = fb.samples();
         List<DiffResult.Change> out = new ArrayList<>();
         for (Row r : kept) {
             double p = Math.min(1, Statistics.pValue(mode.z(r.baseSamples, n1, baseSeconds, r.targetSamples, n2, targetSeconds)) * tests);
             double selfP = Math.min(1, Statistics.pValue(mode.z(r.baseSelfSamples, n1, baseSeconds, r.targetSelfSamples, n2,
                     targetSeconds)) * tests);
-            double baseShare = share(r.baseTotal, a.totalWeight());
-            double targetShare = share(r.targetTotal, b.totalWeight());
-            double baseSelfShare = share(r.baseSelf, a.totalWeight());
-            double targetSelfShare = share(r.targetSelf, b.totalWeight());
+            double baseShare = share(r.baseTotal, fa.totalWeight());
+            double targetShare = share(r.targetTotal, fb.totalWeight());
+            double baseSelfShare = share(r.baseSelf, fa.totalWeight());
+            double targetSelfShare = share(r.targetSelf, fb.totalWeight());
             double basePerSecond = r.baseTotal / baseSeconds;
             double targetPerSecond = r.targetTotal / targetSeconds;
             double baseSelfPerSecond = r.baseSelf / baseSeconds;
@@ -120,9 +118,11 @@ final class DiffChanges {
         return Math.max(total, self);
     }
 
-    private static void fill(Row[] rows, MethodStats stats, SampleSets sets, int[] map, MergedNames merged, boolean base) {
-        for (int i = 0; i < stats.size(); i++) {
-            if (stats.totalSamples()[i] == 0 && stats.selfSamples()[i] == 0) {
+    private static void fill(Row[] rows, SampleSets sets, int[] map, MergedNames merged, boolean base) {
+        for (int i = 0; i < sets.size(); i++) {
+            long totalSamples = sets.totalSamples(i);
+            long selfSamples = sets.selfSamples(i);
+            if (totalSamples == 0 && selfSamples == 0) {
                 continue;
             }
             int m = map[i];
@@ -131,19 +131,19 @@ final class DiffChanges {
                 r = rows[m] = new Row(merged.names()[m]);
             }
             if (base) {
-                r.baseTotal = stats.total()[i];
-                r.baseSelf = stats.self()[i];
-                r.baseSamples = stats.totalSamples()[i];
-                r.baseSelfSamples = stats.selfSamples()[i];
-                r.baseFingerprint = sets.fingerprint()[i];
+                r.baseTotal = sets.total(i);
+                r.baseSelf = sets.self(i);
+                r.baseSamples = totalSamples;
+                r.baseSelfSamples = selfSamples;
+                r.baseFingerprint = sets.fingerprint(i);
             } else {
-                r.targetTotal = stats.total()[i];
-                r.targetSelf = stats.self()[i];
-                r.targetSamples = stats.totalSamples()[i];
-                r.targetSelfSamples = stats.selfSamples()[i];
-                r.targetFingerprint = sets.fingerprint()[i];
+                r.targetTotal = sets.total(i);
+                r.targetSelf = sets.self(i);
+                r.targetSamples = totalSamples;
+                r.targetSelfSamples = selfSamples;
+                r.targetFingerprint = sets.fingerprint(i);
             }
-            r.depth = Math.min(r.depth, sets.depth()[i]);
+            r.depth = Math.min(r.depth, sets.depth(i));
         }
     }
 
