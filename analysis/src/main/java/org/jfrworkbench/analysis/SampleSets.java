@@ -44,6 +44,11 @@ final class SampleSets {
     }
 
     static SampleSets of(TreeWeights w) {
+        return of(w, null);
+    }
+
+    /** counts: where not null, gathers the sample count of each selected node (the root's too) on the way. */
+    static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();
@@ -60,11 +65,17 @@ final class SampleSets {
         int[] openAt = new int[64];
         long hashes = 0;
         int d = 0;
+        if (counts != null && w.totalSamples(0) > 0) {
+            counts.add(w.totalSamples(0));
+        }
         for (int i = 1, n = tree.size(); i < n; ) {
             int totalSamples = w.totalSamples(i);
             if (totalSamples == 0) {
                 i = tree.end(i);
                 continue;
+            }
+            if (counts != null) {
+                counts.add(totalSamples);
             }
             while (d > 0 && openEnd[d - 1] <= i) {
                 int at = openAt[--d];
