@@ -14,7 +14,8 @@ import org.jfrworkbench.model.FrameType;
  * the subtrees in one backward pass: no stack is hashed or walked per query.
  *
  * <p>Memory: 13 bytes per node (parent, name, subtree end, type) plus 4 per distinct stack and 4 per stack-class
- * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share.
+ * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits per node more
+ * once diffed ({@link #outermost}, {@link #unordered}).
  */
 public final class CallTree {
     /** Type codes above the frame types: the allocated class leaf. */
