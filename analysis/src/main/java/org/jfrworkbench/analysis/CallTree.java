@@ -14,7 +14,8 @@ import org.jfrworkbench.model.FrameType;
  * the subtrees in one backward pass: no stack is hashed or walked per query.
  *
  * <p>Memory: 13 bytes per node (parent, name, subtree end, type) plus 4 per distinct stack and 4 per stack-class
- * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share.
+ * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits per node more
+ * once diffed ({@link #outermost}, {@link #unordered}).
  */
 public final class CallTree {
     /** Type codes above the frame types: the allocated class leaf. */
@@ -35,6 +36,8 @@ public final class CallTree {
     /** Made on the first inverted query ({@link #inverted}); null where it was too large to keep. */
     private InvertedTree inverted;
     private boolean invertedMade;
+    /** Made on the first diff ({@link #outermost}, {@link #unordered}). */
+    private volatile StableOrder stableOrder;
 
     CallTree(FrameNaming naming, FrameNames names, StackClasses classes, int[] parent, int[] name,
              int[] end, byte[] type, int[] stackNode, int[] pairNode) {
@@ -134,9 +137,78 @@ public final class CallTree {
         return inverted;
     }
 
+    /**
+     * A bit per node, set where its stable name ({@link FrameNames#stableName}) does not occur on an ancestor: the
+     * method's outermost occurrence on the path, whose total holds the samples of every occurrence below it. Made in
+     * one pass over the tree on first use and kept, so a query's walk neither counts methods on the open path nor
+     * unwinds them.
+     */
+    long[] outermost() {
+        return stableOrder().outermost();
+    }
+
+    /**
+     * A bit per node, set where its children are not in strictly increasing order of stable names (names that
+     * differ in generated numbers only, or sort otherwise once those are taken out): elsewhere, a walk in tree order
+     * meets the children in the order of their stable names, one each.
+     */
+    long[] unordered() {
+        return stableOrder().unordered();
+    }
+
+    private record StableOrder(long[] outermost, long[] unordered) {
+    }
+
+    private StableOrder stableOrder() {
+        StableOrder o = stableOrder;
+        if (o == null) {
+            stableOrder = o = stableOrderBits();
+        }
+        return o;
+    }
+
+    private StableOrder stableOrderBits() {
+        int n = parent.length;
+        int[] stable = names.stableIds();
+        long[] outer = new long[(n + 63) >>> 6];
+        long[] unordered = new long[(n + 63) >>> 6];
+        int[] onPath = new int[names.stableSize()];
+        // the open path, and per open node the stable name of its last child so far
+        int[] open = new int[64];
+        int[] lastChild = new int[64];
+        open[0] = 0;
+        lastChild[0] = -1;
+        int depth = 1;
+        for (int i = 1; i < n; i++) {
+            while (end[open[depth - 1]] <= i) {
+                int closed = open[--depth];
+                if (closed > 0) {
+                    onPath[stable[name[closed]]]--;
+                }
+            }
+            int s = stable[name[i]];
+            if (onPath[s]++ == 0) {
+                outer[i >>> 6] |= 1L << i;
+            }
+            int p = depth - 1;
+            if (lastChild[p] >= s) {
+                unordered[open[p] >>> 6] |= 1L << open[p];
+            }
+            lastChild[p] = s;
+            if (depth == open.length) {
+                open = java.util.Arrays.copyOf(open, depth * 2);
+                lastChild = java.util.Arrays.copyOf(lastChild, depth * 2);
+            }
+            open[depth] = i;
+            lastChild[depth++] = -1;
+        }
+        return new StableOrder(outer, unordered);
+    }
+
     /** Heap bytes of the node and stack columns (the dictionary is counted with the profile's names). */
     long footprint() {
-        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length;
+        // the stable order's bits counted from the start: they are made on a recording's first diff
+        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length + 64 + parent.length / 4;
     }
 
     private static String[] typeNames() {

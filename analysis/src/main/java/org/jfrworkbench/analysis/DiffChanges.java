@@ -32,6 +32,12 @@ final class DiffChanges {
         long targetFingerprint;
         int depth = Integer.MAX_VALUE;
         final List<String> same = new ArrayList<>();
+        double p;
+        double selfP;
+        /** The ranking: rows with a significant change first, by the size of that, then of any change. */
+        boolean significantFirst;
+        double significantSize;
+        double size;
 
         Row(String method) {
             this.method = method;
@@ -50,11 +56,9 @@ final class DiffChanges {
 
     static Rows of(SampleSets fa, SampleSets fb, MergedNames merged, DiffMode mode, double baseSeconds,
                    double targetSeconds) {
-        MethodStats a = fa.stats();
-        MethodStats b = fb.stats();
         Row[] rows = new Row[merged.size()];
-        fill(rows, a, fa, merged.baseMap(), merged, true);
-        fill(rows, b, fb, merged.targetMap(), merged, false);
+        fill(rows, fa, merged.baseMap(), merged, true);
+        fill(rows, fb, merged.targetMap(), merged, false);
         Map<GroupKey, List<Row>> groups = new HashMap<>();
         for (Row r : rows) {
             if (r != null) {
@@ -67,62 +71,83 @@ final class DiffChanges {
             kept.addAll(fold(group));
         }
         int tests = Math.max(1, 2 * kept.size());
-        long n1 = a.samples();
-        long n2 = b.samples();
-        List<DiffResult.Change> out = new ArrayList<>();
+        long n1 = fa.samples();
+        long n2 = fb.samples();
+        // every row is tested and ranked, but only the rows shown become changes
+        List<Row> changed = new ArrayList<>();
         for (Row r : kept) {
-            double p = Math.min(1, Statistics.pValue(mode.z(r.baseSamples, n1, baseSeconds, r.targetSamples, n2, targetSeconds)) * tests);
-            double selfP = Math.min(1, Statistics.pValue(mode.z(r.baseSelfSamples, n1, baseSeconds, r.targetSelfSamples, n2,
+            r.p = Math.min(1, Statistics.pValue(mode.z(r.baseSamples, n1, baseSeconds, r.targetSamples, n2, targetSeconds)) * tests);
+            r.selfP = Math.min(1, Statistics.pValue(mode.z(r.baseSelfSamples, n1, baseSeconds, r.targetSelfSamples, n2,
                     targetSeconds)) * tests);
-            double baseShare = share(r.baseTotal, a.totalWeight());
-            double targetShare = share(r.targetTotal, b.totalWeight());
-            double baseSelfShare = share(r.baseSelf, a.totalWeight());
-            double targetSelfShare = share(r.targetSelf, b.totalWeight());
-            double basePerSecond = r.baseTotal / baseSeconds;
-            double targetPerSecond = r.targetTotal / targetSeconds;
-            double baseSelfPerSecond = r.baseSelf / baseSeconds;
-            double targetSelfPerSecond = r.targetSelf / targetSeconds;
-            boolean unchanged = mode == DiffMode.RELATIVE
-                    ? baseShare == targetShare && baseSelfShare == targetSelfShare
-                    : basePerSecond == targetPerSecond && baseSelfPerSecond == targetSelfPerSecond;
-            if (unchanged) {
-                continue;
+            double total;
+            double self;
+            if (mode == DiffMode.RELATIVE) {
+                double baseShare = share(r.baseTotal, fa.totalWeight());
+                double targetShare = share(r.targetTotal, fb.totalWeight());
+                double baseSelfShare = share(r.baseSelf, fa.totalWeight());
+                double targetSelfShare = share(r.targetSelf, fb.totalWeight());
+                if (baseShare == targetShare && baseSelfShare == targetSelfShare) {
+                    continue;
+                }
+                total = Math.abs(targetShare - baseShare);
+                self = Math.abs(targetSelfShare - baseSelfShare);
+            } else {
+                double basePerSecond = r.baseTotal / baseSeconds;
+                double targetPerSecond = r.targetTotal / targetSeconds;
+                double baseSelfPerSecond = r.baseSelf / baseSeconds;
+                double targetSelfPerSecond = r.targetSelf / targetSeconds;
+                if (basePerSecond == targetPerSecond && baseSelfPerSecond == targetSelfPerSecond) {
+                    continue;
+                }
+                total = Math.abs(targetPerSecond - basePerSecond);
+                self = Math.abs(targetSelfPerSecond - baseSelfPerSecond);
             }
-            List<String> same = r.same;
-            same.sort(null);
-            out.add(new DiffResult.Change(r.method, baseShare, targetShare, targetShare - baseShare, baseSelfShare,
-                    targetSelfShare, targetSelfShare - baseSelfShare, r.baseSamples, r.targetSamples, p, p < ALPHA,
-                    r.baseSelfSamples, r.targetSelfSamples, selfP, selfP < ALPHA, basePerSecond, targetPerSecond,
-                    targetPerSecond - basePerSecond, baseSelfPerSecond, targetSelfPerSecond,
-                    targetSelfPerSecond - baseSelfPerSecond, same.isEmpty() ? List.of() : List.copyOf(same)));
+            boolean significant = r.p < ALPHA;
+            boolean selfSignificant = r.selfP < ALPHA;
+            // the size of the change in the mode's measure: of its significant parts, and of both
+            r.significantFirst = significant || selfSignificant;
+            r.significantSize = Math.max(significant ? total : 0, selfSignificant ? self : 0);
+            r.size = Math.max(total, self);
+            changed.add(r);
         }
-        out.sort((x, y) -> {
-            boolean sx = x.significant() || x.selfSignificant();
-            boolean sy = y.significant() || y.selfSignificant();
-            if (sx != sy) {
-                return sx ? -1 : 1;
+        changed.sort((x, y) -> {
+            if (x.significantFirst != y.significantFirst) {
+                return x.significantFirst ? -1 : 1;
             }
-            int c = Double.compare(size(y, mode, true), size(x, mode, true));
-            c = c != 0 ? c : Double.compare(size(y, mode, false), size(x, mode, false));
-            return c != 0 ? c : x.method().compareTo(y.method());
+            int c = Double.compare(y.significantSize, x.significantSize);
+            c = c != 0 ? c : Double.compare(y.size, x.size);
+            return c != 0 ? c : x.method.compareTo(y.method);
         });
-        return new Rows(out.size() > MAX_ROWS ? new ArrayList<>(out.subList(0, MAX_ROWS)) : out, tests);
-    }
-
-    /** The size of a row's change in the mode's measure: of its significant parts only, or of both. */
-    static double size(DiffResult.Change c, DiffMode mode, boolean significantOnly) {
-        double total = Math.abs(mode == DiffMode.RELATIVE ? c.delta() : c.perSecondDelta());
-        double self = Math.abs(mode == DiffMode.RELATIVE ? c.selfDelta() : c.selfPerSecondDelta());
-        if (significantOnly) {
-            total = c.significant() ? total : 0;
-            self = c.selfSignificant() ? self : 0;
+        List<DiffResult.Change> out = new ArrayList<>(Math.min(MAX_ROWS, changed.size()));
+        for (Row r : changed.subList(0, Math.min(MAX_ROWS, changed.size()))) {
+            r.same.sort(null);
+            out.add(change(r, fa, fb, baseSeconds, targetSeconds));
         }
-        return Math.max(total, self);
+        return new Rows(out, tests);
     }
 
-    private static void fill(Row[] rows, MethodStats stats, SampleSets sets, int[] map, MergedNames merged, boolean base) {
-        for (int i = 0; i < stats.size(); i++) {
-            if (stats.totalSamples()[i] == 0 && stats.selfSamples()[i] == 0) {
+    /** A row's change, its p-values already found. */
+    private static DiffResult.Change change(Row r, SampleSets fa, SampleSets fb, double baseSeconds, double targetSeconds) {
+        double baseShare = share(r.baseTotal, fa.totalWeight());
+        double targetShare = share(r.targetTotal, fb.totalWeight());
+        double baseSelfShare = share(r.baseSelf, fa.totalWeight());
+        double targetSelfShare = share(r.targetSelf, fb.totalWeight());
+        double basePerSecond = r.baseTotal / baseSeconds;
+        double targetPerSecond = r.targetTotal / targetSeconds;
+        double baseSelfPerSecond = r.baseSelf / baseSeconds;
+        double targetSelfPerSecond = r.targetSelf / targetSeconds;
+        return new DiffResult.Change(r.method, baseShare, targetShare, targetShare - baseShare, baseSelfShare,
+                targetSelfShare, targetSelfShare - baseSelfShare, r.baseSamples, r.targetSamples, r.p, r.p < ALPHA,
+                r.baseSelfSamples, r.targetSelfSamples, r.selfP, r.selfP < ALPHA, basePerSecond, targetPerSecond,
+                targetPerSecond - basePerSecond, baseSelfPerSecond, targetSelfPerSecond,
+                targetSelfPerSecond - baseSelfPerSecond, r.same.isEmpty() ? List.of() : List.copyOf(r.same));
+    }
+
+    private static void fill(Row[] rows, SampleSets sets, int[] map, MergedNames merged, boolean base) {
+        for (int i = 0; i < sets.size(); i++) {
+            long totalSamples = sets.totalSamples(i);
+            long selfSamples = sets.selfSamples(i);
+            if (totalSamples == 0 && selfSamples == 0) {
                 continue;
             }
             int m = map[i];
@@ -131,19 +156,19 @@ final class DiffChanges {
                 r = rows[m] = new Row(merged.names()[m]);
             }
             if (base) {
-                r.baseTotal = stats.total()[i];
-                r.baseSelf = stats.self()[i];
-                r.baseSamples = stats.totalSamples()[i];
-                r.baseSelfSamples = stats.selfSamples()[i];
-                r.baseFingerprint = sets.fingerprint()[i];
+                r.baseTotal = sets.total(i);
+                r.baseSelf = sets.self(i);
+                r.baseSamples = totalSamples;
+                r.baseSelfSamples = selfSamples;
+                r.baseFingerprint = sets.fingerprint(i);
             } else {
-                r.targetTotal = stats.total()[i];
-                r.targetSelf = stats.self()[i];
-                r.targetSamples = stats.totalSamples()[i];
-                r.targetSelfSamples = stats.selfSamples()[i];
-                r.targetFingerprint = sets.fingerprint()[i];
+                r.targetTotal = sets.total(i);
+                r.targetSelf = sets.self(i);
+                r.targetSamples = totalSamples;
+                r.targetSelfSamples = selfSamples;
+                r.targetFingerprint = sets.fingerprint(i);
             }
-            r.depth = Math.min(r.depth, sets.depth()[i]);
+            r.depth = Math.min(r.depth, sets.depth(i));
         }
     }
 

@@ -39,9 +39,11 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
 
     /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
     record Side(TreeWeights w, long threshold, SampleSets sets) {
-        /** Each side's heaviest nodes in half the budget. */
+        /** Each side's heaviest nodes in half the budget; counts ranked from the method sums' walk over the tree. */
         static Side of(TreeWeights w, int maxNodes) {
-            return new Side(w, FlameLayout.threshold(w, maxNodes / 2), SampleSets.of(w));
+            FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
+            SampleSets sets = SampleSets.of(w, counts);
+            return new Side(w, FlameLayout.threshold(w, maxNodes / 2, counts), sets);
         }
     }
 

@@ -101,8 +101,13 @@ final class FlameLayout {
      * above a weight are a tree themselves.
      */
     static long threshold(TreeWeights w, int maxNodes) {
+        return threshold(w, maxNodes, w.unit() > 0 ? Counts.of(w) : null);
+    }
+
+    /** The same, with the selected nodes' sample counts already gathered (null: weights differ, or not gathered). */
+    static long threshold(TreeWeights w, int maxNodes, Counts gathered) {
         CallTree tree = w.tree();
-        CountRanking counts = w.unit() > 0 ? new CountRanking(w) : null;
+        CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
             return Long.MIN_VALUE;
@@ -171,6 +176,39 @@ final class FlameLayout {
         }
     }
 
+    /** The sample counts of the selected nodes, by a walk that visits each once (the root included). */
+    static final class Counts {
+        private final int[] histogram = new int[CountRanking.CAP];
+        private int[] big = new int[64];
+        private int bigCount;
+
+        static Counts of(TreeWeights w) {
+            CallTree tree = w.tree();
+            Counts out = new Counts();
+            for (int i = 0, n = tree.size(); i < n; ) {
+                int c = w.totalSamples(i);
+                if (c == 0) {
+                    i = tree.end(i);
+                    continue;
+                }
+                out.add(c);
+                i++;
+            }
+            return out;
+        }
+
+        void add(int count) {
+            if (count < CountRanking.CAP) {
+                histogram[count]++;
+            } else {
+                if (bigCount == big.length) {
+                    big = Arrays.copyOf(big, bigCount * 2);
+                }
+                big[bigCount++] = count;
+            }
+        }
+    }
+
     /**
      * Samples that all weigh one unit: a total is a sample count times the unit, so the counts rank the nodes, and
      * most are small. A histogram of the counts below {@link #CAP}, and the few larger ones sorted, rank them without
@@ -179,38 +217,20 @@ final class FlameLayout {
     private static final class CountRanking implements Ranking {
         private static final int CAP = 1 << 16;
         private final long unit;
-        private final int[] histogram = new int[CAP];
+        private final int[] histogram;
         private final int[] large;
         private final int size;
 
-        CountRanking(TreeWeights w) {
-            CallTree tree = w.tree();
-            unit = w.unit();
-            int[] big = new int[64];
-            int b = 0;
-            for (int i = 0, n = tree.size(); i < n; ) {
-                int c = w.totalSamples(i);
-                if (c == 0) {
-                    i = tree.end(i);
-                    continue;
-                }
-                if (c < CAP) {
-                    histogram[c]++;
-                } else {
-                    if (b == big.length) {
-                        big = Arrays.copyOf(big, b * 2);
-                    }
-                    big[b++] = c;
-                }
-                i++;
-            }
-            large = Arrays.copyOf(big, b);
+        CountRanking(Counts counts, long unit) {
+            this.unit = unit;
+            histogram = counts.histogram;
+            large = Arrays.copyOf(counts.big, counts.bigCount);
             Arrays.sort(large);
             int small = 0;
             for (int c : histogram) {
                 small += c;
             }
-            size = small + b;
+            size = small + large.length;
         }
 
         /** The selected nodes. */

@@ -3,91 +3,169 @@ package org.jfrworkbench.analysis;
 import java.util.Arrays;
 
 /**
- * A side of a diff in one pass over its weighed tree: the method statistics ({@link MethodStats}) and, per method
- * (stable name id), a fingerprint of the set of stacks (name paths) its samples have and the depth of its first
- * occurrence. Two methods with equal fingerprints on both sides lie on the same stacks (one calls the other on
- * every one of them), so their total changes are one change, reported once. A stack's hash is computed from its
- * stable names' string hashes, so equal paths hash alike in two recordings; a fingerprint is the sum of the hashes
- * of the stacks under the method's outermost occurrences.
+ * A side of a diff in one pass over its weighed tree: the method statistics ({@link MethodStats}: self and total
+ * weight and samples per stable name id) and, per method, a fingerprint of the set of stacks (name paths) its
+ * samples have and the depth of its first occurrence. Two methods with equal fingerprints on both sides lie on the
+ * same stacks (one calls the other on every one of them), so their total changes are one change, reported once. A
+ * fingerprint is the sum of the hashes of the stacks under the method's outermost occurrences
+ * ({@link CallTree#outermost}); a stack's hash is that of its node's number, since fingerprints are only compared
+ * within one side (two methods are one change when theirs are equal on each side), and a method by stable name
+ * covers every node of its tree with the same path of stable names alike.
+ *
+ * <p>A method's figures lie side by side in one array ({@link #STRIDE} longs, or {@link #WEIGHED} where weights
+ * differ from sample to sample), so a node of the walk touches one method's cache line, and where every sample
+ * weighs one unit only the counts are summed.
  */
-record SampleSets(MethodStats stats, long[] fingerprint, int[] depth) {
+final class SampleSets {
+    private static final int SELF_SAMPLES = 0;
+    private static final int TOTAL_SAMPLES = 1;
+    private static final int FINGERPRINT = 2;
+    /** One more than the depth of the method's first outermost occurrence; 0 until one is found. */
+    private static final int DEPTH = 3;
+    private static final int SELF = 4;
+    private static final int TOTAL = 5;
+    private static final int STRIDE = 4;
+    private static final int WEIGHED = 6;
+
+    private final long[] figures;
+    private final int stride;
+    private final long unit;
+    private final int size;
+    private final long totalWeight;
+    private final long samples;
+
+    private SampleSets(long[] figures, int stride, long unit, int size, long totalWeight, long samples) {
+        this.figures = figures;
+        this.stride = stride;
+        this.unit = unit;
+        this.size = size;
+        this.totalWeight = totalWeight;
+        this.samples = samples;
+    }
 
     static SampleSets of(TreeWeights w) {
+        return of(w, null);
+    }
+
+    /** counts: where not null, gathers the sample count of each selected node (the root's too) on the way. */
+    static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();
-        int[] nameHash = names.stableHashes();
+        long[] outermost = tree.outermost();
         int m = names.stableSize();
-        long[] self = new long[m];
-        long[] total = new long[m];
-        long[] selfSamples = new long[m];
-        long[] totalSamples = new long[m];
-        long[] fingerprint = new long[m];
-        int[] depth = new int[m];
-        Arrays.fill(depth, Integer.MAX_VALUE);
-        int[] onPath = new int[m];
-        // the open path: each node's stable name (its complement when not the name's outermost occurrence), path
-        // hash, and the sum of the hashes of the stacks below it so far, added to its parent's when it closes
-        int[] openNode = new int[64];
-        int[] openName = new int[64];
-        long[] openHash = new long[64];
-        long[] openSum = new long[64];
+        long unit = w.unit();
+        boolean weighed = unit == 0;
+        int stride = weighed ? WEIGHED : STRIDE;
+        long[] f = new long[m * stride];
+        // a method's fingerprint is the sum of its stacks' hashes over the ranges of its outermost occurrences: the
+        // running sum of the hashes so far is taken off as a range opens and added as it closes. The open path
+        // holds each node's end and, for an outermost occurrence, its method's figures' offset (else -1).
+        int[] openEnd = new int[64];
+        int[] openAt = new int[64];
+        long hashes = 0;
         int d = 0;
+        if (counts != null && w.totalSamples(0) > 0) {
+            counts.add(w.totalSamples(0));
+        }
         for (int i = 1, n = tree.size(); i < n; ) {
-            if (w.totalSamples(i) == 0) {
+            int totalSamples = w.totalSamples(i);
+            if (totalSamples == 0) {
                 i = tree.end(i);
                 continue;
             }
-            while (d > 0 && tree.end(openNode[d - 1]) <= i) {
-                d = close(d, openName, openSum, onPath, fingerprint);
+            if (counts != null) {
+                counts.add(totalSamples);
             }
-            int s = stable[tree.name(i)];
-            long hash = mix((d == 0 ? 17 : openHash[d - 1]) * 31 + nameHash[s]);
-            self[s] += w.self(i);
-            selfSamples[s] += w.selfSamples(i);
-            boolean outermost = onPath[s]++ == 0;
-            if (outermost) {
-                total[s] += w.total(i);
-                totalSamples[s] += w.totalSamples(i);
-                depth[s] = Math.min(depth[s], d);
+            while (d > 0 && openEnd[d - 1] <= i) {
+                int at = openAt[--d];
+                if (at >= 0) {
+                    f[at + FINGERPRINT] += hashes;
+                }
             }
-            if (d == openNode.length) {
-                openNode = Arrays.copyOf(openNode, d * 2);
-                openName = Arrays.copyOf(openName, d * 2);
-                openHash = Arrays.copyOf(openHash, d * 2);
-                openSum = Arrays.copyOf(openSum, d * 2);
+            int method = stable[tree.name(i)] * stride;
+            int at = method;
+            int selfSamples = w.selfSamples(i);
+            if ((outermost[i >>> 6] & 1L << i) != 0) {
+                f[at + FINGERPRINT] -= hashes;
+                f[at + TOTAL_SAMPLES] += totalSamples;
+                if (weighed) {
+                    f[at + TOTAL] += w.total(i);
+                }
+                long depth = f[at + DEPTH];
+                if (depth == 0 || d + 1 < depth) {
+                    f[at + DEPTH] = d + 1;
+                }
+            } else {
+                at = -1;
             }
-            openNode[d] = i;
-            openName[d] = outermost ? s : ~s;
-            openHash[d] = hash;
-            openSum[d++] = w.selfSamples(i) > 0 ? hash : 0;
+            if (selfSamples > 0) {
+                // a node stands for one name path of this tree: its number identifies the stack on this side
+                hashes += mix(i);
+                f[method + SELF_SAMPLES] += selfSamples;
+                if (weighed) {
+                    f[method + SELF] += w.self(i);
+                }
+            }
+            if (d == openEnd.length) {
+                openEnd = Arrays.copyOf(openEnd, d * 2);
+                openAt = Arrays.copyOf(openAt, d * 2);
+            }
+            openEnd[d] = tree.end(i);
+            openAt[d++] = at;
             i++;
         }
         while (d > 0) {
-            d = close(d, openName, openSum, onPath, fingerprint);
+            int at = openAt[--d];
+            if (at >= 0) {
+                f[at + FINGERPRINT] += hashes;
+            }
         }
-        MethodStats stats = new MethodStats(names, self, total, selfSamples, totalSamples, w.totalWeight(), w.samples());
-        return new SampleSets(stats, fingerprint, depth);
-    }
-
-    /** Closes the innermost open node: its sum goes to its parent's and, at a method's outermost, to the method's. */
-    private static int close(int d, int[] openName, long[] openSum, int[] onPath, long[] fingerprint) {
-        int top = d - 1;
-        int s = openName[top];
-        if (s >= 0) {
-            fingerprint[s] += openSum[top];
-            onPath[s]--;
-        } else {
-            onPath[~s]--;
-        }
-        if (top > 0) {
-            openSum[top - 1] += openSum[top];
-        }
-        return top;
+        return new SampleSets(f, stride, unit, m, w.totalWeight(), w.samples());
     }
 
     private static long mix(long k) {
-        k *= 0x9E3779B97F4A7C15L;
+        k = (k + 1) * 0x9E3779B97F4A7C15L;
         return k ^ (k >>> 32);
+    }
+
+    /** Stable names: the ids of the methods. */
+    int size() {
+        return size;
+    }
+
+    long selfSamples(int method) {
+        return figures[method * stride + SELF_SAMPLES];
+    }
+
+    long totalSamples(int method) {
+        return figures[method * stride + TOTAL_SAMPLES];
+    }
+
+    long self(int method) {
+        return stride == WEIGHED ? figures[method * stride + SELF] : unit * selfSamples(method);
+    }
+
+    long total(int method) {
+        return stride == WEIGHED ? figures[method * stride + TOTAL] : unit * totalSamples(method);
+    }
+
+    long fingerprint(int method) {
+        return figures[method * stride + FINGERPRINT];
+    }
+
+    /** The depth of the method's first outermost occurrence (Integer.MAX_VALUE where none is selected). */
+    int depth(int method) {
+        long d = figures[method * stride + DEPTH];
+        return d == 0 ? Integer.MAX_VALUE : (int) d - 1;
+    }
+
+    /** The selection's whole weight. */
+    long totalWeight() {
+        return totalWeight;
+    }
+
+    long samples() {
+        return samples;
     }
 }
