@@ -23,9 +23,10 @@ final class StackTraces {
     /** The key space's (method key, line, frame-type key) to model frame id: one probe per frame. */
     private final FrameKeyMap chunkFrames = new FrameKeyMap();
     /**
-     * (Model method, line, frame-type ordinal) to model frame id, for the whole file, behind {@link #chunkFrames}: a
-     * chunk that numbers its methods afresh (async-profiler's do) finds the frames of the chunks before it here
-     * instead of adding each to the model's frame table again.
+     * (Model method, line, frame-type ordinal) to model frame id, behind {@link #chunkFrames}: a chunk that numbers its
+     * methods afresh (async-profiler's do) finds the frames of the chunks before it here instead of adding each to the
+     * model's frame table again. Only a cache of that table: the first key space, which meets each model frame once
+     * (through chunkFrames), goes to the table directly, and later ones fill it as they meet frames.
      */
     private final FrameKeyMap modelFrames = new FrameKeyMap();
     /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
@@ -331,7 +332,7 @@ final class StackTraces {
                 f = confirmed(key >>> 32, f, resolver);
             }
             if (f < 0) {
-                f = modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+                f = newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
             }
             out[i] = f;
             // the stack table's hash, while the probes' cache misses are waited for anyway
@@ -350,38 +351,47 @@ final class StackTraces {
         if (f >= 0 && carried) {
             f = confirmed(methodKey, f, resolver);
         }
-        if (f < 0) {
-            int method = resolver.method(methodKey);
-            int type = resolver.frameType(typeKey);
-            f = modelFrame(method, line, type, resolver);
-            boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
-            int k = (int) methodKey;
-            if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
-                    && confirmedIn[k] != keySpace) {
-                dropFrames();   // the key's carried frames name another method
+        return f >= 0 ? f : newFrame(methodKey, line, typeKey, packs, chunkKey, resolver);
+    }
+
+    /**
+     * The model frame of a chunk frame that {@link #chunkFrames} does not hold (or no longer: its key space's frames
+     * were dropped), remembered there; chunkKey is its packed key when it packs.
+     */
+    private int newFrame(long methodKey, int line, long typeKey, boolean packs, long chunkKey, ChunkResolver resolver) {
+        int method = resolver.method(methodKey);
+        int type = resolver.frameType(typeKey);
+        int f = modelFrame(method, line, type, resolver);
+        boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
+        int k = (int) methodKey;
+        if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
+                && confirmedIn[k] != keySpace) {
+            dropFrames();   // the key's carried frames name another method
+        }
+        if (packs) {
+            chunkFrames.put(chunkKey, f);
+        } else {
+            chunkFrames.putWide(methodKey, line, typeKey, f);
+        }
+        if (small && packs) {
+            if (k >= methodOf.length) {
+                int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
+                methodOf = Arrays.copyOf(methodOf, n);
+                confirmedIn = Arrays.copyOf(confirmedIn, n);
             }
-            if (packs) {
-                chunkFrames.put(chunkKey, f);
-            } else {
-                chunkFrames.putWide(methodKey, line, typeKey, f);
-            }
-            if (small && packs) {
-                if (k >= methodOf.length) {
-                    int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
-                    methodOf = Arrays.copyOf(methodOf, n);
-                    confirmedIn = Arrays.copyOf(confirmedIn, n);
-                }
-                methodOf[k] = method + 1;
-                confirmedIn[k] = keySpace;
-                typeOf[(int) typeKey] = type + 1;
-            } else {
-                carryable = false;
-            }
+            methodOf[k] = method + 1;
+            confirmedIn[k] = keySpace;
+            typeOf[(int) typeKey] = type + 1;
+        } else {
+            carryable = false;
         }
         return f;
     }
 
     private int modelFrame(int method, int line, int type, ChunkResolver resolver) {
+        if (keySpace == 1) {
+            return resolver.frame(method, line, type);
+        }
         if (FrameKeyMap.packs(method, line, type)) {
             long key = FrameKeyMap.pack(method, line, type);
             int f = modelFrames.get(key);
