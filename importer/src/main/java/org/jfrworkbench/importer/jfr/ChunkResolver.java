@@ -1,5 +1,6 @@
 package org.jfrworkbench.importer.jfr;
 
+import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.StackTable;
@@ -115,6 +116,11 @@ final class ChunkResolver {
     /** The model frame of a model method, line and frame type (ordinal). */
     int frame(int method, int line, int type) {
         return profile.frames().add(method, line, FrameType.of(type));
+    }
+
+    /** The model's frames so far. */
+    FrameTable frames() {
+        return profile.frames();
     }
 
     /** Model method id of a method key. */

@@ -3,6 +3,7 @@ package org.jfrworkbench.importer.jfr;
 import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.StackTable;
 
 /**
@@ -26,9 +27,11 @@ final class StackTraces {
      * (Model method, line, frame-type ordinal) to model frame id, behind {@link #chunkFrames}: a chunk that numbers its
      * methods afresh (async-profiler's do) finds the frames of the chunks before it here instead of adding each to the
      * model's frame table again. Only a cache of that table: the first key space, which meets each model frame once
-     * (through chunkFrames), goes to the table directly, and later ones fill it as they meet frames.
+     * (through chunkFrames), goes to the table directly; the table's frames are put here when a later one starts.
      */
     private final FrameKeyMap modelFrames = new FrameKeyMap();
+    /** Whether {@link #modelFrames} holds the frames the first key space made (see {@link #fillModelFrames}). */
+    private boolean modelFramesFilled;
     /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
     private long[] pendingKeys = new long[1024];
     private int[] pendingPositions = new int[1024];
@@ -392,6 +395,9 @@ final class StackTraces {
         if (keySpace == 1) {
             return resolver.frame(method, line, type);
         }
+        if (!modelFramesFilled) {
+            fillModelFrames(resolver.frames());
+        }
         if (FrameKeyMap.packs(method, line, type)) {
             long key = FrameKeyMap.pack(method, line, type);
             int f = modelFrames.get(key);
@@ -407,6 +413,25 @@ final class StackTraces {
             modelFrames.putWide(method, line, type, f);
         }
         return f;
+    }
+
+    /**
+     * Puts every frame of the model in {@link #modelFrames}, at the first frame a later key space makes: one pass
+     * over the table's columns, where the frames the next chunk repeats (the JDK's chunk of a jfrsync file names the
+     * methods the profiler's did) would each cost a probe of the table.
+     */
+    private void fillModelFrames(FrameTable table) {
+        for (int f = 0, n = table.size(); f < n; f++) {
+            int method = table.method(f);
+            int line = table.line(f);
+            int type = table.type(f).ordinal();
+            if (FrameKeyMap.packs(method, line, type)) {
+                modelFrames.put(FrameKeyMap.pack(method, line, type), f);
+            } else {
+                modelFrames.putWide(method, line, type, f);
+            }
+        }
+        modelFramesFilled = true;
     }
 
     /** What each field of the frame type is to us, worked out once per key space. */
