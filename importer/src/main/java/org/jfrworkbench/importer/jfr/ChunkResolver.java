@@ -1,5 +1,6 @@
 package org.jfrworkbench.importer.jfr;
 
+import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.StackTable;
@@ -117,6 +118,11 @@ final class ChunkResolver {
         return profile.frames().add(method, line, FrameType.of(type));
     }
 
+    /** The model's frames so far. */
+    FrameTable frames() {
+        return profile.frames();
+    }
+
     /** Model method id of a method key. */
     int method(long key) {
         int id = methodIds.get(key);
@@ -124,20 +130,31 @@ final class ChunkResolver {
     }
 
     private int resolveMethod(long key) {
-        int id;
         int cls = 0;
         int name = 0;
         int descriptor = 0;
-        Object m = methodType == null ? null : pools.get(methodType, key);
-        if (m instanceof Object[] record) {
-            cls = classOfMethod(record);
-            name = symbol(record, methodName);
-            descriptor = symbol(record, methodDescriptor);
+        if (methodType != null && pools.hasRows(methodType)) {
+            // the method's row: its class and symbol keys without a boxed value per field
+            int row = pools.row(methodType, key);
+            if (row >= 0) {
+                cls = methodClass < 0 ? 0 : classOfMethod(pools.cell(methodType, row, methodClass));
+                name = methodName < 0 ? 0 : symbol(methodName, pools.cell(methodType, row, methodName));
+                descriptor = methodDescriptor < 0 ? 0 : symbol(methodDescriptor, pools.cell(methodType, row,
+                        methodDescriptor));
+            }
+        } else {
+            Object m = methodType == null ? null : pools.get(methodType, key);
+            if (m instanceof Object[] record) {
+                cls = methodClass >= 0 && methodClass < record.length && record[methodClass] instanceof Long c
+                        ? classOfMethod(c) : 0;
+                name = symbol(record, methodName);
+                descriptor = symbol(record, methodDescriptor);
+            }
         }
         if (name == 0) {
             name = profile.strings().intern("unknown");
         }
-        id = profile.methods().add(cls, name, descriptor);
+        int id = profile.methods().add(cls, name, descriptor);
         methodIds.put(key, id);
         return id;
     }
@@ -148,28 +165,32 @@ final class ChunkResolver {
             return 0;
         }
         Object v = record[i];
-        if (v instanceof Long key && methodType.fields[i].constantPool) {
-            int id = symbolIds.get(key);
-            if (id < 0) {
-                String s = pools.text(pools.get(methodType.fields[i].type, key), 0);
-                id = s == null ? 0 : profile.strings().intern(s);
-                symbolIds.put(key, id);
-            }
-            return id;
+        if (v instanceof Long key) {
+            return symbol(i, key);
         }
         String s = pools.text(v, 0);
         return s == null ? 0 : profile.strings().intern(s);
     }
 
-    /** String id of the dotted name of a method's class, cached per class key. */
-    private int classOfMethod(Object[] record) {
-        if (methodClass < 0 || methodClass >= record.length || !(record[methodClass] instanceof Long key)) {
+    /** String id of the symbol of key in field i of the method type, cached per key; 0 when absent. */
+    private int symbol(int i, long key) {
+        if (!methodType.fields[i].constantPool) {
             return 0;
         }
+        int id = symbolIds.get(key);
+        if (id < 0) {
+            String s = pools.text(pools.get(methodType.fields[i].type, key), 0);
+            id = s == null ? 0 : profile.strings().intern(s);
+            symbolIds.put(key, id);
+        }
+        return id;
+    }
+
+    /** String id of the dotted name of a method's class, cached per class key. */
+    private int classOfMethod(long key) {
         int id = classOfMethodIds.get(key);
         if (id < 0) {
-            Object c = pools.get(classType, key);
-            String name = c == null ? null : pools.text(pools.field(classType, c, className), 0);
+            String name = classType == null ? null : pools.fieldText(classType, key, className);
             id = name == null ? 0 : profile.strings().intern(ClassNames.dotted(name));
             classOfMethodIds.put(key, id);
         }
@@ -194,8 +215,7 @@ final class ChunkResolver {
         }
         int id = classNames.get(key);
         if (id < 0) {
-            Object c = pools.get(classType, key);
-            String name = c == null ? null : pools.text(pools.field(classType, c, "name"), 0);
+            String name = pools.fieldText(classType, key, classType.field("name"));
             id = name == null ? 0 : profile.strings().intern(ClassNames.pretty(name));
             classNames.put(key, id);
         }

@@ -1,6 +1,7 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -9,8 +10,11 @@ import org.jfrworkbench.importer.InvalidRecordingException;
 
 /**
  * All constant pools of one chunk. Checkpoint events form a list linked backwards by delta offsets from the
- * header's constant-pool offset. Stack traces go to {@link StackTraces}; every other pool keeps its entries as
- * generic values, resolved lazily (pools may refer to pools read later).
+ * header's constant-pool offset. Stack traces go to {@link StackTraces}; every other pool keeps its entries, resolved
+ * lazily (pools may refer to pools read later). A pool whose type has only integral fields and pool keys (methods,
+ * classes, packages: tens of thousands of entries) keeps them as rows of one long array, read with {@link #row} and
+ * {@link #cell}: resolving a method then reads one row instead of a boxed value per field; other pools keep generic
+ * values.
  */
 final class ConstantPools implements JfrInput.StringPool {
     private static final long CHECKPOINT_TYPE = 1;
@@ -19,6 +23,9 @@ final class ConstantPools implements JfrInput.StringPool {
     private final LongIntMap[] keys;
     @SuppressWarnings("unchecked")
     private final List<Object>[] values;
+    /** Per type index: the rows of a pool of scalar fields (fields.length longs per entry), else null. */
+    private final long[][] rows;
+    private final int[] rowCount;
     final StackTraces stackTraces;
     private JfrType stringType;
     /** Where each entry's bytes are stored and checked, or null when the chunk is not compared with others. */
@@ -36,6 +43,8 @@ final class ConstantPools implements JfrInput.StringPool {
         reusable.reset();
         this.keys = new LongIntMap[types.size()];
         this.values = new List[types.size()];
+        this.rows = new long[types.size()][];
+        this.rowCount = new int[types.size()];
         this.stringType = types.byName("java.lang.String");
     }
 
@@ -123,6 +132,8 @@ final class ConstantPools implements JfrInput.StringPool {
                 }
                 if (stacks) {
                     stackTraces.read(in, reader, key, t);
+                } else if (scalarFields(t)) {
+                    putRow(t, key, in, reader);
                 } else {
                     put(t, key, reader.value(t, 0));
                 }
@@ -147,18 +158,87 @@ final class ConstantPools implements JfrInput.StringPool {
         values[ti].add(value);
     }
 
-    /** The pool entry of type t with this key, or null. */
+    /** Whether t's entries are kept as rows: an object of integral fields and pool keys only. */
+    private static boolean scalarFields(JfrType t) {
+        if (t.primitive != JfrType.OBJECT) {
+            return false;
+        }
+        for (JfrField f : t.fields) {
+            if (f.array || !f.constantPool && f.type.primitive > JfrType.LONG) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reads an entry of a {@link #scalarFields} type into its pool's rows; each field as {@link ValueReader#scalar}. */
+    private void putRow(JfrType t, long key, JfrInput in, ValueReader reader) throws InvalidRecordingException {
+        int ti = t.index;
+        JfrField[] fields = t.fields;
+        int n = fields.length;
+        if (keys[ti] == null) {
+            keys[ti] = new LongIntMap();
+            rows[ti] = new long[Math.max(n, 1) * 64];
+        }
+        int row = rowCount[ti];
+        long[] r = rows[ti];
+        if ((row + 1L) * n > r.length) {
+            r = rows[ti] = Arrays.copyOf(r, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((row + 1L) * n, 2L * r.length)));
+        }
+        int base = row * n;
+        for (int i = 0; i < n; i++) {
+            r[base + i] = reader.scalar(fields[i]);
+        }
+        keys[ti].put(key, row);
+        rowCount[ti] = row + 1;
+    }
+
+    /** The row of the entry of type t with this key, or -1; only for a type kept in rows (see {@link #hasRows}). */
+    int row(JfrType t, long key) {
+        LongIntMap k = keys[t.index];
+        return k == null ? -1 : k.get(key);
+    }
+
+    /** Whether t's entries are read with {@link #row} and {@link #cell} (always so for a type of scalar fields). */
+    boolean hasRows(JfrType t) {
+        return scalarFields(t);
+    }
+
+    /** Field i of a {@link #row}: a pool key or an integral value, as {@link ValueReader#scalar} reads it. */
+    long cell(JfrType t, int row, int i) {
+        return rows[t.index][row * t.fields.length + i];
+    }
+
+    /** The pool entry of type t with this key, or null. A row comes as the generic value: one Long per field. */
     Object get(JfrType t, long key) {
         LongIntMap k = keys[t.index];
         if (k == null) {
             return null;
         }
         int i = k.get(key);
-        return i < 0 ? null : values[t.index].get(i);
+        if (i < 0) {
+            return null;
+        }
+        return rows[t.index] != null ? rowValue(t, i) : values[t.index].get(i);
+    }
+
+    private Object[] rowValue(JfrType t, int row) {
+        Object[] v = new Object[t.fields.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = cell(t, row, i);
+        }
+        return v;
     }
 
     /** Every entry of type t's pool (empty when the chunk has none), in key order of reading. */
     List<Object> values(JfrType t) {
+        if (t != null && rows[t.index] != null) {
+            List<Object> v = new ArrayList<>(rowCount[t.index]);
+            for (int i = 0; i < rowCount[t.index]; i++) {
+                v.add(rowValue(t, i));
+            }
+            return v;
+        }
         List<Object> v = t == null ? null : values[t.index];
         return v == null ? List.of() : v;
     }
@@ -205,6 +285,22 @@ final class ConstantPools implements JfrInput.StringPool {
             return get(f.type, key);
         }
         return v;
+    }
+
+    /**
+     * {@code text(field(t, get(t, key), i), 0)} without making the entry's generic value when t's pool is kept in
+     * rows: the text of a pool reference (a class's name symbol, say), else null.
+     */
+    String fieldText(JfrType t, long key, int i) {
+        if (!hasRows(t)) {
+            return text(field(t, get(t, key), i), 0);
+        }
+        int row = row(t, key);
+        if (row < 0 || i < 0 || i >= t.fields.length) {
+            return null;
+        }
+        JfrField f = t.fields[i];
+        return f.constantPool ? text(get(f.type, cell(t, row, i)), 0) : null;
     }
 
     /** The type of field name in t, or null. */

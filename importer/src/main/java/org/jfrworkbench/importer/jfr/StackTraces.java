@@ -3,6 +3,7 @@ package org.jfrworkbench.importer.jfr;
 import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
+import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.StackTable;
 
 /**
@@ -23,11 +24,14 @@ final class StackTraces {
     /** The key space's (method key, line, frame-type key) to model frame id: one probe per frame. */
     private final FrameKeyMap chunkFrames = new FrameKeyMap();
     /**
-     * (Model method, line, frame-type ordinal) to model frame id, for the whole file, behind {@link #chunkFrames}: a
-     * chunk that numbers its methods afresh (async-profiler's do) finds the frames of the chunks before it here
-     * instead of adding each to the model's frame table again.
+     * (Model method, line, frame-type ordinal) to model frame id, behind {@link #chunkFrames}: a chunk that numbers its
+     * methods afresh (async-profiler's do) finds the frames of the chunks before it here instead of adding each to the
+     * model's frame table again. Only a cache of that table: the first key space, which meets each model frame once
+     * (through chunkFrames), goes to the table directly; the table's frames are put here when a later one starts.
      */
     private final FrameKeyMap modelFrames = new FrameKeyMap();
+    /** Whether {@link #modelFrames} holds the frames the first key space made (see {@link #fillModelFrames}). */
+    private boolean modelFramesFilled;
     /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
     private long[] pendingKeys = new long[1024];
     private int[] pendingPositions = new int[1024];
@@ -331,7 +335,7 @@ final class StackTraces {
                 f = confirmed(key >>> 32, f, resolver);
             }
             if (f < 0) {
-                f = modelFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, resolver);
+                f = newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
             }
             out[i] = f;
             // the stack table's hash, while the probes' cache misses are waited for anyway
@@ -350,38 +354,50 @@ final class StackTraces {
         if (f >= 0 && carried) {
             f = confirmed(methodKey, f, resolver);
         }
-        if (f < 0) {
-            int method = resolver.method(methodKey);
-            int type = resolver.frameType(typeKey);
-            f = modelFrame(method, line, type, resolver);
-            boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
-            int k = (int) methodKey;
-            if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
-                    && confirmedIn[k] != keySpace) {
-                dropFrames();   // the key's carried frames name another method
+        return f >= 0 ? f : newFrame(methodKey, line, typeKey, packs, chunkKey, resolver);
+    }
+
+    /**
+     * The model frame of a chunk frame that {@link #chunkFrames} does not hold (or no longer: its key space's frames
+     * were dropped), remembered there; chunkKey is its packed key when it packs.
+     */
+    private int newFrame(long methodKey, int line, long typeKey, boolean packs, long chunkKey, ChunkResolver resolver) {
+        int method = resolver.method(methodKey);
+        int type = resolver.frameType(typeKey);
+        int f = modelFrame(method, line, type, resolver);
+        boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
+        int k = (int) methodKey;
+        if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
+                && confirmedIn[k] != keySpace) {
+            dropFrames();   // the key's carried frames name another method
+        }
+        if (packs) {
+            chunkFrames.put(chunkKey, f);
+        } else {
+            chunkFrames.putWide(methodKey, line, typeKey, f);
+        }
+        if (small && packs) {
+            if (k >= methodOf.length) {
+                int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
+                methodOf = Arrays.copyOf(methodOf, n);
+                confirmedIn = Arrays.copyOf(confirmedIn, n);
             }
-            if (packs) {
-                chunkFrames.put(chunkKey, f);
-            } else {
-                chunkFrames.putWide(methodKey, line, typeKey, f);
-            }
-            if (small && packs) {
-                if (k >= methodOf.length) {
-                    int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
-                    methodOf = Arrays.copyOf(methodOf, n);
-                    confirmedIn = Arrays.copyOf(confirmedIn, n);
-                }
-                methodOf[k] = method + 1;
-                confirmedIn[k] = keySpace;
-                typeOf[(int) typeKey] = type + 1;
-            } else {
-                carryable = false;
-            }
+            methodOf[k] = method + 1;
+            confirmedIn[k] = keySpace;
+            typeOf[(int) typeKey] = type + 1;
+        } else {
+            carryable = false;
         }
         return f;
     }
 
     private int modelFrame(int method, int line, int type, ChunkResolver resolver) {
+        if (keySpace == 1) {
+            return resolver.frame(method, line, type);
+        }
+        if (!modelFramesFilled) {
+            fillModelFrames(resolver.frames());
+        }
         if (FrameKeyMap.packs(method, line, type)) {
             long key = FrameKeyMap.pack(method, line, type);
             int f = modelFrames.get(key);
@@ -397,6 +413,25 @@ final class StackTraces {
             modelFrames.putWide(method, line, type, f);
         }
         return f;
+    }
+
+    /**
+     * Puts every frame of the model in {@link #modelFrames}, at the first frame a later key space makes: one pass
+     * over the table's columns, where the frames the next chunk repeats (the JDK's chunk of a jfrsync file names the
+     * methods the profiler's did) would each cost a probe of the table.
+     */
+    private void fillModelFrames(FrameTable table) {
+        for (int f = 0, n = table.size(); f < n; f++) {
+            int method = table.method(f);
+            int line = table.line(f);
+            int type = table.type(f).ordinal();
+            if (FrameKeyMap.packs(method, line, type)) {
+                modelFrames.put(FrameKeyMap.pack(method, line, type), f);
+            } else {
+                modelFrames.putWide(method, line, type, f);
+            }
+        }
+        modelFramesFilled = true;
     }
 
     /** What each field of the frame type is to us, worked out once per key space. */
