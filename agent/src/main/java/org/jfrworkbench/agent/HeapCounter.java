@@ -2,8 +2,6 @@ package org.jfrworkbench.agent;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +11,8 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
+
+import org.jfrworkbench.agent.events.HeapMonitor;
 
 /**
  * {@code heap-count=auto}: the JVM's exact heap by class (jdk.ObjectCountAfterGC) at no more than one counting
@@ -63,13 +63,7 @@ final class HeapCounter implements NotificationListener {
     HeapCounter(long maxLiveBytes, Switch eventSwitch) {
         this.maxLiveBytes = maxLiveBytes;
         this.eventSwitch = eventSwitch;
-        List<String> pools = new ArrayList<>();
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pools.add(pool.getName());
-            }
-        }
-        heapPools = pools.toArray(String[]::new);
+        heapPools = HeapMonitor.heapPoolNames();
         for (GarbageCollectorMXBean gc : all) {
             if (gc.getName().startsWith("ZGC")) {
                 notCounted = "ZGC writes no count";

@@ -73,15 +73,20 @@ public final class HeapMonitor implements NotificationListener {
     /** Whether {@link #chunkEnd} is registered; start and stop are called by one thread at a time (the recorder's lock). */
     private volatile boolean hooked;
 
-    public HeapMonitor(int maxPerSecond) {
-        this.maxPerSecond = maxPerSecond;
+    /** The JVM's heap pools, by name: their used bytes after a GC add up to the heap used after it. */
+    public static String[] heapPoolNames() {
         List<String> pools = new ArrayList<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
                 pools.add(pool.getName());
             }
         }
-        heapPools = pools.toArray(String[]::new);
+        return pools.toArray(String[]::new);
+    }
+
+    public HeapMonitor(int maxPerSecond) {
+        this.maxPerSecond = maxPerSecond;
+        heapPools = heapPoolNames();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof com.sun.management.GarbageCollectorMXBean ext && gc instanceof NotificationEmitter) {
                 collectors.add(ext);
