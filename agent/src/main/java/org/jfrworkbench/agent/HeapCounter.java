@@ -2,7 +2,6 @@ package org.jfrworkbench.agent;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
 import javax.management.ListenerNotFoundException;
@@ -155,7 +154,8 @@ final class HeapCounter implements NotificationListener {
             String name = (String) info.get("gcName");
             long id = (Long) gc.get("id");
             boolean full = fullCollector(name);
-            long usedAfter = full ? usedAfter((TabularData) gc.get("memoryUsageAfterGc")) : -1;
+            TabularData after = (TabularData) gc.get("memoryUsageAfterGc");
+            long usedAfter = full ? HeapMonitor.used(heapPools, pool -> HeapMonitor.usage(after, pool)) : -1;
             // the guard first, as at a chunk's start: JVM exit holds it while the agent's shutdown hook waits for this monitor
             ExitGuard.runUnlessExiting(() -> {
                 synchronized (this) {
@@ -205,15 +205,6 @@ final class HeapCounter implements NotificationListener {
         }
     }
 
-    private long usedAfter(TabularData after) {
-        long used = 0;
-        for (String pool : heapPools) {
-            CompositeData row = after.get(new Object[] {pool});
-            used += row == null ? 0 : MemoryUsage.from((CompositeData) row.get("value")).getUsed();
-        }
-        return used;
-    }
-
     /** The heap used after the latest GC of any collector (the whole heap in use where none ran yet). */
     private long usedAfterLastGc() {
         com.sun.management.GcInfo latest = null;
@@ -228,11 +219,6 @@ final class HeapCounter implements NotificationListener {
         if (latest == null) {
             return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         }
-        long used = 0;
-        for (String pool : heapPools) {
-            MemoryUsage u = latest.getMemoryUsageAfterGc().get(pool);
-            used += u == null ? 0 : u.getUsed();
-        }
-        return used;
+        return HeapMonitor.used(heapPools, latest.getMemoryUsageAfterGc()::get);
     }
 }

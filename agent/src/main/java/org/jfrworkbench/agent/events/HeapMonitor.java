@@ -361,9 +361,20 @@ public final class HeapMonitor implements NotificationListener {
         return index >= 0 ? collects[index] : collecting(gcName);
     }
 
-    private static MemoryUsage usage(TabularData table, String pool) {
+    /** A pool's row of a GC notification's usage table (memoryUsageBeforeGc/AfterGc), or null where it has none. */
+    public static MemoryUsage usage(TabularData table, String pool) {
         CompositeData row = table.get(new Object[] {pool});
         return row == null ? null : MemoryUsage.from((CompositeData) row.get("value"));
+    }
+
+    /** The bytes used in these pools, each pool's usage as given (null: none). */
+    public static long used(String[] pools, Function<String, MemoryUsage> usage) {
+        long used = 0;
+        for (String pool : pools) {
+            MemoryUsage u = usage.apply(pool);
+            used += u == null ? 0 : u.getUsed();
+        }
+        return used;
     }
 
     private void recordGcInfo(int index, GcInfo info) {
