@@ -42,6 +42,11 @@ final class OlderObjects {
         boolean exact;
         /** Its bytes come from a count: at this GC, or carried from an earlier one. */
         boolean counted;
+        /**
+         * Where its bytes come from a G1 remark's count corrected by the allocation samples ({@link RemarkCounts}): that
+         * estimate's relative error; -1 otherwise.
+         */
+        double countError = -1;
     }
 
     /**
@@ -66,7 +71,7 @@ final class OlderObjects {
         Map<Long, List<ClassCount>> counts = counts(p);
         List<ClassCount> exact = counts.get(g.gcId());
         if (exact != null) {
-            return counted(p, exact, own, g.heapUsedAfter());
+            return counted(p, exact, null, own, g.heapUsedAfter());
         }
         if (counts.isEmpty()) {
             return combine(own, null, g.heapUsedAfter());
@@ -77,13 +82,22 @@ final class OlderObjects {
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
         }
-        // the counts at GCs before g are snapshots too, the truest ones. Not a G1 concurrent cycle's count (at its
-        // remark, no GC of the timeline): it counts every object allocated since marking began as live, garbage too
+        // the counts at GCs before g are snapshots too, the truest ones
         Map<Long, List<ClassCount>> countAt = new HashMap<>();
+        Map<Long, Map<String, Double>> errorsAt = new HashMap<>();
         for (GcEvent e : heap.gcs()) {
             if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
                 snapshots.putIfAbsent(e.startNanos(), List.of());
                 countAt.put(e.startNanos(), counts.get(e.gcId()));
+            }
+        }
+        // a G1 concurrent cycle's count (at its remark, no GC of the timeline) holds eden whole, garbage too: less the
+        // allocation since the young GC before it, an estimate at that GC, below the exact counts where both are
+        for (RemarkCounts.Corrected r : RemarkCounts.of(data, counts)) {
+            if (r.base().startNanos() < g.startNanos() && !countAt.containsKey(r.base().startNanos())) {
+                snapshots.putIfAbsent(r.base().startNanos(), List.of());
+                countAt.put(r.base().startNanos(), r.counts());
+                errorsAt.put(r.base().startNanos(), r.errors());
             }
         }
         for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
@@ -96,13 +110,14 @@ final class OlderObjects {
             for (int i : s.getValue()) {
                 add(p, mine, live, i);
             }
-            previous = count != null ? counted(p, count, mine, at.heapUsedAfter()) : combine(mine, previous, at.heapUsedAfter());
+            previous = count != null ? counted(p, count, errorsAt.get(s.getKey()), mine, at.heapUsedAfter())
+                    : combine(mine, previous, at.heapUsedAfter());
             QueryLimits.check();
         }
         return combine(own, previous, g.heapUsedAfter());
     }
 
-    /** The recording's exact class counts by GC id. */
+    /** The recording's class counts by GC id (a G1 remark's under its concurrent cycle's). */
     private static Map<Long, List<ClassCount>> counts(Profile p) {
         Map<Long, List<ClassCount>> byGc = new HashMap<>();
         for (ClassCount c : p.heap().classCounts()) {
@@ -113,9 +128,11 @@ final class OlderObjects {
 
     /**
      * The estimate at a GC the JVM counted: its classes exactly; the rest of the used bytes (the classes under the
-     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes.
+     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes. errors: null
+     * for an exact count; for an estimated one ({@link RemarkCounts}) each class's relative error.
      */
-    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, ClassBytes> own, long usedAfter) {
+    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, Double> errors,
+                                    Map<String, ClassBytes> own, long usedAfter) {
         Map<String, ClassBytes> byClass = new HashMap<>();
         double countedBytes = 0;
         for (ClassCount c : counts) {
@@ -127,8 +144,9 @@ final class OlderObjects {
                 b.sampledWeight = sampled.sampledWeight;
             }
             b.bytes += c.bytes();
-            b.exact = true;
+            b.exact = errors == null;
             b.counted = true;
+            b.countError = errors == null ? -1 : errors.getOrDefault(id, 1.0);
             countedBytes += c.bytes();
         }
         double otherWeight = 0;
@@ -149,7 +167,7 @@ final class OlderObjects {
             }
         }
         // the stacks (and a range's classes) keep the samples' own scale to the used bytes
-        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, true);
+        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, errors == null);
     }
 
     /**
@@ -201,7 +219,7 @@ final class OlderObjects {
         for (ClassBytes c : own.values()) {
             sum += c.bytes;
         }
-        Map<String, double[]> older = new HashMap<>();
+        Map<String, ClassBytes> older = new HashMap<>();
         double carried = 0;
         if (previous != null) {
             for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
@@ -213,10 +231,9 @@ final class OlderObjects {
                 if (own.containsKey(e.getKey()) || !before.counted) {
                     continue;
                 }
-                double left = before.bytes;
-                if (left > 0) {
-                    older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
-                    carried += left;
+                if (before.bytes > 0) {
+                    older.put(e.getKey(), before);
+                    carried += before.bytes;
                 }
             }
         }
@@ -234,12 +251,14 @@ final class OlderObjects {
         for (ClassBytes c : own.values()) {
             c.bytes *= scale;
         }
-        for (Map.Entry<String, double[]> e : older.entrySet()) {
+        for (Map.Entry<String, ClassBytes> e : older.entrySet()) {
+            ClassBytes before = e.getValue();
             ClassBytes c = own.computeIfAbsent(e.getKey(), k -> new ClassBytes());
-            c.carried = e.getValue()[0] * keep;
+            c.carried = before.bytes * keep;
             c.bytes += c.carried;
-            c.carriedSamples = (long) e.getValue()[1];
+            c.carriedSamples = before.samples + before.carriedSamples;
             c.counted = true;
+            c.countError = before.countError;
         }
         return new Estimate(own, scale, carried * keep, false);
     }
