@@ -24,7 +24,9 @@ import org.jfrworkbench.model.SampleTable;
  * <em>snapshot</em>. Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full
  * collections), that count is the estimate at it, and the GCs after it carry the counted classes that have no sample
  * at them, each at its counted bytes, through the snapshots in between (found the same way); the GC's own samples
- * share the rest of the used heap. A class with new objects is taken as replaced by them (a cache, a map's values, a
+ * share the rest of the used heap. A G1 concurrent cycle's count, at its remark, is such a count too once the young
+ * garbage it holds is taken out ({@link RemarkCounts}): an estimate at the young GC before the remark, carried the same
+ * way with its error. A class with new objects is taken as replaced by them (a cache, a map's values, a
  * list rebuilt), a class without (the map's entries) as kept. Only counted classes are carried: an earlier chunk's
  * samples can hold garbage its last GC had not cleared (under ZGC, most of them), and a class carried from them would
  * stay for good; carrying them changed nothing measurable on the accuracy benchmark's collectors that clear it. Where
