@@ -47,10 +47,10 @@ final class RemarkCounts {
             g1 |= g.name() != null && g.name().startsWith("G1");
         }
         SampleTable alloc = p.kinds().get(Kind.ALLOC);
-        List<Corrected> out = new ArrayList<>();
         if (!g1 || alloc == null || alloc.size() == 0) {
-            return out;
+            return List.of();
         }
+        List<Window> windows = new ArrayList<>();
         for (Map.Entry<Long, List<ClassCount>> e : counts.entrySet()) {
             if (collections.contains(e.getKey())) {
                 continue;
@@ -66,50 +66,93 @@ final class RemarkCounts {
                 }
             }
             if (base != null) {
-                out.add(correct(data, alloc, base, remark, e.getValue()));
+                windows.add(new Window(base, base.startNanos() + Math.max(0, base.durationNanos()), remark, e.getValue()));
             }
+        }
+        if (windows.isEmpty()) {
+            return List.of();
+        }
+        // one pass over the allocation samples: the windows sorted by their remark have their starts (their young GCs'
+        // ends) in the same order, so a sample's windows follow the first that ends at or after it
+        windows.sort((a, b) -> Long.compare(a.remark, b.remark));
+        long[] ends = new long[windows.size()];
+        for (int w = 0; w < ends.length; w++) {
+            ends[w] = windows.get(w).remark;
+        }
+        IntPredicate source = Selection.of(Kind.ALLOC).on(data);
+        for (int i = 0; i < alloc.size(); i++) {
+            if ((i & 0xffff) == 0xffff) {
+                QueryLimits.check();
+            }
+            long t = alloc.time(i);
+            int w = java.util.Arrays.binarySearch(ends, t);
+            if (w < 0) {
+                w = -w - 1;
+            } else {
+                while (w > 0 && ends[w - 1] == t) {
+                    w--;
+                }
+            }
+            if (w == ends.length || windows.get(w).from >= t || !source.test(i)) {
+                continue;
+            }
+            String cls = OlderObjects.className(p, alloc.objectClass(i));
+            for (; w < ends.length && windows.get(w).from < t; w++) {
+                windows.get(w).add(cls, alloc.weight(i));
+            }
+        }
+        List<Corrected> out = new ArrayList<>();
+        for (Window w : windows) {
+            out.add(w.corrected());
         }
         out.sort((a, b) -> Long.compare(a.base().startNanos(), b.base().startNanos()));
         return out;
     }
 
-    private static Corrected correct(ProfileData data, SampleTable alloc, GcEvent base, long remark, List<ClassCount> count) {
-        Profile p = data.profile();
-        long from = base.startNanos() + Math.max(0, base.durationNanos()) - p.startNanos();
-        // (end of the young GC, the remark]: eden then
-        IntPredicate inEden = new Selection(Kind.ALLOC, from + 1, remark - p.startNanos() + 1, null, false).on(data);
-        Map<String, double[]> allocated = new HashMap<>();
-        double allBytes = 0;
-        long allSamples = 0;
-        for (int i = 0; i < alloc.size(); i++) {
-            if ((i & 0xffff) == 0xffff) {
-                QueryLimits.check();
-            }
-            if (inEden.test(i)) {
-                double[] a = allocated.computeIfAbsent(OlderObjects.className(p, alloc.objectClass(i)), k -> new double[2]);
-                a[0] += alloc.weight(i);
-                a[1]++;
-                allBytes += alloc.weight(i);
-                allSamples++;
-            }
+    /** Eden at a remark: (the end of the young GC base, the remark], with the allocation samples' bytes in it by class. */
+    private static final class Window {
+        final GcEvent base;
+        final long from;
+        final long remark;
+        final List<ClassCount> count;
+        final Map<String, double[]> allocated = new HashMap<>();
+        double allBytes;
+        long allSamples;
+
+        Window(GcEvent base, long from, long remark, List<ClassCount> count) {
+            this.base = base;
+            this.from = from;
+            this.remark = remark;
+            this.count = count;
         }
-        // a class without a sample in eden may still have allocated up to about one sample's bytes there
-        double resolution = allSamples == 0 ? 0 : allBytes / allSamples;
-        List<ClassCount> corrected = new ArrayList<>();
-        Map<String, Double> errors = new HashMap<>();
-        long countedBytes = 0;
-        for (ClassCount c : count) {
-            countedBytes += c.bytes();
-            double[] a = allocated.getOrDefault(c.className(), new double[2]);
-            double left = c.bytes() - a[0];
-            if (left <= 0) {
-                continue;
-            }
-            double error = a[1] == 0 ? resolution : a[0] / Math.sqrt(a[1]);
-            corrected.add(new ClassCount(base.gcId(), c.timeNanos(), c.className(),
-                    c.bytes() == 0 ? 0 : Math.round(c.count() * left / c.bytes()), Math.round(left)));
-            errors.put(c.className(), Math.min(1, error / left));
+
+        void add(String cls, long weight) {
+            double[] a = allocated.computeIfAbsent(cls, k -> new double[2]);
+            a[0] += weight;
+            a[1]++;
+            allBytes += weight;
+            allSamples++;
         }
-        return new Corrected(base, corrected, errors, countedBytes, Math.round(allBytes));
+
+        Corrected corrected() {
+            // a class without a sample in eden may still have allocated up to about one sample's bytes there
+            double resolution = allSamples == 0 ? 0 : allBytes / allSamples;
+            List<ClassCount> corrected = new ArrayList<>();
+            Map<String, Double> errors = new HashMap<>();
+            long countedBytes = 0;
+            for (ClassCount c : count) {
+                countedBytes += c.bytes();
+                double[] a = allocated.getOrDefault(c.className(), new double[2]);
+                double left = c.bytes() - a[0];
+                if (left <= 0) {
+                    continue;
+                }
+                double error = a[1] == 0 ? resolution : a[0] / Math.sqrt(a[1]);
+                corrected.add(new ClassCount(base.gcId(), c.timeNanos(), c.className(),
+                        c.bytes() == 0 ? 0 : Math.round(c.count() * left / c.bytes()), Math.round(left)));
+                errors.put(c.className(), Math.min(1, error / left));
+            }
+            return new Corrected(base, corrected, errors, countedBytes, Math.round(allBytes));
+        }
     }
 }
