@@ -25,10 +25,9 @@ import org.jfrworkbench.agent.events.HeapMonitor;
  * first collection that counts switches it off again, before the next collection. (A second recording enabling only
  * this event would do the same, but the JDK cannot write an in-memory recording that stops while another runs: its
  * file comes out empty.) The collections that count are those of every collector but the young ones; ZGC writes no
- * count. On G1 that is mostly a concurrent cycle's remark (the bean "G1 Concurrent GC", from JDK 20), whose count the
- * live heap corrects by the allocation since the young GC before it; its Cleanup pause, notified by the same bean, ends
- * the count too, so a count switched on between a remark and its cleanup waits for the next chunk. Before JDK 20 the
- * remarks are not notified and nothing would switch the count off: there it is never switched on.
+ * count. G1 is never counted here: its concurrent cycles' remarks write the count too (taking every object allocated
+ * since marking began for live, so the live heap does not use it), they come far more often than its full
+ * collections and would take the chunk's one count, and before JDK 20 they are not even notified.
  */
 final class HeapCounter implements NotificationListener {
     static final String EVENT = "jdk.ObjectCountAfterGC";
@@ -64,20 +63,17 @@ final class HeapCounter implements NotificationListener {
         this.maxLiveBytes = maxLiveBytes;
         this.eventSwitch = eventSwitch;
         heapPools = HeapMonitor.heapPoolNames();
-        boolean g1 = false;
-        boolean remarksNotified = false;
         for (GarbageCollectorMXBean gc : all) {
             if (gc.getName().startsWith("ZGC")) {
                 notCounted = "ZGC writes no count";
                 return;
             }
-            g1 |= gc.getName().startsWith("G1 ");
-            remarksNotified |= gc.getName().equals("G1 Concurrent GC");
-        }
-        if (g1 && !remarksNotified) {
-            // the count would be written at every remark, none of which would switch it off
-            notCounted = "G1 before JDK 20 does not notify its remarks, at each of which a count would be written";
-            return;
+            if (gc.getName().startsWith("G1 ")) {
+                // a concurrent cycle's remark, far more frequent than G1's full collections, would take the chunk's one
+                // count: a walk of the heap inside that pause for a count the live heap does not use
+                notCounted = "G1 writes the count at its remarks too, which the live heap does not use; heap-count=true counts its full collections";
+                return;
+            }
         }
         for (GarbageCollectorMXBean gc : all) {
             if (countingCollector(gc.getName()) && gc instanceof NotificationEmitter) {
