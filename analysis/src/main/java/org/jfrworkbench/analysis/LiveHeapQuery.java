@@ -42,7 +42,8 @@ public final class LiveHeapQuery {
 
     /**
      * One class's estimate; {@code error} is its relative sampling error, {@code 1/sqrt(samples + carriedSamples)} (0.1
-     * = about ±10 % of {@code bytes}), since the class's sample count is about Poisson. {@code carriedBytes}: the part
+     * = about ±10 % of {@code bytes}), since the class's sample count is about Poisson; where its bytes come from a G1
+     * remark's count, that estimate's error ({@link RemarkCounts}). {@code carriedBytes}: the part
      * of {@code bytes} that stands for objects older than the GC's chunk, carried from the JVM's count at an earlier GC
      * ({@link OlderObjects}), with {@code carriedSamples} that GC's samples of the class; {@code samples} are the GC's own.
      */
@@ -167,7 +168,7 @@ public final class LiveHeapQuery {
                 OlderObjects.ClassBytes c = e.getValue();
                 long bytes = Math.round(c.bytes);
                 long n = c.samples + c.carriedSamples;
-                double error = c.exact ? 0 : n == 0 ? 1 : 1 / Math.sqrt(n);
+                double error = c.exact ? 0 : c.countError >= 0 ? c.countError : n == 0 ? 1 : 1 / Math.sqrt(n);
                 classes.add(new ClassShare(e.getKey(), bytes, usedAfter <= 0 ? 0 : (double) bytes / usedAfter,
                         c.samples, c.sampledWeight, error, Math.round(c.carried), c.carriedSamples));
                 rangeBytes += bytes;

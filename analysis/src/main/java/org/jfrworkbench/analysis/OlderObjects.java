@@ -24,7 +24,9 @@ import org.jfrworkbench.model.SampleTable;
  * <em>snapshot</em>. Where the JVM counted the heap by class at a GC (jdk.ObjectCountAfterGC, at full
  * collections), that count is the estimate at it, and the GCs after it carry the counted classes that have no sample
  * at them, each at its counted bytes, through the snapshots in between (found the same way); the GC's own samples
- * share the rest of the used heap. A class with new objects is taken as replaced by them (a cache, a map's values, a
+ * share the rest of the used heap. A G1 concurrent cycle's count, at its remark, is such a count too once the young
+ * garbage it holds is taken out ({@link RemarkCounts}): an estimate at the young GC before the remark, carried the same
+ * way with its error. A class with new objects is taken as replaced by them (a cache, a map's values, a
  * list rebuilt), a class without (the map's entries) as kept. Only counted classes are carried: an earlier chunk's
  * samples can hold garbage its last GC had not cleared (under ZGC, most of them), and a class carried from them would
  * stay for good; carrying them changed nothing measurable on the accuracy benchmark's collectors that clear it. Where
@@ -42,6 +44,11 @@ final class OlderObjects {
         boolean exact;
         /** Its bytes come from a count: at this GC, or carried from an earlier one. */
         boolean counted;
+        /**
+         * Where its bytes come from a G1 remark's count corrected by the allocation samples ({@link RemarkCounts}): that
+         * estimate's relative error; -1 otherwise.
+         */
+        double countError = -1;
     }
 
     /**
@@ -66,7 +73,7 @@ final class OlderObjects {
         Map<Long, List<ClassCount>> counts = counts(p);
         List<ClassCount> exact = counts.get(g.gcId());
         if (exact != null) {
-            return counted(p, exact, own, g.heapUsedAfter());
+            return counted(p, exact, null, own, g.heapUsedAfter());
         }
         if (counts.isEmpty()) {
             return combine(own, null, g.heapUsedAfter());
@@ -77,13 +84,22 @@ final class OlderObjects {
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
         }
-        // the counts at GCs before g are snapshots too, the truest ones. Not a G1 concurrent cycle's count (at its
-        // remark, no GC of the timeline): it counts every object allocated since marking began as live, garbage too
+        // the counts at GCs before g are snapshots too, the truest ones
         Map<Long, List<ClassCount>> countAt = new HashMap<>();
+        Map<Long, Map<String, Double>> errorsAt = new HashMap<>();
         for (GcEvent e : heap.gcs()) {
             if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
                 snapshots.putIfAbsent(e.startNanos(), List.of());
                 countAt.put(e.startNanos(), counts.get(e.gcId()));
+            }
+        }
+        // a G1 concurrent cycle's count (at its remark, no GC of the timeline) holds eden whole, garbage too: less the
+        // allocation since the young GC before it, an estimate at that GC, below the exact counts where both are
+        for (RemarkCounts.Corrected r : RemarkCounts.of(data, counts)) {
+            if (r.base().startNanos() < g.startNanos() && !countAt.containsKey(r.base().startNanos())) {
+                snapshots.putIfAbsent(r.base().startNanos(), List.of());
+                countAt.put(r.base().startNanos(), r.counts());
+                errorsAt.put(r.base().startNanos(), r.errors());
             }
         }
         for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
@@ -96,13 +112,14 @@ final class OlderObjects {
             for (int i : s.getValue()) {
                 add(p, mine, live, i);
             }
-            previous = count != null ? counted(p, count, mine, at.heapUsedAfter()) : combine(mine, previous, at.heapUsedAfter());
+            previous = count != null ? counted(p, count, errorsAt.get(s.getKey()), mine, at.heapUsedAfter())
+                    : combine(mine, previous, at.heapUsedAfter());
             QueryLimits.check();
         }
         return combine(own, previous, g.heapUsedAfter());
     }
 
-    /** The recording's exact class counts by GC id. */
+    /** The recording's class counts by GC id (a G1 remark's under its concurrent cycle's). */
     private static Map<Long, List<ClassCount>> counts(Profile p) {
         Map<Long, List<ClassCount>> byGc = new HashMap<>();
         for (ClassCount c : p.heap().classCounts()) {
@@ -113,9 +130,11 @@ final class OlderObjects {
 
     /**
      * The estimate at a GC the JVM counted: its classes exactly; the rest of the used bytes (the classes under the
-     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes.
+     * count's threshold, 0.5 % of the heap each) shared out by the GC's own samples of the other classes. errors: null
+     * for an exact count; for an estimated one ({@link RemarkCounts}) each class's relative error.
      */
-    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, ClassBytes> own, long usedAfter) {
+    private static Estimate counted(Profile p, List<ClassCount> counts, Map<String, Double> errors,
+                                    Map<String, ClassBytes> own, long usedAfter) {
         Map<String, ClassBytes> byClass = new HashMap<>();
         double countedBytes = 0;
         for (ClassCount c : counts) {
@@ -127,8 +146,9 @@ final class OlderObjects {
                 b.sampledWeight = sampled.sampledWeight;
             }
             b.bytes += c.bytes();
-            b.exact = true;
+            b.exact = errors == null;
             b.counted = true;
+            b.countError = errors == null ? -1 : errors.getOrDefault(id, 1.0);
             countedBytes += c.bytes();
         }
         double otherWeight = 0;
@@ -149,7 +169,7 @@ final class OlderObjects {
             }
         }
         // the stacks (and a range's classes) keep the samples' own scale to the used bytes
-        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, true);
+        return new Estimate(byClass, ownWeight == 0 ? 0 : usedAfter / ownWeight, 0, errors == null);
     }
 
     /**
@@ -201,7 +221,7 @@ final class OlderObjects {
         for (ClassBytes c : own.values()) {
             sum += c.bytes;
         }
-        Map<String, double[]> older = new HashMap<>();
+        Map<String, ClassBytes> older = new HashMap<>();
         double carried = 0;
         if (previous != null) {
             for (Map.Entry<String, ClassBytes> e : previous.byClass().entrySet()) {
@@ -213,10 +233,9 @@ final class OlderObjects {
                 if (own.containsKey(e.getKey()) || !before.counted) {
                     continue;
                 }
-                double left = before.bytes;
-                if (left > 0) {
-                    older.put(e.getKey(), new double[] {left, before.samples + before.carriedSamples});
-                    carried += left;
+                if (before.bytes > 0) {
+                    older.put(e.getKey(), before);
+                    carried += before.bytes;
                 }
             }
         }
@@ -234,12 +253,14 @@ final class OlderObjects {
         for (ClassBytes c : own.values()) {
             c.bytes *= scale;
         }
-        for (Map.Entry<String, double[]> e : older.entrySet()) {
+        for (Map.Entry<String, ClassBytes> e : older.entrySet()) {
+            ClassBytes before = e.getValue();
             ClassBytes c = own.computeIfAbsent(e.getKey(), k -> new ClassBytes());
-            c.carried = e.getValue()[0] * keep;
+            c.carried = before.bytes * keep;
             c.bytes += c.carried;
-            c.carriedSamples = (long) e.getValue()[1];
+            c.carriedSamples = before.samples + before.carriedSamples;
             c.counted = true;
+            c.countError = before.countError;
         }
         return new Estimate(own, scale, carried * keep, false);
     }

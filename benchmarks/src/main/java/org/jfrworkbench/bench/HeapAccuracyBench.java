@@ -188,18 +188,33 @@ public final class HeapAccuracyBench {
                         .append(g.cause()).append(')');
             }
         }
+        // a G1 concurrent cycle's count, at its remark, is under the cycle's id, which no collection of the timeline has
+        Set<Long> collections = new java.util.HashSet<>();
+        gcEvents.forEach(g -> collections.add(g.gcId()));
+        Set<Long> remarks = new java.util.TreeSet<>(countedGcs);
+        remarks.removeAll(collections);
+        for (long remark : remarks) {
+            counted.append(counted.isEmpty() ? "" : ", ").append(remark).append(" (a concurrent cycle's remark)");
+        }
         System.out.printf(Locale.ROOT, "%n%s: GCs counted by the JVM: %s%n", name, counted.isEmpty() ? "none" : counted);
         String line = compare(name, live, histogram, histogramTotal, minShare, files, gcEvents, at, cpuShare);
-        if (countedGcs.stream().noneMatch(benchmarkGcs::contains)) {
-            return line;
+        if (countedGcs.stream().anyMatch(benchmarkGcs::contains)) {
+            // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it, whose
+            // count the histogram's GC would carry): what a GC that is not counted (a young one) gets from the samples
+            // and from what earlier chunks and the workload's own counted GCs and remarks carry
+            profile.heap().classCounts().removeIf(c -> benchmarkGcs.contains(c.gcId()));
+            LiveHeapQuery.LiveHeap uncounted = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+            line += "\n" + compare(name + " uncounted", uncounted, histogram, histogramTotal, minShare, files, gcEvents, at,
+                    cpuShare);
         }
-        // the same GC without the JVM's counts at the benchmark's own GCs (jcmd GC.run's too, just before it, whose count
-        // the histogram's GC would carry): what a GC that is not counted (a young one) gets from the samples and from
-        // what earlier chunks and the workload's own counted GCs carry
-        profile.heap().classCounts().removeIf(c -> benchmarkGcs.contains(c.gcId()));
-        LiveHeapQuery.LiveHeap uncounted = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
-        return line + "\n" + compare(name + " uncounted", uncounted, histogram, histogramTotal, minShare, files, gcEvents, at,
-                cpuShare);
+        if (!remarks.isEmpty()) {
+            // and without the remarks' counts: what the same recording gave before they were used
+            profile.heap().classCounts().removeIf(c -> remarks.contains(c.gcId()));
+            LiveHeapQuery.LiveHeap noRemark = LiveHeapQuery.at(new ProfileData(name, profile), at, false);
+            line += "\n" + compare(name + " uncounted, no remark", noRemark, histogram, histogramTotal, minShare, files,
+                    gcEvents, at, cpuShare);
+        }
+        return line;
     }
 
     /** Prints the estimate against the histogram class by class; returns the run's summary line. */

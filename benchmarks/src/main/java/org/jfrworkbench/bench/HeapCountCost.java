@@ -35,7 +35,9 @@ import org.jfrworkbench.testkit.process.ChildJvm;
  * {@code bench.gcs} ({@code G1,Parallel}), {@code bench.modes} ({@code false,auto,true}), {@code bench.rounds} (2, the
  * modes interleaved), {@code bench.seconds} (40), {@code bench.every} (2), {@code bench.interval} (the agent's chunk
  * interval, {@code 10s}), {@code bench.heap} ({@code 3g}), {@code bench.agent} (more agent options),
- * {@code bench.out} ({@code benchmarks/target/heap-count-cost}).
+ * {@code bench.out} ({@code benchmarks/target/heap-count-cost}), {@code bench.concurrent} ({@code true}: G1 with
+ * {@code -XX:+ExplicitGCInvokesConcurrent}, each {@code System.gc()} a concurrent cycle, and its Remark pause, where the
+ * count is written, measured in place of the full collection).
  */
 public final class HeapCountCost {
     private HeapCountCost() {
@@ -56,6 +58,7 @@ public final class HeapCountCost {
         String interval = System.getProperty("bench.interval", "10s");
         String heap = System.getProperty("bench.heap", "3g");
         String extra = System.getProperty("bench.agent", "");
+        boolean concurrent = Boolean.getBoolean("bench.concurrent");
         Path out = Path.of(System.getProperty("bench.out", "benchmarks/target/heap-count-cost")).toAbsolutePath();
         List<String> summary = new ArrayList<>();
         for (String jdk : jdks) {
@@ -65,7 +68,7 @@ public final class HeapCountCost {
                         for (String mode : modes) {
                             String name = String.format(Locale.ROOT, "jdk%s %-8s %,11d objects heap-count=%-5s", jdk, gc, objects, mode);
                             try {
-                                summary.add(name + " " + run(ChildJvm.jdk(jdk), gc, objects, mode, seconds, every, interval, heap, extra,
+                                summary.add(name + " " + run(ChildJvm.jdk(jdk), gc, objects, mode, seconds, every, interval, heap, extra, concurrent,
                                         out.resolve("jdk" + jdk + "-" + gc + "-" + objects + "-" + mode + "-" + round)));
                             } catch (Exception e) {
                                 summary.add(name + " failed: " + e);
@@ -81,14 +84,18 @@ public final class HeapCountCost {
     }
 
     private static String run(ChildJvm jvm, String gc, long objects, String mode, long seconds, long every, String interval,
-                              String heap, String extra, Path dir) throws Exception {
+                              String heap, String extra, boolean concurrent, Path dir) throws Exception {
         deleteTree(dir);
         Files.createDirectories(dir);
         String options = "dir=" + dir + ",cpu=off,alloc=off,live=false,interval=" + interval + ",heap-count=" + mode
                 + (extra.isEmpty() ? "" : "," + extra);
-        Process child = jvm.launch(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+Use" + gc + "GC", ChildJvm.agent(options),
-                "-cp", System.getProperty("java.class.path"), "org.jfrworkbench.samples.HeldObjects", String.valueOf(objects),
-                String.valueOf(seconds), String.valueOf(every)), null);
+        List<String> command = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+Use" + gc + "GC"));
+        if (concurrent) {
+            command.add("-XX:+ExplicitGCInvokesConcurrent");
+        }
+        command.addAll(List.of(ChildJvm.agent(options), "-cp", System.getProperty("java.class.path"),
+                "org.jfrworkbench.samples.HeldObjects", String.valueOf(objects), String.valueOf(seconds), String.valueOf(every)));
+        Process child = jvm.launch(command, null);
         String result;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             result = null;
@@ -120,8 +127,8 @@ public final class HeapCountCost {
         List<Long> otherMicros = new ArrayList<>();
         List<Long> countedCpu = new ArrayList<>();
         List<Long> otherCpu = new ArrayList<>();
-        fullGcs(dir, cpuMicros, countedMicros, otherMicros, countedCpu, otherCpu);
-        return String.format(Locale.ROOT, "%2d full GCs (%d called), %2d counted: duration counted %s, others %s; CPU time counted %s,"
+        fullGcs(dir, concurrent, cpuMicros, countedMicros, otherMicros, countedCpu, otherCpu);
+        return String.format(Locale.ROOT, "%2d " + (concurrent ? "remarks" : "full GCs") + " (%d called), %2d counted: duration counted %s, others %s; CPU time counted %s,"
                         + " others %s; all GCs' time %,6d ms, the JVM's CPU %,6d ms",
                 countedMicros.size() + otherMicros.size(), cpuMicros.size(), countedMicros.size(), stats(countedMicros), stats(otherMicros),
                 stats(countedCpu), stats(otherCpu), Long.parseLong(totals[0]), Long.parseLong(totals[1]));
@@ -138,10 +145,11 @@ public final class HeapCountCost {
     }
 
     /**
-     * The System.gc() full collections' durations in the chunks, and the CPU time the child measured around each (in
-     * the same order, where as many), split by whether the JVM counted the heap at them.
+     * The System.gc() full collections' durations in the chunks (concurrent: the Remark pauses of the cycles it started),
+     * and the CPU time the child measured around each (in the same order, where as many: a concurrent cycle's is the
+     * whole cycle's), split by whether the JVM counted the heap at them.
      */
-    private static void fullGcs(Path dir, List<Long> cpuMicros, List<Long> countedMicros, List<Long> otherMicros,
+    private static void fullGcs(Path dir, boolean concurrent, List<Long> cpuMicros, List<Long> countedMicros, List<Long> otherMicros,
                                 List<Long> countedCpu, List<Long> otherCpu) throws Exception {
         List<Path> chunks;
         try (Stream<Path> s = Files.list(dir)) {
@@ -153,7 +161,8 @@ public final class HeapCountCost {
             for (RecordedEvent e : RecordingFile.readAllEvents(chunk)) {
                 if (e.getEventType().getName().equals("jdk.ObjectCountAfterGC")) {
                     ids.add(e.getLong("gcId"));
-                } else if (e.getEventType().getName().equals("jdk.GarbageCollection") && "System.gc()".equals(e.getString("cause"))
+                } else if (concurrent ? e.getEventType().getName().equals("jdk.GCPhasePause") && "Pause Remark".equals(e.getString("name"))
+                        : e.getEventType().getName().equals("jdk.GarbageCollection") && "System.gc()".equals(e.getString("cause"))
                         && List.of("G1Full", "ParallelOld", "SerialOld").contains(e.getString("name"))) {
                     collections.add(e);
                 }

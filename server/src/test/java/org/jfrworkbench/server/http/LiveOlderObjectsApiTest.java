@@ -35,6 +35,11 @@ class LiveOlderObjectsApiTest {
     static String counted;
     /** As counted, the count made by a G1 concurrent cycle (GC 5, at 8 s), which is not a GC of the timeline. */
     static String concurrent;
+    /**
+     * As concurrent, with allocation samples, and the cycle's count at its remark holding eden as G1 counts it: the
+     * 24 MiB of Order and 4 MiB of Unsampled allocated since GC 1, all garbage, counted as live.
+     */
+    static String remark;
 
     @BeforeAll
     static void start() throws Exception {
@@ -42,6 +47,7 @@ class LiveOlderObjectsApiTest {
         sampled = upload("older-sampled.jfr", OlderObjectsRecording.write(false, false));
         counted = upload("older-counted.jfr", OlderObjectsRecording.write(true, false));
         concurrent = upload("older-concurrent.jfr", OlderObjectsRecording.write(true, true));
+        remark = upload("older-remark.jfr", OlderObjectsRecording.write(true, true, true));
     }
 
     @AfterAll
@@ -106,7 +112,31 @@ class LiveOlderObjectsApiTest {
     }
 
     @Test
-    void aConcurrentCyclesCountIsNotUsedSinceItCountsTheObjectsAllocatedDuringMarkingAsLive() throws Exception {
+    void aConcurrentCyclesCountLessTheAllocationSinceTheYoungGcBeforeItIsCarriedAsAnEstimate() throws Exception {
+        // the remark's count (Order 56 MiB, Unsampled 12 MiB) less what the allocation samples put in eden after GC 1
+        // (24 and 4 MiB; not the 10 MiB of Unsampled before GC 1 nor the Entry after the remark): the heap at GC 1
+        JsonNode base = server.get("/api/recordings/" + remark + "/live?gc=0").json();
+        assertFalse(base.get("counted").asBoolean(), base.toString());
+        // GC 2 carries Unsampled, which has no live sample; Entry and Order have theirs there, so are taken from them
+        JsonNode atGc2 = server.get("/api/recordings/" + remark + "/live?gc=1").json();
+        assertFalse(atGc2.get("counted").asBoolean(), atGc2.toString());
+        assertEquals(8 * MIB, atGc2.get("carriedBytes").asLong(), 2, atGc2.toString());
+        // the next chunk still carries it (not the 12 MiB counted, nor 2 MiB had the allocation before GC 1 been taken)
+        JsonNode later = server.get("/api/recordings/" + remark + "/live?gc=3").json();
+        assertFalse(later.get("counted").asBoolean(), later.toString());
+        assertEquals(8 * MIB, later.get("carriedBytes").asLong(), 2, later.toString());
+        Map<String, JsonNode> byClass = byClass(later);
+        assertEquals(8 * MIB, byClass.get(UNSAMPLED).get("bytes").asLong(), 2, later.toString());
+        assertEquals(8 * MIB, byClass.get(UNSAMPLED).get("carriedBytes").asLong(), 2);
+        assertEquals(0, byClass.get(UNSAMPLED).get("samples").asLong());
+        assertEquals(64 * MIB, byClass.get(ORDER).get("bytes").asLong(), 2, later.toString());
+        assertEquals(512, byClass.get(ORDER).get("samples").asLong());
+        // an estimate, not exact: Unsampled's 4 MiB in 64 allocation samples (±1/8 of them) against its 8 MiB left
+        assertEquals(4.0 / 8 / 8, byClass.get(UNSAMPLED).get("error").asDouble(), 1e-6);
+    }
+
+    @Test
+    void aConcurrentCyclesCountWithoutAllocationSamplesIsNotUsedSinceItCountsEdenAsLive() throws Exception {
         assertEquals(4, server.get("/api/recordings/" + concurrent + "/heap").json().get("gcs").size());
         JsonNode gc2 = server.get("/api/recordings/" + concurrent + "/live?gc=1").json();
         assertFalse(gc2.get("counted").asBoolean(), gc2.toString());

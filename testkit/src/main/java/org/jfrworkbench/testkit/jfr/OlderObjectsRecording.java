@@ -32,9 +32,40 @@ public final class OlderObjectsRecording {
      * from 7 s, counted at 8 s) instead, which is no GC of the timeline.
      */
     public static byte[] write(boolean count, boolean concurrentCycle) throws IOException {
+        return write(count, concurrentCycle, false);
+    }
+
+    /**
+     * As {@link #write(boolean, boolean)}; allocation: with allocation samples (jdk.ObjectAllocationSample, every 64 KiB
+     * object) and, where the count is a concurrent cycle's, eden in it as G1 counts it at the remark: 24 MiB of
+     * {@link #ORDER} and 4 MiB of {@link #UNSAMPLED} allocated after GC 1 (from 6 s, all garbage) counted as live. The
+     * allocation before GC 1 (10 MiB of {@code Unsampled} at 2 s) and after the remark (Entry at 8.5 s) is not in eden
+     * then.
+     */
+    public static byte[] write(boolean count, boolean concurrentCycle, boolean allocation) throws IOException {
         long extra = count ? 8 * MIB : 0;
         long used = 64 * MIB + extra;
-        JfrWriter first = types(0, count);
+        JfrWriter first = types(0, count, allocation);
+        long edenOrder = 0;
+        long edenUnsampled = 0;
+        if (allocation) {
+            for (int i = 0; i < 160; i++) {
+                first.event("jdk.ObjectAllocationSample", 2 * SECOND + i * MS, 1L, 30L, 3L, (long) OBJECT);
+            }
+            for (int i = 0; i < 64; i++) {
+                first.event("jdk.ObjectAllocationSample", 6 * SECOND + i * MS, 1L, 30L, 3L, (long) OBJECT);
+            }
+            for (int i = 0; i < 384; i++) {
+                first.event("jdk.ObjectAllocationSample", 6_500 * MS + i * MS, 1L, 31L, 2L, (long) OBJECT);
+            }
+            for (int i = 0; i < 100; i++) {
+                first.event("jdk.ObjectAllocationSample", 8_500 * MS + i * MS, 1L, 30L, 1L, (long) OBJECT);
+            }
+            if (concurrentCycle) {
+                edenOrder = 24 * MIB;
+                edenUnsampled = 4 * MIB;
+            }
+        }
         int objects = (int) (32 * MIB / OBJECT);
         for (int i = 0; i < objects; i++) {
             first.event("profiler.LiveObject", 9_900 * MS, 1L, 30L, 100 * MS + i, (long) OBJECT, 1L); // Entry at start
@@ -49,10 +80,10 @@ public final class OlderObjectsRecording {
                 first.event("jdk.GarbageCollection", 7 * SECOND, 1_500 * MS, countGc, "G1Old", "G1 Evacuation Pause");
             }
             first.event("jdk.ObjectCountAfterGC", at, countGc, 1L, (long) objects, 32 * MIB)
-                    .event("jdk.ObjectCountAfterGC", at, countGc, 2L, (long) objects, 32 * MIB)
-                    .event("jdk.ObjectCountAfterGC", at, countGc, 3L, 128L, extra);
+                    .event("jdk.ObjectCountAfterGC", at, countGc, 2L, (long) objects, 32 * MIB + edenOrder)
+                    .event("jdk.ObjectCountAfterGC", at, countGc, 3L, 128L, extra + edenUnsampled);
         }
-        JfrWriter second = types(10 * SECOND, count);
+        JfrWriter second = types(10 * SECOND, count, allocation);
         for (int i = 0; i < objects; i++) {
             second.event("profiler.LiveObject", 19_900 * MS, 1L, 31L, 12 * SECOND + i, (long) OBJECT, 2L); // new Orders
         }
@@ -70,11 +101,16 @@ public final class OlderObjectsRecording {
                 .event("jdk.GCHeapSummary", start + 10 * MS, id, "After GC", used);
     }
 
-    private static JfrWriter types(long startTicks, boolean count) {
+    private static JfrWriter types(long startTicks, boolean count, boolean allocation) {
         JfrWriter w = new JfrWriter(JfrWriter.START_NANOS + startTicks, 10 * SECOND, startTicks, 1_000_000_000L);
         w.stackTypes();
         w.gcTypes();
         w.liveObjectType();
+        if (allocation) {
+            w.type("jdk.ObjectAllocationSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                    Field.pool("eventThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"),
+                    Field.pool("objectClass", "java.lang.Class"), Field.of("weight", "long"));
+        }
         if (count) {
             w.type("jdk.ObjectCountAfterGC", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
                     Field.of("gcId", "int"), Field.pool("objectClass", "java.lang.Class"), Field.of("count", "long"),
