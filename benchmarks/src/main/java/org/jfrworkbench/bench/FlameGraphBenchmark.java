@@ -55,6 +55,10 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * </ul>
  * Every page load uses a fresh browser context (empty cache). The machine's load average is printed before and
  * after: on a shared machine only the ratios of one run mean something.
+ *
+ * <p>{@code -Dbench.ui=LABEL=DIR,LABEL=DIR} opens our pages with the UI of each folder in turn (a copy of a build's
+ * {@code web/src/main/resources/public}, its {@code /js/} and {@code /css/} files served through the browser's request
+ * routing, for both alike): two builds' pages side by side in one run, against the same server and peer.
  */
 public final class FlameGraphBenchmark {
     private static final int WARMUP = 2;
@@ -62,6 +66,41 @@ public final class FlameGraphBenchmark {
     private static final int SERVER_WARMUP = 20;
     private static final String[] MEASURES = {"first paint, view opened before", "first paint, first open",
         "new time range (peer: first paint)", "zoom", "search", "hover"};
+
+    /** A UI to open our pages with: the server's own (dir null), or the files of a folder. */
+    private record Ui(String label, Path dir) {
+        static List<Ui> configured() {
+            String spec = System.getProperty("bench.ui");
+            if (spec == null || spec.isBlank()) {
+                return List.of(new Ui("ours", null));
+            }
+            return Arrays.stream(spec.split(",")).map(part -> {
+                int eq = part.indexOf('=');
+                if (eq <= 0 || !Files.isDirectory(Path.of(part.substring(eq + 1), "js"))) {
+                    throw new IllegalArgumentException("bench.ui: want LABEL=DIR with DIR/js, not " + part);
+                }
+                return new Ui(part.substring(0, eq), Path.of(part.substring(eq + 1)));
+            }).toList();
+        }
+
+        /** A fresh context whose /js/ and /css/ requests this UI answers. */
+        BrowserContext open(Browser browser, String base) {
+            BrowserContext context = browser.newContext(base);
+            if (dir != null) {
+                context.route(u -> { String path = URI.create(u).getPath(); return path.startsWith("/js/") || path.startsWith("/css/"); }, route -> {
+                    Path file = dir.resolve(URI.create(route.request().url()).getPath().substring(1));
+                    try {
+                        route.fulfill(new com.microsoft.playwright.Route.FulfillOptions().setStatus(200)
+                                .setContentType(file.toString().endsWith(".css") ? "text/css" : "text/javascript")
+                                .setBodyBytes(Files.readAllBytes(file)));
+                    } catch (IOException e) {
+                        route.fulfill(new com.microsoft.playwright.Route.FulfillOptions().setStatus(404));
+                    }
+                });
+            }
+            return context;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         List<String> inputs = args.length > 0 ? List.of(args) : List.of("service:10000", "synthetic:16000");
@@ -104,17 +143,26 @@ public final class FlameGraphBenchmark {
             get(base + "/api/recordings/" + id + "/flame?kind=cpu&format=binary&from=0&to=" + (2_000_000_000L + i));
         }
         String loadBefore = loadAverage();
-        Timings cold = new Timings(), cached = new Timings();
-        double[][] ours = new double[MEASURES.length][RUNS], peer = new double[MEASURES.length][RUNS];
+        List<Ui> uis = Ui.configured();
+        Timings[] colds = new Timings[uis.size()], cacheds = new Timings[uis.size()];
+        double[][][] oursByUi = new double[uis.size()][MEASURES.length][RUNS];
+        double[][] peer = new double[MEASURES.length][RUNS];
         String view = "/?page=recording&id=" + id + "&kind=cpu";
         // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
         for (int round = -WARMUP; round < RUNS; round++) {
             int run = Math.max(0, round);
+          for (int k = 0; k < uis.size(); k++) {
+            // the UIs take turns going first (a server's or browser's warm state favours the later)
+            int u = (round & 1) == 0 ? k : uis.size() - 1 - k;
+            Ui ui = uis.get(u);
+            Timings cold = colds[u] == null ? colds[u] = new Timings() : colds[u];
+            Timings cached = cacheds[u] == null ? cacheds[u] = new Timings() : cacheds[u];
+            double[][] ours = oursByUi[u];
             // a time range past the recording's end selects every sample but is a query the server has not seen
-            ours[1][run] = ourPaint(browser, base, view + "&from=0&to=" + (1_000_000_000L + round), cold, run, null);
+            ours[1][run] = ourPaint(browser, base, ui, view + "&from=0&to=" + (1_000_000_000L + round * uis.size() + u), cold, run, null);
             double[] interactions = new double[4];
-            long rangeEnd = 1_500_000_000L + round;
-            ours[0][run] = ourPaint(browser, base, view, cached, run, page -> {
+            long rangeEnd = 1_500_000_000L + round * uis.size() + u;
+            ours[0][run] = ourPaint(browser, base, ui, view, cached, run, page -> {
                 interactions[3] = average(page, HOVER, 20);
                 interactions[1] = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
                 if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
@@ -127,6 +175,7 @@ public final class FlameGraphBenchmark {
             ours[3][run] = interactions[1];
             ours[4][run] = interactions[2];
             ours[5][run] = interactions[3];
+          }
             try (BrowserContext context = browser.newContext(base)) {
                 Page page = context.newPage();
                 page.navigate(peerHtml.toUri().toString());
@@ -141,7 +190,10 @@ public final class FlameGraphBenchmark {
         }
         System.out.printf("%ninput %s: %,d flame graph nodes (ours), %d levels; Chromium headless 1280x800; medians of %d"
                 + " paired rounds; load average %s before, %s after%n", input, shape[0], shape[1], RUNS, loadBefore, loadAverage());
-        System.out.printf("%-36s %12s %22s %12s%n", "measure", "ours", "async-profiler HTML", "peer/ours");
+      for (int u = 0; u < uis.size(); u++) {
+        double[][] ours = oursByUi[u];
+        Timings cached = cacheds[u], cold = colds[u];
+        System.out.printf("%-36s %12s %22s %12s%n", "measure", uis.get(u).label(), "async-profiler HTML", "peer/ours");
         for (int m = 0; m < MEASURES.length; m++) {
             double[] ratios = new double[RUNS];
             for (int r = 0; r < RUNS; r++) {
@@ -150,18 +202,19 @@ public final class FlameGraphBenchmark {
             System.out.printf("%-36s %9.1f ms %19.1f ms %11.2fx%n", MEASURES[m], median(ours[m]), median(peer[m]), median(ratios));
         }
         for (Timings t : new Timings[] {cached, cold}) {
-            System.out.printf("our first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
+            System.out.printf("%s first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
                             + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
                             + " (%d bytes on the wire)%n",
-                    t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
+                    uis.get(u).label(), t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
                     median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
             StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
             t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
                     .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
             System.out.println(marks);
         }
+      }
         if (Boolean.getBoolean("bench.diff") && (input.startsWith("service:") || input.startsWith("synthetic:"))) {
-            diffPaint(browser, base, id, dir, input);
+            diffPaint(browser, base, uis, id, dir, input);
         }
     }
 
@@ -211,7 +264,7 @@ public final class FlameGraphBenchmark {
      * diff opened before (the same pair each round) and for a first open (a target no one compared before, uploaded
      * ahead of the round, so the server builds the merged tree for the request).
      */
-    private static void diffPaint(Browser browser, String base, String id, Path temp, String input) throws Exception {
+    private static void diffPaint(Browser browser, String base, List<Ui> uis, String id, Path temp, String input) throws Exception {
         int stacks = Integer.parseInt(input.substring(input.indexOf(':') + 1));
         String[] targets = new String[WARMUP + RUNS + DIFF_SERVER_WARMUP + 1];
         for (int i = 0; i < targets.length; i++) {
@@ -225,18 +278,30 @@ public final class FlameGraphBenchmark {
             get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu&format=binary");
             get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu");
         }
-        DiffTimings before = new DiffTimings(), first = new DiffTimings();
+        DiffTimings[] befores = new DiffTimings[uis.size()], firsts = new DiffTimings[uis.size()];
+        for (int u = 0; u < uis.size(); u++) {
+            befores[u] = new DiffTimings();
+            firsts[u] = new DiffTimings();
+        }
         for (int round = -WARMUP; round < RUNS; round++) {
             int run = Math.max(0, round);
-            diffRound(browser, base, id, targets[round + WARMUP + 1], first.at(run));
-            // one pair every round: built in the first warm-up round, opened before from then on
-            diffRound(browser, base, id, targets[0], before.at(run));
+            for (int k = 0; k < uis.size(); k++) {
+                int u = (round & 1) == 0 ? k : uis.size() - 1 - k;
+                // a first open is a pair the server has not built: the rounds' first opens take turns over the UIs
+                String fresh = targets[round + WARMUP + 1];
+                String firstBase = u == 0 ? id : targets[targets.length - u];
+                diffRound(browser, base, uis.get(u), firstBase, fresh, firsts[u].at(run));
+                // one pair every round: built in the first warm-up round, opened before from then on
+                diffRound(browser, base, uis.get(u), id, targets[0], befores[u].at(run));
+            }
         }
-        for (DiffTimings t : new DiffTimings[] {before, first}) {
-            System.out.printf("diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
+        for (int u = 0; u < uis.size(); u++) {
+          for (DiffTimings t : new DiffTimings[] {befores[u], firsts[u]}) {
+            System.out.printf("%s diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
                             + " encode %.1f, gzip %.1f; %.1f ms transfer, %d bytes on the wire; %.1f ms in the page after it arrived)%n",
-                    t == before ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
+                    uis.get(u).label(), t == befores[u] ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
                     median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page));
+          }
         }
     }
 
@@ -256,8 +321,8 @@ public final class FlameGraphBenchmark {
         }
     }
 
-    private static void diffRound(Browser browser, String base, String id, String target, DiffTimings t) {
-        try (BrowserContext context = browser.newContext(base)) {
+    private static void diffRound(Browser browser, String base, Ui ui, String id, String target, DiffTimings t) {
+        try (BrowserContext context = ui.open(browser, base)) {
             Page page = context.newPage();
             page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
             page.waitForSelector(".flame-canvas[data-drawn]");
@@ -289,15 +354,15 @@ public final class FlameGraphBenchmark {
     }
 
     /** Opens a view in a fresh context, records its first paint and where it went, then runs more on the page. */
-    private static double ourPaint(Browser browser, String base, String view, Timings t, int run, Consumer<Page> then) {
-        try (BrowserContext context = browser.newContext(base)) {
+    private static double ourPaint(Browser browser, String base, Ui ui, String view, Timings t, int run, Consumer<Page> then) {
+        try (BrowserContext context = ui.open(browser, base)) {
             Page page = context.newPage();
             String trace = System.getProperty("bench.trace");
             boolean tracing = trace != null && run == RUNS - 1;
             if (tracing) {
                 // -Dbench.trace=DIR: a Chromium trace of the last run's first paint (open it in DevTools' Performance panel)
                 browser.chromium.startTracing(page, new com.microsoft.playwright.Browser.StartTracingOptions()
-                        .setPath(Path.of(trace, (view.contains("&to=") ? "first-open" : "cached") + ".json")));
+                        .setPath(Path.of(trace, (ui.dir() == null ? "" : ui.label() + "-") + (view.contains("&to=") ? "first-open" : "cached") + ".json")));
             }
             page.navigate(view);
             page.waitForSelector(".flame-canvas[data-drawn]");

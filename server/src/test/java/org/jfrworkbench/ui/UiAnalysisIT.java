@@ -230,6 +230,85 @@ class UiAnalysisIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void aLinkedDiffsTreeIsBuiltFromTheOneEarlyRequestWhetherItsDataOrThePageCodeArrivesFirst() throws Exception {
+        // a view of its own (per second, the target's first 1.2 s), so the early request's URL is not the default one
+        String selection = "&kind=cpu&mode=absolute&targetFrom=0&targetTo=1200";
+        JsonNode expected = get("/api/diff?base=" + sort + "&target=" + maps + selection);
+        String link = "/?page=diff&base=" + sort + "&id=" + maps + selection;
+        List<String> errors = Browser.errors();
+        // the data in before the page's code: the page's module waits until the tree is built from it
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.route("**/js/pages/diff.js", held::add);
+            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+            page.waitForFunction("() => performance.getEntriesByName('workbench:diff-tree').length === 1");
+            page.waitForCondition(() -> !held.isEmpty());
+            page.unroute("**/js/pages/diff.js");
+            held.forEach(com.microsoft.playwright.Route::resume);
+            assertLinkedDiff(page, expected, "tree built before the page's code ran");
+        }
+        // the page's code in before the data: it takes the tree once the held answer comes
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.route("**/api/diff?**", held::add);
+            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+            // the page's header: its code ran and both recordings' metadata came
+            page.waitForSelector("#swap");
+            page.waitForCondition(() -> !held.isEmpty());
+            page.unroute("**/api/diff?**");
+            held.forEach(com.microsoft.playwright.Route::resume);
+            assertLinkedDiff(page, expected, "tree built after the page's code ran");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    /** The linked diff's graph, legend and table are the server's for its view, asked for once, its tree built once. */
+    private static void assertLinkedDiff(Page page, JsonNode expected, String how) {
+        page.waitForSelector(".flame-canvas[data-drawn]");
+        page.waitForSelector("#changes tbody tr");
+        int grew = 0, shrank = 0;
+        for (JsonNode s : expected.get("nodes").get("significance")) {
+            grew += s.asInt() > 0 ? 1 : 0;
+            shrank += s.asInt() < 0 ? 1 : 0;
+        }
+        assertTrue(grew + shrank > 0, "the view has significant changes to colour");
+        String legend = page.textContent("#diff-legend");
+        assertTrue(legend.contains("grew significantly (" + grew + ")") && legend.contains("shrank significantly (" + shrank + ")"), how + ": " + legend);
+        @SuppressWarnings("unchecked")
+        Map<String, Number> hues = (Map<String, Number>) page.evaluate(HUES);
+        assertTrue(hues.get("red").intValue() + hues.get("blue").intValue() > 0 && hues.get("grey").intValue() > 0, how + ": " + hues);
+        assertEquals(expected.get("changes").get(0).get("method").asText(), page.getAttribute("#changes tbody tr", "data-method"), how);
+        for (String delta : page.locator("#changes tbody td.delta").allTextContents()) {
+            assertTrue(delta.endsWith("/s"), how + ": the per-second view: " + delta);
+        }
+        assertEquals("diff 1, trees 1", page.evaluate("() => `diff ${performance.getEntriesByType('resource')"
+                + ".filter(e => new URL(e.name).pathname === '/api/diff').length}, trees ${performance.getEntriesByName('workbench:diff-tree').length}`"),
+                how + ": one request for the diff, one tree built from it");
+        // the server's tree drawn whole: as many frames drawn as are at least 0.35 px wide at its per-second widths
+        assertEquals(String.valueOf(drawable(expected, page)), page.getAttribute(".flame-canvas", "data-drawn"), how);
+    }
+
+    /** The frames of a per-second diff at least 0.35 px wide on the page's canvas (width = mean rate of both sides). */
+    private static int drawable(JsonNode diff, Page page) {
+        JsonNode n = diff.get("nodes");
+        double bs = diff.get("baseSeconds").asDouble(), ts = diff.get("targetSeconds").asDouble();
+        java.util.function.IntToDoubleFunction width = i -> (n.get("base").get(i).asDouble() / bs + n.get("target").get(i).asDouble() / ts) / 2;
+        double scale = ((Number) page.evaluate("() => parseFloat(document.querySelector('.flame-canvas').style.width)")).doubleValue() / width.applyAsDouble(0);
+        int drawable = 0;
+        for (int i = 0; i < n.get("name").size();) {
+            if (width.applyAsDouble(i) * scale < 0.35) {
+                i += n.get("count").get(i).asInt();
+                continue;
+            }
+            drawable++;
+            i++;
+        }
+        return drawable;
+    }
+
     /** Pixels of the diff's canvas that are clearly red, clearly blue, or grey. */
     static final String HUES = """
             () => {

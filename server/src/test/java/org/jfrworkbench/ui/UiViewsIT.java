@@ -210,6 +210,19 @@ class UiViewsIT {
             page.click("#call-tree .vhead .vcell:nth-child(2) button");
             page.waitForURL(u -> u.contains("sort=self"));
             assertEquals("descending", page.getAttribute("#call-tree .vhead .vcell:nth-child(2)", "aria-sort"));
+
+            // a zoom and a search made while the hot methods are shown: the call tree shows both once opened
+            page.navigate("/?page=recording&id=" + maps + "&kind=cpu&zoom=" + enc(String.join(";", path)));
+            page.waitForSelector("#hot-methods .vbody .vrow");
+            page.fill("#flame-search", "HashMap");
+            page.press("#flame-search", "Enter");
+            page.waitForSelector("#match-info[data-share]");
+            page.click("#side-tree");
+            page.waitForSelector("#call-tree .vbody .vrow.match");
+            assertEquals(path.get(2), page.getAttribute("#call-tree .vbody .vrow.selected", "title"), "the zoomed frame's row is selected");
+            @SuppressWarnings("unchecked")
+            List<String> opened = (List<String>) page.locator("#call-tree .vbody .vrow.match").evaluateAll("rs => rs.map(r => r.title)");
+            assertTrue(!opened.isEmpty() && opened.stream().allMatch(n -> n.contains("HashMap")), "marked: " + opened);
         }
         assertEquals(List.of(), errors);
     }

@@ -98,9 +98,11 @@ export class CallTree {
     this.hit = hit;
     if (!this.tree) return;
     if (hit) {
+      // a path opened for one match is not walked again for the next (thousands of matches share their callers)
+      const parent = this.tree.parent, opened = new Uint8Array(this.tree.size);
       for (let i = 1; i < this.tree.size; i++) {
         if (!hit[i]) continue;
-        for (let a = this.tree.parent[i]; a >= 0; a = this.tree.parent[a]) this.expanded[a] = 1;
+        for (let a = parent[i]; a >= 0 && !opened[a]; a = parent[a]) this.expanded[a] = opened[a] = 1;
       }
     }
     this.rebuild({ keepScroll: true });

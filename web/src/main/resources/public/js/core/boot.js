@@ -19,6 +19,17 @@ const PAGE_MODULES = {
   heapdiff: ['core/api'],
 };
 
+/**
+ * The graph's tree is decoded and laid out as soon as the early response for url and the two modules that read it
+ * are in, while the rest of the page's code still loads and the main thread would wait; the page takes it if it shows
+ * this URL's view. A page that took the response first reads it itself.
+ */
+function buildEarly(url, read, build) {
+  Promise.all([import('./api.js'), import('../flame/flametree.js')]).then(([{ api }, flametree]) => {
+    if (hasEarly(url)) keepMade(url, read(api).then(data => build(data, flametree), e => ({ error: e })));
+  }, () => {}); // modules that did not load: the page's own import of them says so
+}
+
 const params = new URLSearchParams(location.search);
 const param = name => params.get(name) || undefined;
 const id = param('id'), base = param('base'), kind = param('kind');
@@ -30,17 +41,17 @@ const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(f
 if (id && page === 'recording' && kind && rangeOk) {
   const view = Object.fromEntries(params), url = urls.flame(id, view);
   fetchEarly(url);
-  // The graph's tree is decoded and laid out as soon as its data and its two modules are in, while the rest of the
-  // page's code still loads and the main thread would wait; the page takes it if it shows this URL's view. A page
-  // that took the response first reads it itself.
-  Promise.all([import('./api.js'), import('../flame/flametree.js')]).then(([{ api }, { buildTree }]) => {
-    if (hasEarly(url)) keepMade(url, api.flame(id, view).then(flame => ({ flame, tree: buildTree(flame) }), e => ({ error: e })));
-  }, () => {}); // modules that did not load: the page's own import of them says so
+  buildEarly(url, api => api.flame(id, view), (flame, { buildTree }) => ({ flame, tree: buildTree(flame) }));
 }
 if (id && page === 'diff' && base) {
   fetchEarly(urls.recording(base));
   // without a kind in the address the page picks one from both recordings' kinds
-  if (kind) fetchEarly(urls.diff(base, id, Object.fromEntries(params)));
+  if (kind) {
+    const view = Object.fromEntries(params), url = urls.diff(base, id, view);
+    fetchEarly(url);
+    // the merged tree too, as the flame graph's above; the diff page takes it for the same URL
+    buildEarly(url, api => api.diff(base, id, view), (diff, { buildDiffTree }) => ({ diff, ...buildDiffTree(diff) }));
+  }
 }
 
 if (page === 'service') fetchEarly(urls.timeline(param('q')));

@@ -149,6 +149,43 @@ export function buildTree(flame) {
   return tree;
 }
 
+/**
+ * The diff page's merged tree (api.diff's answer): width = the mean of both sides' shares (of weight per second in
+ * absolute mode); delta, each node's change; significance, +1 grew, -1 shrank, 0 not significant (the server's per
+ * node, else its method's); maxAbs, the largest significant change. Here beside buildTree so that core/boot.js builds
+ * it from a linked diff's early answer with the same two modules.
+ */
+export function buildDiffTree(diff) {
+  performance.mark('workbench:diff-data');
+  const absolute = diff.mode === 'absolute';
+  const n = diff.nodes.name.length;
+  const bt = absolute ? diff.baseSeconds || 1 : diff.baseTotal || 1, tt = absolute ? diff.targetSeconds || 1 : diff.targetTotal || 1;
+  const weights = new Float64Array(n), delta = new Float64Array(n);
+  const significance = diff.nodes.significance || significantByMethod(diff);
+  let maxAbs = 0;
+  for (let i = 0; i < n; i++) {
+    const b = diff.nodes.base[i] / bt, t = diff.nodes.target[i] / tt;
+    weights[i] = (b + t) / 2;
+    delta[i] = t - b;
+    if (i > 0 && significance[i] && Math.abs(delta[i]) > maxAbs) maxAbs = Math.abs(delta[i]);
+  }
+  const tree = new FlameTree(diff.names, diff.nodes, weights);
+  performance.mark('workbench:diff-tree');
+  return { tree, delta, significance, maxAbs };
+}
+
+/**
+ * Significance per node where the server sends none: a node is coloured when its method's total change is
+ * significant (the sign of that change).
+ */
+function significantByMethod(diff) {
+  const byName = new Map();
+  for (const c of diff.changes || []) if (c.significant) byName.set(c.method, Math.sign(c.delta));
+  const n = diff.nodes.name.length, out = new Int8Array(n);
+  for (let i = 1; i < n; i++) out[i] = byName.get(diff.names[diff.nodes.name[i]]) || 0;
+  return out;
+}
+
 /** Colour class per node; untyped frames (collapsed text uploads) are classified by name, once per name. */
 function frameTypes(names, name, nodes) {
   const n = name.length, out = new Uint8Array(n);

@@ -8,7 +8,8 @@
 import { el, clear, download, formatPercent, formatWeight, labelChips, toast, nameCell } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
-import { FlameTree } from '../flame/flametree.js';
+import { takeMade } from '../core/urls.js';
+import { buildDiffTree } from '../flame/flametree.js';
 import { FlamePanel } from '../flame/flamepanel.js';
 import { KIND_LABELS, kindsOf, kindTabs, message, link, loading, onLeave, rangeProblem } from './common.js';
 import { stateLabel, statesOf } from '../components/samplefilters.js';
@@ -163,8 +164,14 @@ export async function mount(root, st, lifetime) {
     if (key === dataKey) { panel.apply(s); return; }
     dataKey = key;
     const mine = ++seq;
+    let built;
     try {
-      diff = await (runs ? api.mergedDiff(s.q, { ...s, kind }) : api.diff(s.base, s.id, { ...s, kind }));
+      // a linked diff's tree may be built already from its early answer (core/boot.js), for this URL only
+      const made = runs ? undefined : takeMade(urls.diff(s.base, s.id, { ...s, kind }));
+      const got = made ? await made : null;
+      if (got && got.error) throw got.error;
+      diff = got ? got.diff : await (runs ? api.mergedDiff(s.q, { ...s, kind }) : api.diff(s.base, s.id, { ...s, kind }));
+      built = got || buildDiffTree(diff);
     } catch (e) {
       if (mine === seq) {
         dataKey = null;
@@ -179,20 +186,9 @@ export async function mount(root, st, lifetime) {
     legend.hidden = false;
     grey = insignificant();
     const absolute = diff.mode === 'absolute';
-    const n = diff.nodes.name.length;
-    const bt = absolute ? diff.baseSeconds || 1 : diff.baseTotal || 1, tt = absolute ? diff.targetSeconds || 1 : diff.targetTotal || 1;
-    const weights = new Float64Array(n);
-    delta = new Float64Array(n);
-    significance = diff.nodes.significance || significantByMethod(diff);
-    maxAbs = 0;
-    for (let i = 0; i < n; i++) {
-      const b = diff.nodes.base[i] / bt, t = diff.nodes.target[i] / tt;
-      weights[i] = (b + t) / 2;
-      delta[i] = t - b;
-      if (i > 0 && significance[i] && Math.abs(delta[i]) > maxAbs) maxAbs = Math.abs(delta[i]);
-    }
+    ({ delta, significance, maxAbs } = built);
     panel.options.unit = absolute ? diff.unit : 'share';
-    panel.show(new FlameTree(diff.names, diff.nodes, weights), current);
+    panel.show(built.tree, current);
     if (runs) {
       for (const [key] of SIDES) {
         const used = diff[key + 'Runs'] || [];
@@ -241,18 +237,6 @@ function swapped(s) {
     out['base' + k] = s['target' + k];
     out['target' + k] = s['base' + k];
   }
-  return out;
-}
-
-/**
- * Significance per node where the server sends none: a node is coloured when its method's total change is
- * significant (the sign of that change).
- */
-function significantByMethod(diff) {
-  const byName = new Map();
-  for (const c of diff.changes || []) if (c.significant) byName.set(c.method, Math.sign(c.delta));
-  const n = diff.nodes.name.length, out = new Int8Array(n);
-  for (let i = 1; i < n; i++) out[i] = byName.get(diff.names[diff.nodes.name[i]]) || 0;
   return out;
 }
 
