@@ -39,9 +39,8 @@ final class StackTraces {
     private JfrType pendingType;
     private int[] frames = new int[256];
     private long[] packedKeys = new long[256];
-    /** The {@link StackTable#framesHash} of the frames the fast path made, when {@link #hashed}. */
+    /** The {@link StackTable#framesHash} of the frames {@link #probeFrames} made. */
     private int framesHash;
-    private boolean hashed;
 
     private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
     private static final int GENERAL = 0, METHOD_LINE_BCI_TYPE = 1;
@@ -73,6 +72,24 @@ final class StackTraces {
     private final int[] typeOf = new int[256];
     private boolean typesConfirmed;
 
+    /** Stack keys below this keep their model stack from one key space to the next (see {@link #carriedStack}). */
+    private static final int CARRY_STACK_KEYS = 1 << 22;
+    /**
+     * Per stack key: the model stack id + 1 it had in an earlier key space whose frames {@link #chunkFrames} still
+     * holds, and the {@link #keysHash} of its frames' keys then. async-profiler repeats in a chunk the stacks of
+     * earlier chunks under the same keys; a stack whose frame keys hash the same, all its method keys confirmed (and
+     * its frame-type keys, by {@link #confirmTypes}), is that model stack again without a probe of the frame map or
+     * the stack table. Emptied with the frames they were made of.
+     */
+    private int[] carriedStack = new int[0];
+    private long[] carriedHash = new long[0];
+    /** Whether {@link #carriedStack} holds anything (it is emptied only then). */
+    private boolean stacksCarried;
+    /** After {@link #readFrames}: the frames' keys are in {@link #packedKeys} and not yet turned into model frames. */
+    private boolean keysOnly;
+    /** The {@link #hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
+    private long keysHash;
+
     /** Empties the pool for the next key space, keeping the arrays (and the frames, to be confirmed). */
     void reset() {
         index.clear();
@@ -89,6 +106,10 @@ final class StackTraces {
 
     private void dropFrames() {
         chunkFrames.clear();
+        if (stacksCarried) {
+            Arrays.fill(carriedStack, 0);
+            stacksCarried = false;
+        }
         carried = false;
         carryable = true;
         Arrays.fill(methodOf, 0);
@@ -175,7 +196,7 @@ final class StackTraces {
             values.budget(in.remaining());
             boolean wasTruncated = false;
             int depth = 0;
-            hashed = false;
+            keysOnly = false;
             for (JfrField f : st.fields) {
                 if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
                     wasTruncated = values.scalar(f) != 0;
@@ -185,11 +206,80 @@ final class StackTraces {
                     values.skip(f, 1);
                 }
             }
+            long key = pendingKeys[e];
+            if (keysOnly) {
+                index.put(key, carriedStack(key, depth, wasTruncated, resolver));
+                continue;
+            }
             int kept = Math.min(depth, MAX_FRAMES);
-            int hash = hashed && kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
-            index.put(pendingKeys[e], resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
+            int hash = StackTable.framesHash(frames, 0, kept);
+            index.put(key, resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
         }
         pending = 0;
+    }
+
+    /**
+     * The model stack of a stack whose frame keys {@link #decodeVarintFrames} left in {@link #packedKeys}: the stack the
+     * key had in an earlier key space when its frames are the same, else made from them; remembered for the next.
+     */
+    private int carriedStack(long key, int depth, boolean wasTruncated, ChunkResolver resolver) {
+        boolean small = key >= 0 && key < CARRY_STACK_KEYS;
+        int k = (int) key;
+        boolean known = carried && small && k < carriedStack.length && carriedStack[k] != 0;
+        if (known) {
+            // hashed before the probes only when the key had a stack: else while their cache misses are waited for
+            keysHash = hashKeys(packedKeys, depth);
+            if (carriedHash[k] == stackHash(wasTruncated) && confirmedAll(depth, resolver)) {
+                return carriedStack[k] - 1;
+            }
+        }
+        // not noted in the first key space: a file of one chunk would pay for the notes and never use them (what the
+        // second chunk repeats of the first is made again)
+        boolean note = small && carryable && keySpace > 1;
+        probeFrames(depth, resolver, known || !note);
+        long hash = stackHash(wasTruncated);
+        int kept = Math.min(depth, MAX_FRAMES);
+        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
+        int stack = resolver.stack(frames, kept, wasTruncated || kept < depth, hashOfFrames);
+        if (note) {
+            if (k >= carriedStack.length) {
+                int n = Math.min(CARRY_STACK_KEYS, Math.max(k + 1, carriedStack.length * 2 + 4096));
+                carriedStack = Arrays.copyOf(carriedStack, n);
+                carriedHash = Arrays.copyOf(carriedHash, n);
+            }
+            carriedStack[k] = stack + 1;
+            carriedHash[k] = hash;
+            stacksCarried = true;
+        }
+        return stack;
+    }
+
+    private long stackHash(boolean wasTruncated) {
+        return keysHash * 0x9E3779B97F4A7C15L + (wasTruncated ? 1 : 2);
+    }
+
+    /**
+     * Whether every method key of the frames in {@link #packedKeys} is confirmed in this key space (confirming those met
+     * first here, as a probe of the frame map would); false, and the carried frames dropped, when one names another
+     * method.
+     */
+    private boolean confirmedAll(int n, ChunkResolver resolver) {
+        long[] keys = packedKeys;
+        int[] confirmed = confirmedIn;
+        int space = keySpace;
+        for (int i = 0; i < n; i++) {
+            long m = keys[i] >>> 32;
+            if (m >= confirmed.length) {
+                return false;
+            }
+            int k = (int) m;
+            if (confirmed[k] != space) {
+                if (methodOf[k] == 0 || confirmed(m, 0, resolver) < 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Decodes the frames of one stack into {@link #frames} as model frame ids; returns their number. */
@@ -202,13 +292,15 @@ final class StackTraces {
             frames = new int[Math.max(n, frames.length * 2)];
         }
         if (allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
-            int end = readVarintFrames(in, in.pos, n, role, resolver);
+            int end = decodeVarintFrames(in, in.pos, n, role);
             if (end >= 0) {
                 in.pos = end;
+                keysOnly = true;
                 return n;
             }
             // a frame key too large to pack (never seen): the stack again, frame by frame
         }
+        keysOnly = false;
         for (int i = 0; i < n; i++) {
             long method = 0;
             long type = 0;
@@ -238,10 +330,10 @@ final class StackTraces {
      * The frames of one stack when every frame field is a compressed integer and the chunk holds at least 9 bytes
      * per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
      * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
-     * ends at the first byte without the high bit. Returns the new position, or -1 (and nothing read) when a frame's
-     * key does not pack into a long.
+     * ends at the first byte without the high bit. The frames' packed keys go to {@link #packedKeys}. Returns the new
+     * position, or -1 (and nothing read) when a frame's key does not pack into a long.
      */
-    private int readVarintFrames(JfrInput in, int p, int n, int[] role, ChunkResolver resolver) {
+    private int decodeVarintFrames(JfrInput in, int p, int n, int[] role) {
         // all keys first, then all probes: the probes of a stack do not depend on each other, so the processor
         // overlaps their cache misses instead of waiting for each before decoding the next frame
         long[] keys = packedKeys.length >= n ? packedKeys : (packedKeys = new long[Math.max(n, packedKeys.length * 2)]);
@@ -325,11 +417,41 @@ final class StackTraces {
             }
             keys[i] = FrameKeyMap.pack(method, l, type);
         }
+        return p;
+    }
+
+    /**
+     * A 64-bit hash of n frame keys that every bit of every key changes (each key mixed before it is added): two
+     * different stacks under one stack key hash alike with a chance of about 2^-64.
+     */
+    private static long hashKeys(long[] keys, int n) {
+        long h = n;
+        for (int i = 0; i < n; i++) {
+            h = mixKey(h, keys[i]);
+        }
+        return h ^ h >>> 29;
+    }
+
+    private static long mixKey(long h, long key) {
+        long k = key * 0xBF58476D1CE4E5B9L;
+        return (h + (k ^ k >>> 31)) * 0x94D049BB133111EBL;
+    }
+
+    /**
+     * The model frames of the n keys in {@link #packedKeys}, into {@link #frames}, and their {@link #framesHash}; the
+     * keys' {@link #hashKeys} too when keysHashed is false (then in {@link #keysHash}).
+     */
+    private void probeFrames(int n, ChunkResolver resolver, boolean keysHashed) {
+        long[] keys = packedKeys;
         int[] out = frames;
         FrameKeyMap map = chunkFrames;
         int hash = 0;
-        for (i = 0; i < n; i++) {
+        long h = n;
+        for (int i = 0; i < n; i++) {
             long key = keys[i];
+            if (!keysHashed) {
+                h = mixKey(h, key);
+            }
             int f = map.get(key);
             if (f >= 0 && carried) {
                 f = confirmed(key >>> 32, f, resolver);
@@ -342,8 +464,9 @@ final class StackTraces {
             hash = hash * 31 + f;
         }
         framesHash = hash;
-        hashed = true;
-        return p;
+        if (!keysHashed) {
+            keysHash = h ^ h >>> 29;
+        }
     }
 
     /** The model frame id of a chunk frame (method key, line, frame-type key), made (and remembered) when new. */

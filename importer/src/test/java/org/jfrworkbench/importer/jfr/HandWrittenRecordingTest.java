@@ -214,6 +214,56 @@ class HandWrittenRecordingTest {
         assertEquals(3, p.frames().size(), "A.a, B.b and Main.main, each once");
     }
 
+    /**
+     * A stack key keeps its model stack into later chunks only while its frames are the same: the same keys (its
+     * method keys naming the same methods) and the same truncation. Here one key keeps its frames and its methods,
+     * then names a method key that now names another method; one key names other frames from the third chunk on; one
+     * keeps its frames and becomes truncated. Every chunk starts its pools afresh and numbers its symbols anew, as
+     * async-profiler's do.
+     */
+    @Test
+    void aStackKeyKeepsItsStackIntoLaterChunksOnlyWhileItsFramesAreTheSame() throws Exception {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        String[][] methods = {{"app/A", "a"}, {"app/A", "a"}, {"app/A", "a"}, {"app/B", "b"}};
+        for (int c = 0; c < methods.length; c++) {
+            JfrWriter w = new JfrWriter(START + c * 1_000_000_000L, 1_000_000_000L).stackTypes();
+            w.type("acme.Chunk" + c, null, Field.of("n", "int"));
+            w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                    Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
+            long symbols = 10L * (c + 1);
+            w.constant("jdk.types.Symbol", symbols, methods[c][0]).constant("jdk.types.Symbol", symbols + 1, methods[c][1])
+                    .constant("jdk.types.Symbol", symbols + 2, "app/Main").constant("jdk.types.Symbol", symbols + 3, "main");
+            w.constant("java.lang.Class", 5, symbols).constant("java.lang.Class", 6, symbols + 2);
+            w.constant("jdk.types.Method", 20, 5L, symbols + 1).constant("jdk.types.Method", 21, 6L, symbols + 3);
+            boolean later = c >= 2;
+            w.constant("jdk.types.StackTrace", 30, false, List.of(new Object[] {20L, 7}, new Object[] {21L, 3}));
+            w.constant("jdk.types.StackTrace", 31, false, later
+                    ? List.of(new Object[] {20L, 9}, new Object[] {21L, 3}) : List.<Object[]>of(new Object[] {21L, 3}));
+            w.constant("jdk.types.StackTrace", 32, later, List.<Object[]>of(new Object[] {21L, 4}));
+            w.constant("java.lang.Thread", 1, "worker", 1L);
+            for (long stack = 30; stack <= 32; stack++) {
+                w.event("jdk.ExecutionSample", 1_000L + stack, 1L, stack);
+            }
+            file.writeBytes(w.chunk());
+        }
+
+        Profile p = read(file.toByteArray());
+        assertEquals(4, p.chunks());
+        assertTrue(p.warnings().isEmpty(), p.warnings().toString());
+        assertEquals(Map.of("app.Main.main:3;app.A.a:7", 3L, "app.Main.main:3;app.B.b:7", 1L,
+                        "app.Main.main:3", 2L, "app.Main.main:3;app.A.a:9", 1L, "app.Main.main:3;app.B.b:9", 1L,
+                        "app.Main.main:4", 4L),
+                FoldedStacks.of(p, Kind.CPU, null, null, new FrameNaming(false, true)));
+        assertEquals(7, p.stacks().size(), "[A.a:7, main:3], [main:3], [main:4], [A.a:9, main:3], [main:4] truncated, "
+                + "[B.b:7, main:3], [B.b:9, main:3]");
+        SampleTable cpu = p.samples(Kind.CPU);
+        long truncated = 0;
+        for (int i = 0; i < cpu.size(); i++) {
+            truncated += p.stacks().truncated(cpu.stack(i)) ? 1 : 0;
+        }
+        assertEquals(2, truncated, "stack 32 of the last two chunks");
+    }
+
     private static JfrWriter gcTypes(long start) {
         JfrWriter w = new JfrWriter(start, 1_000_000_000L);
         w.gcTypes();
