@@ -64,6 +64,8 @@ final class BoundedTree {
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
         b.expandInverted(root, 0);
         b.drain();
+        b.invWeights.release();
+        b.invWeights = null;
         return b.out;
     }
 
