@@ -78,6 +78,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
                 java.util.Arrays.copyOf(tree.parent, n), java.util.Arrays.copyOf(tree.type, n), tree.counts(),
                 java.util.Arrays.copyOf(tree.base, n), java.util.Arrays.copyOf(tree.target, n),
                 java.util.Arrays.copyOf(tree.baseSelf, n), java.util.Arrays.copyOf(tree.targetSelf, n), significance);
+        tree.release();
         DiffResult.Test test = new DiffResult.Test(mode.test(), "Bonferroni", rows.tests(), n, DiffChanges.ALPHA);
         return new DiffResult(base.kind().id(), target.kind().id(), base.unit(), mode.id(), wa.totalWeight(),
                 wb.totalWeight(), wa.samples(), wb.samples(), baseSeconds, targetSeconds, tree.names, nodes,

@@ -75,6 +75,22 @@ final class QueryArrays {
         return out;
     }
 
+    /** a's elements at the start of an array of length cap, zero after them, as Arrays.copyOf; a is given back. */
+    static int[] grow(int[] a, int cap) {
+        int[] out = ints(cap);
+        System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
+        give(a);
+        return out;
+    }
+
+    /** a's elements at the start of an array of length cap, zero after them, as Arrays.copyOf; a is given back. */
+    static long[] grow(long[] a, int cap) {
+        long[] out = longs(cap);
+        System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
+        give(a);
+        return out;
+    }
+
     /** Gives an array back (null is ignored); its giver no longer reads or writes it. */
     static void give(Object array) {
         if (array == null || length(array) < MIN_LENGTH) {
