@@ -32,11 +32,6 @@ public final class ProfileData {
     private final Map<SearchKey, boolean[]> searches = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Kind, SampleBlocks> blocks = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Kind, AllSamples> allSamples = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Every sample of a kind (of the table's size then) counted per sample slot of the default tree. */
-    private record AllSamples(int size, int[] slotSamples) {
-    }
 
 
     private record SearchKey(FrameNaming naming, SearchPattern pattern) {
@@ -155,27 +150,6 @@ public final class ProfileData {
         return b;
     }
 
-    /**
-     * Every sample of a kind counted per sample slot of the default tree, made on the kind's first time range that
-     * holds most of its samples ({@link Selection#weigh}): such a range then counts the samples it leaves out.
-     */
-    int[] allSlotSamples(Kind kind) {
-        SampleTable t = samples(kind);
-        AllSamples a = allSamples.get(kind);
-        if (a == null || a.size() != t.size()) {
-            int[] counts = new int[tree.sampleSlots()];
-            boolean classes = StackClasses.hasClassFrames(kind);
-            int stackSlots = tree.stackSlots();
-            for (int i = 0, n = t.size(); i < n; i++) {
-                int slot = StackClasses.slot(t.stack(i), stackSlots);
-                counts[classes ? tree.allocationSlot(slot, t.objectClass(i)) : slot]++;
-            }
-            a = new AllSamples(t.size(), counts);
-            allSamples.put(kind, a);
-        }
-        return a.slotSamples();
-    }
-
     /** The samples of a kind, or a BadQueryException naming the kinds this recording has. */
     public SampleTable samples(Kind kind) {
         SampleTable t = profile.kinds().get(kind);
@@ -189,15 +163,13 @@ public final class ProfileData {
     /**
      * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
      * and one more naming's names that queries may add later (each about the default's size), each tree's inverted
-     * part ({@link InvertedTree}, made on the first inverted graph), and each kind's {@link SampleBlocks} and its
-     * count per sample slot ({@link #allSlotSamples}).
+     * part ({@link InvertedTree}, made on the first inverted graph), and each kind's {@link SampleBlocks}.
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
         return profile.footprint() + classes.footprint()
                 + (1 + MAX_OTHER_TREES) * (tree.footprint() + InvertedTree.footprintBound(tree))
                 + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
-                + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum()
-                + profile.kinds().size() * (16 + 4L * tree.sampleSlots());
+                + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum();
     }
 }

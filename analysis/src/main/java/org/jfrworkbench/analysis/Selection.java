@@ -155,12 +155,6 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         int stackSlots = tree.stackSlots();
         boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
         boolean others = f.tests && f.othersTested();
-        // a range that holds most of the samples, counted, nothing else tested: every sample's count (kept per kind)
-        // less those the range leaves out, so that the longest ranges, the slowest views, pass over the fewest samples
-        boolean complement = counted && range && !others && tree == data.tree() && mostlyInside(blocks, f, t.size());
-        if (complement) {
-            System.arraycopy(data.allSlotSamples(kind), 0, slotSamples, 0, slotSamples.length);
-        }
         for (int b = 0, blockCount = blocks.count(), size = t.size(); b < blockCount; b++) {
             if ((b & 0xff) == 0xff) {
                 QueryLimits.check(); // a client that hung up stops its view's work here
@@ -169,21 +163,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             if (range) {
                 long min = blocks.min(b);
                 long max = blocks.max(b);
-                boolean outside = max < f.lo || min >= f.hi;
-                if (complement) {
-                    if (min >= f.lo && max < f.hi) {
-                        continue;
-                    }
-                    for (int i = b << SampleBlocks.BITS, end = Math.min(size, (b + 1) << SampleBlocks.BITS); i < end; i++) {
-                        long time = t.time(i);
-                        if (outside || time < f.lo || time >= f.hi) {
-                            int slot = StackClasses.slot(t.stack(i), stackSlots);
-                            slotSamples[classes ? tree.allocationSlot(slot, t.objectClass(i)) : slot]--;
-                        }
-                    }
-                    continue;
-                }
-                if (outside) {
+                if (max < f.lo || min >= f.hi) {
                     continue;
                 }
                 times = min < f.lo || max >= f.hi;
@@ -223,17 +203,6 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         QueryArrays.give(slotSamples);
         QueryArrays.give(slotWeight);
         return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
-    }
-
-    /** Whether the blocks that lie wholly inside the range hold more than half the samples. */
-    private static boolean mostlyInside(SampleBlocks blocks, Filter f, int size) {
-        long inside = 0;
-        for (int b = 0, n = blocks.count(); b < n; b++) {
-            if (blocks.min(b) >= f.lo && blocks.max(b) < f.hi) {
-                inside += Math.min(size, (b + 1) << SampleBlocks.BITS) - (b << SampleBlocks.BITS);
-            }
-        }
-        return inside > size / 2;
     }
 
     /** The selection resolved against one table: epoch bounds, the source's id, the accepted state ids. */

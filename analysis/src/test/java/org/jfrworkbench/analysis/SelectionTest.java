@@ -65,27 +65,4 @@ class SelectionTest {
         BadQueryException e = assertThrows(BadQueryException.class, () -> samples(Selection.of(Kind.LOCK)));
         assertEquals("recording hand-made has no 'lock' samples (it has [cpu, alloc])", e.getMessage());
     }
-
-    @Test
-    void aRangeOfMostSamplesCountsTheSameAsOneOfFew() throws Exception {
-        // a range holding most samples is counted from every sample less those it leaves out: the same answer
-        HandMade many = new HandMade();
-        String[] stacks = {"m.Main.run;m.A.a", "m.Main.run;m.B.b", "m.Main.run;m.A.a;m.C.c", "m.Main.run", "m.D.d;m.E.e"};
-        String[] classes = {"byte[]", "java.lang.String", "int[]"};
-        for (int i = 0; i < 3000; i++) {
-            many.sample(Kind.CPU, i, i % 3 == 0 ? "main" : "worker", 1, stacks[i % stacks.length]);
-            many.sample(Kind.ALLOC, i, "main", 512, stacks[(i / 7) % stacks.length], classes[i % classes.length]);
-        }
-        for (int i = 0; i < 300; i++) {
-            many.sample(Kind.CPU, (i * 37) % 3000, "main", 1, stacks[(i / 3) % stacks.length]); // out of time order
-        }
-        ProfileData d = many.data();
-        long[][] ranges = {{0, 3000}, {1, 3000}, {0, 2999}, {100, 2900}, {700, 2500}, {1000, 1001}, {2990, 3000}, {0, 100}};
-        for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC}) {
-            for (long[] r : ranges) {
-                assertEquals(many.collapsed(kind, r[0], r[1], true), HandMade.collapse(d,
-                        Selection.millis(kind, r[0], r[1], null, false)), kind + " " + r[0] + ".." + r[1]);
-            }
-        }
-    }
 }
