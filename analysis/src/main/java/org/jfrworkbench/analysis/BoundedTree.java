@@ -64,7 +64,9 @@ final class BoundedTree {
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
         b.expandInverted(root, 0);
         b.drain();
-        return b.out;
+        b.invWeights.release();
+        b.invWeights = null;
+        return b.done();
     }
 
     /** Pushes an inverted node's children reached by the selection; returns its self weight (the paths ending there). */
@@ -108,7 +110,7 @@ final class BoundedTree {
         b.pending.reserve(2 * k);
         b.pushGroups(root, k);
         b.drain();
-        return b.out;
+        return b.done();
     }
 
     /** A method's callees: its occurrences' subtrees merged under it. */
@@ -138,7 +140,7 @@ final class BoundedTree {
         int root = out.add(method, -1, total, 0, count, type);
         out.setSelf(root, expandChildren(root, 0, occurrences.length));
         drain();
-        return out;
+        return done();
     }
 
     private void drain() {
@@ -273,9 +275,21 @@ final class BoundedTree {
     private void grow(int needed) {
         if (needed > node.length) {
             int cap = Math.max(needed, node.length + (node.length >> 1));
-            node = Arrays.copyOf(node, cap);
-            weight = Arrays.copyOf(weight, cap);
-            samples = Arrays.copyOf(samples, cap);
+            node = QueryArrays.grow(node, cap);
+            weight = QueryArrays.grow(weight, cap);
+            samples = QueryArrays.grow(samples, cap);
         }
+    }
+
+    /** The answer, once made: the members and groups go back to {@link QueryArrays}. */
+    private Emitted done() {
+        QueryArrays.give(node);
+        QueryArrays.give(weight);
+        QueryArrays.give(samples);
+        node = null;
+        weight = null;
+        samples = null;
+        pending.release();
+        return out;
     }
 }

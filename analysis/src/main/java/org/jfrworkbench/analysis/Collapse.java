@@ -17,13 +17,17 @@ public final class Collapse {
     public static void write(ProfileData data, Selection selection, FrameNaming naming, Appendable out) throws IOException {
         data.samples(selection.kind());
         TreeWeights w = selection.weigh(data, data.tree(naming));
-        write(w.tree(), new PathWriter(w.tree()), out, (node, line) -> {
-            if (w.selfSamples(node) > 0) {
-                line.append(' ').append(w.self(node)).append('\n');
-                return true;
-            }
-            return false;
-        }, node -> w.totalSamples(node) > 0);
+        try {
+            write(w.tree(), new PathWriter(w.tree()), out, (node, line) -> {
+                if (w.selfSamples(node) > 0) {
+                    line.append(' ').append(w.self(node)).append('\n');
+                    return true;
+                }
+                return false;
+            }, node -> w.totalSamples(node) > 0);
+        } finally {
+            w.release();
+        }
     }
 
     /** Writes what follows a node's path on its line (and returns true), or nothing (false). */

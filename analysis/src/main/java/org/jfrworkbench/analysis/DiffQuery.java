@@ -32,13 +32,24 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         // the two sides are independent until they are merged: each weighed, cut and summed per method at once
         Parallel.Both<Side, Side> sides = Parallel.both(() -> Side.of(base.weigh(a, a.tree(naming)), maxNodes),
                 () -> Side.of(target.weigh(b, b.tree(naming)), maxNodes));
-        return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
-                target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
-                () -> b.samplingInterval(target.kind()));
+        try {
+            return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
+                    target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
+                    () -> b.samplingInterval(target.kind()));
+        } finally {
+            sides.first().release();
+            sides.second().release();
+        }
     }
 
     /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
     record Side(TreeWeights w, long threshold, SampleSets sets) {
+        /** Once the diff is answered: its arrays go back to {@link QueryArrays}. */
+        void release() {
+            w.release();
+            sets.release();
+        }
+
         /** Each side's heaviest nodes in half the budget; counts ranked from the method sums' walk over the tree. */
         static Side of(TreeWeights w, int maxNodes) {
             FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
@@ -67,6 +78,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
                 java.util.Arrays.copyOf(tree.parent, n), java.util.Arrays.copyOf(tree.type, n), tree.counts(),
                 java.util.Arrays.copyOf(tree.base, n), java.util.Arrays.copyOf(tree.target, n),
                 java.util.Arrays.copyOf(tree.baseSelf, n), java.util.Arrays.copyOf(tree.targetSelf, n), significance);
+        tree.release();
         DiffResult.Test test = new DiffResult.Test(mode.test(), "Bonferroni", rows.tests(), n, DiffChanges.ALPHA);
         return new DiffResult(base.kind().id(), target.kind().id(), base.unit(), mode.id(), wa.totalWeight(),
                 wb.totalWeight(), wa.samples(), wb.samples(), baseSeconds, targetSeconds, tree.names, nodes,

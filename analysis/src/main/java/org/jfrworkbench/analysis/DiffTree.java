@@ -64,21 +64,11 @@ final class DiffTree {
         this.a = a;
         this.b = b;
         this.merged = merged;
-        this.aName = mergedIds(a.tree(), merged.baseMap());
-        this.bName = mergedIds(b.tree(), merged.targetMap());
+        this.aName = merged.baseIds();
+        this.bName = merged.targetIds();
         this.remap = new int[merged.size()];
         Arrays.fill(remap, -1);
         names.add("all");
-    }
-
-    /** Per name id of a tree's dictionary, its merged stable name id. */
-    private static int[] mergedIds(CallTree tree, int[] stableToMerged) {
-        int[] stable = tree.names().stableIds();
-        int[] out = new int[stable.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = stableToMerged[stable[i]];
-        }
-        return out;
     }
 
     static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold) {
@@ -289,7 +279,7 @@ final class DiffTree {
 
     private void grow(int needed) {
         if (needed > members.length) {
-            members = Arrays.copyOf(members, Math.max(needed, members.length * 2));
+            members = QueryArrays.grow(members, Math.max(needed, members.length * 2));
         }
     }
 
@@ -355,16 +345,28 @@ final class DiffTree {
         if (size == name.length) {
             int cap = size * 2;
             QueryLimits.nodes(size); // before the copies: a tree too large for the caller's heap stops here
-            name = Arrays.copyOf(name, cap);
-            parent = Arrays.copyOf(parent, cap);
+            name = QueryArrays.grow(name, cap);
+            parent = QueryArrays.grow(parent, cap);
             type = Arrays.copyOf(type, cap);
-            base = Arrays.copyOf(base, cap);
-            target = Arrays.copyOf(target, cap);
-            baseSelf = Arrays.copyOf(baseSelf, cap);
-            targetSelf = Arrays.copyOf(targetSelf, cap);
-            baseSamples = Arrays.copyOf(baseSamples, cap);
-            targetSamples = Arrays.copyOf(targetSamples, cap);
+            base = QueryArrays.grow(base, cap);
+            target = QueryArrays.grow(target, cap);
+            baseSelf = QueryArrays.grow(baseSelf, cap);
+            targetSelf = QueryArrays.grow(targetSelf, cap);
+            baseSamples = QueryArrays.grow(baseSamples, cap);
+            targetSamples = QueryArrays.grow(targetSamples, cap);
         }
+    }
+
+    /** Once the answer has its copies of the columns: they and the members go back to {@link QueryArrays}. */
+    void release() {
+        for (int[] a : new int[][] {name, parent, baseSamples, targetSamples, members}) {
+            QueryArrays.give(a);
+        }
+        for (long[] a : new long[][] {base, target, baseSelf, targetSelf}) {
+            QueryArrays.give(a);
+        }
+        name = parent = baseSamples = targetSamples = members = null;
+        base = target = baseSelf = targetSelf = null;
     }
 
     /** Subtree sizes, from the parents (children follow their parent in pre-order). */

@@ -43,16 +43,29 @@ final class Emitted {
     /** Room for cap nodes, made at once where the caller can tell. */
     void reserve(int cap) {
         if (cap > name.length) {
-            name = Arrays.copyOf(name, cap);
-            parent = Arrays.copyOf(parent, cap);
-            total = Arrays.copyOf(total, cap);
-            self = Arrays.copyOf(self, cap);
-            samples = Arrays.copyOf(samples, cap);
+            name = QueryArrays.grow(name, cap);
+            parent = QueryArrays.grow(parent, cap);
+            total = QueryArrays.grow(total, cap);
+            self = QueryArrays.grow(self, cap);
+            samples = QueryArrays.grow(samples, cap);
             type = Arrays.copyOf(type, cap);
-            pendingChildren = Arrays.copyOf(pendingChildren, cap);
-            leftOut = Arrays.copyOf(leftOut, cap);
-            leftOutSamples = Arrays.copyOf(leftOutSamples, cap);
+            pendingChildren = QueryArrays.grow(pendingChildren, cap);
+            leftOut = QueryArrays.grow(leftOut, cap);
+            leftOutSamples = QueryArrays.grow(leftOutSamples, cap);
         }
+    }
+
+    private void release() {
+        QueryArrays.give(name);
+        QueryArrays.give(parent);
+        QueryArrays.give(total);
+        QueryArrays.give(self);
+        QueryArrays.give(samples);
+        QueryArrays.give(pendingChildren);
+        QueryArrays.give(leftOut);
+        QueryArrays.give(leftOutSamples);
+        name = parent = pendingChildren = null;
+        total = self = samples = leftOut = leftOutSamples = null;
     }
 
     void setSelf(int node, long selfWeight) {
@@ -86,7 +99,7 @@ final class Emitted {
 
     /**
      * The flame graph: withAll names the root "all" (else the root is a method); matches (per dictionary name, or
-     * null) marks the search's hit nodes.
+     * null) marks the search's hit nodes. Made once: the emitted nodes' arrays go back to {@link QueryArrays}.
      */
     FlameGraph graph(Selection selection, boolean withAll, boolean[] matches, FlameGraph.Search search, double scale) {
         int withOthers = size;
@@ -176,6 +189,7 @@ final class Emitted {
         }
         FlameGraph.Search found = search == null ? null : new FlameGraph.Search(search.pattern(), search.matchCase(),
                 search.literal(), search.matched(), search.share(), Arrays.copyOf(hits, hitCount));
+        release();
         return new FlameGraph(selection.kind().id(), selection.unit(), totalCol.length == 0 ? 0 : totalCol[0],
                 samplesCol.length == 0 ? 0 : samplesCol[0], names.list(),
                 new FlameGraph.Nodes(nameCol, parentCol, totalCol, selfCol, typeCol, count, samplesCol), found);

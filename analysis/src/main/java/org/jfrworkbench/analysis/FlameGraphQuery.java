@@ -29,6 +29,14 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         data.samples(selection.kind());
         CallTree tree = data.tree(naming);
         TreeWeights w = selection.weigh(data, tree);
+        try {
+            return run(data, tree, w);
+        } finally {
+            w.release();
+        }
+    }
+
+    private FlameGraph run(ProfileData data, CallTree tree, TreeWeights w) {
         boolean[] matches = search == null ? null : data.matches(naming, search);
         if (!inverted) {
             return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));

@@ -23,7 +23,7 @@ final class FlameLayout {
         CallTree tree = w.tree();
         int n = tree.size();
         // the answer's exact size, "[other]" nodes included: its columns are made once and handed out as they are
-        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold, new boolean[n]);
+        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold);
         Columns c = new Columns(out);
         Names names = new Names(tree.names(), out);
         int other = -1;
@@ -113,7 +113,15 @@ final class FlameLayout {
             return Long.MIN_VALUE;
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
-        boolean[] losesChildren = new boolean[tree.size()];
+        boolean[] losesChildren = QueryArrays.booleans(tree.size());
+        try {
+            return threshold(totals, w, maxNodes, selected, losesChildren);
+        } finally {
+            QueryArrays.give(losesChildren);
+        }
+    }
+
+    private static long threshold(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
@@ -305,6 +313,16 @@ final class FlameLayout {
 
     private static long median(long a, long b, long c) {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+
+    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
+    private static int answerSize(TreeWeights w, long t) {
+        boolean[] losesChildren = QueryArrays.booleans(w.tree().size());
+        try {
+            return answerSize(w, t, losesChildren);
+        } finally {
+            QueryArrays.give(losesChildren);
+        }
     }
 
     /** Nodes of the answer cut at threshold t, "[other]" nodes included; losesChildren: scratch of the tree's size. */

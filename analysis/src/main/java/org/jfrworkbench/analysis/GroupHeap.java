@@ -54,13 +54,25 @@ final class GroupHeap {
     /** Room for cap groups in all, made at once where the caller can tell (copies of growing arrays add up). */
     void reserve(int cap) {
         if (cap > parent.length) {
-            parent = Arrays.copyOf(parent, cap);
-            from = Arrays.copyOf(from, cap);
-            length = Arrays.copyOf(length, cap);
-            total = Arrays.copyOf(total, cap);
-            samples = Arrays.copyOf(samples, cap);
-            next = Arrays.copyOf(next, cap);
+            parent = QueryArrays.grow(parent, cap);
+            from = QueryArrays.grow(from, cap);
+            length = QueryArrays.grow(length, cap);
+            total = QueryArrays.grow(total, cap);
+            samples = QueryArrays.grow(samples, cap);
+            next = QueryArrays.grow(next, cap);
         }
+    }
+
+    /** Gives the arrays back to {@link QueryArrays} once the answer is made: nothing reads this heap afterwards. */
+    void release() {
+        QueryArrays.give(parent);
+        QueryArrays.give(from);
+        QueryArrays.give(length);
+        QueryArrays.give(total);
+        QueryArrays.give(samples);
+        QueryArrays.give(next);
+        parent = from = length = next = null;
+        total = samples = null;
     }
 
     boolean isEmpty() {

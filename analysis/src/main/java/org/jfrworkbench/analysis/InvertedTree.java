@@ -74,11 +74,14 @@ final class InvertedTree {
         return CallTree.TYPE_NAMES[type[node] & (MIXED - 1)];
     }
 
-    /** Per node, the selected weight and samples ending there or below it (its total): [0] weights, [1] samples. */
+    /**
+     * Per node, the selected weight and samples ending there or below it (its total), in arrays of
+     * {@link QueryArrays} that the caller gives back ({@link Weights#release}).
+     */
     Weights weigh(TreeWeights w) {
         int n = name.length;
-        long[] total = new long[n];
-        int[] samples = new int[n];
+        long[] total = QueryArrays.longs(n);
+        int[] samples = QueryArrays.ints(n);
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
@@ -100,6 +103,10 @@ final class InvertedTree {
 
     /** Per node the selection's total weight and samples; reached: the nodes with samples. */
     record Weights(long[] total, int[] samples, int reached) {
+        void release() {
+            QueryArrays.give(total);
+            QueryArrays.give(samples);
+        }
     }
 
     /** Heap bytes: 17 per node, 8 per origin, 8 per member of a node of mixed types. */

@@ -32,7 +32,7 @@ final class MergedTree {
         name[0] = -1;
     }
 
-    /** One weighed tree of the parts' samples; parts may be empty (a root of weight 0). */
+    /** One weighed tree of the parts' samples; parts may be empty (a root of weight 0). The parts are released. */
     static TreeWeights of(List<TreeWeights> parts) {
         // the stable names the selected nodes have, in sorted order: a merged name id is its rank
         Map<String, Integer> ids = new HashMap<>();
@@ -69,6 +69,7 @@ final class MergedTree {
         MergedTree m = new MergedTree();
         for (int p = 0; p < parts.size(); p++) {
             m.add(parts.get(p), partNames.get(p), rank);
+            parts.get(p).release();
         }
         return m.build(FrameNames.ofSorted(sorted));
     }
@@ -76,7 +77,7 @@ final class MergedTree {
     private void add(TreeWeights w, int[] toMerged, int[] rank) {
         CallTree tree = w.tree();
         int[] stable = tree.names().stableIds();
-        int[] node = new int[tree.size()];
+        int[] node = QueryArrays.ints(tree.size());
         self[0] += w.self(0);
         selfSamples[0] += w.selfSamples(0);
         for (int i = 1, n = tree.size(); i < n; ) {
@@ -95,6 +96,7 @@ final class MergedTree {
             selfSamples[c] += w.selfSamples(i);
             i++;
         }
+        QueryArrays.give(node);
     }
 
     /** The child of p named nm, added when it is new. Keys are never 0: a child's name is at least 0, so key + 1. */

@@ -14,7 +14,12 @@ public record MethodStats(FrameNames names, long[] self, long[] total, long[] se
 
     public static MethodStats compute(ProfileData data, Selection selection) {
         data.samples(selection.kind());
-        return of(selection.weigh(data, data.tree()));
+        TreeWeights w = selection.weigh(data, data.tree());
+        try {
+            return of(w);
+        } finally {
+            w.release();
+        }
     }
 
     static MethodStats of(TreeWeights w) {

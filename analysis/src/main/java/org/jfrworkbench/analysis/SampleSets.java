@@ -27,7 +27,8 @@ final class SampleSets {
     private static final int STRIDE = 4;
     private static final int WEIGHED = 6;
 
-    private final long[] figures;
+    /** From {@link QueryArrays}; null once released. */
+    private long[] figures;
     private final int stride;
     private final long unit;
     private final int size;
@@ -41,6 +42,12 @@ final class SampleSets {
         this.size = size;
         this.totalWeight = totalWeight;
         this.samples = samples;
+    }
+
+    /** Gives the figures back to {@link QueryArrays}: nothing reads them afterwards. */
+    void release() {
+        QueryArrays.give(figures);
+        figures = null;
     }
 
     static SampleSets of(TreeWeights w) {
@@ -57,7 +64,7 @@ final class SampleSets {
         long unit = w.unit();
         boolean weighed = unit == 0;
         int stride = weighed ? WEIGHED : STRIDE;
-        long[] f = new long[m * stride];
+        long[] f = QueryArrays.longs(m * stride);
         // a method's fingerprint is the sum of its stacks' hashes over the ranges of its outermost occurrences: the
         // running sum of the hashes so far is taken off as a range opens and added as it closes. The open path
         // holds each node's end and, for an outermost occurrence, its method's figures' offset (else -1).

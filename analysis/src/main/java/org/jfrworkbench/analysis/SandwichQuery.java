@@ -19,6 +19,14 @@ public record SandwichQuery(Selection selection, String method, FrameNaming nami
             throw new UnknownMethodException("recording " + data.id() + " has no frame named '" + method + "'");
         }
         TreeWeights w = selection.weigh(data, tree);
+        try {
+            return run(tree, m, w);
+        } finally {
+            w.release();
+        }
+    }
+
+    private Sandwich run(CallTree tree, int m, TreeWeights w) {
         int[] outermost = new int[16];
         int count = 0;
         long total = 0;

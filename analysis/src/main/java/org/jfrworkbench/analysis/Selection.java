@@ -140,7 +140,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
     /**
      * One pass over the kind's samples: each selected sample's weight goes to its stack's slot, then each slot's
      * to its node in tree. The time range is tested per block of samples ({@link SampleBlocks}) where it can be,
-     * and samples that all weigh the same are only counted.
+     * and samples that all weigh the same are only counted. A query of this package gives the weights' arrays back
+     * ({@link TreeWeights#release}) once it has answered; other callers leave them to the collector.
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
         SampleTable t = data.samples(kind);
@@ -148,8 +149,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
         long unit = countSamples ? 1 : blocks.uniform() ? blocks.uniformWeight() : 0;
         boolean counted = countSamples || blocks.uniform();
-        int[] slotSamples = new int[tree.sampleSlots()];
-        long[] slotWeight = counted ? null : new long[slotSamples.length];
+        int[] slotSamples = QueryArrays.ints(tree.sampleSlots());
+        long[] slotWeight = counted ? null : QueryArrays.longs(slotSamples.length);
         boolean classes = StackClasses.hasClassFrames(kind);
         int stackSlots = tree.stackSlots();
         boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
@@ -188,8 +189,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             }
         }
         int n = tree.size();
-        int[] selfSamples = new int[n];
-        long[] self = counted ? null : new long[n];
+        int[] selfSamples = QueryArrays.ints(n);
+        long[] self = counted ? null : QueryArrays.longs(n);
         for (int s = 0; s < slotSamples.length; s++) {
             if (slotSamples[s] != 0) {
                 int node = tree.slotNode(s);
@@ -199,6 +200,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
                 }
             }
         }
+        QueryArrays.give(slotSamples);
+        QueryArrays.give(slotWeight);
         return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
     }
 

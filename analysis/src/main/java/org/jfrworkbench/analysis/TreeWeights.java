@@ -4,25 +4,29 @@ package org.jfrworkbench.analysis;
  * The selected samples' weights on a {@link CallTree}: per node its own (self) weight and sample count, and the
  * totals of its subtree, summed in one backward pass over the pre-order (children come after their parent). When
  * every selected sample weighs the same (sample counts, or a kind whose weights are all equal), only the counts are
- * kept and a weight is its count times that unit: half the arrays to fill, sum and walk.
+ * kept and a weight is its count times that unit: half the arrays to fill, sum and walk. Its arrays come from
+ * {@link QueryArrays}; the query that made it gives them back ({@link #release}) once its answer is built.
  */
 public final class TreeWeights {
     private final CallTree tree;
-    private final long[] self;
-    private final long[] total;
-    private final int[] selfSamples;
-    private final int[] totalSamples;
-    /** The weight of each sample when self and total are null. */
+    // null once released, so that a use after release fails instead of reading another query's weights
+    private long[] self;
+    private long[] total;
+    private int[] selfSamples;
+    private int[] totalSamples;
+    /** The weight of each sample when only counts are kept (counted), else 0. */
     private final long unit;
+    private final boolean counted;
 
     TreeWeights(CallTree tree, long[] self, int[] selfSamples) {
         this.tree = tree;
         this.unit = 0;
+        this.counted = false;
         this.self = self;
         this.selfSamples = selfSamples;
         int n = self.length;
-        total = self.clone();
-        totalSamples = selfSamples.clone();
+        total = QueryArrays.copyOf(self);
+        totalSamples = QueryArrays.copyOf(selfSamples);
         for (int i = n - 1; i > 0; i--) {
             int p = tree.parent(i);
             total[p] += total[i];
@@ -34,19 +38,32 @@ public final class TreeWeights {
     TreeWeights(CallTree tree, int[] selfSamples, long unit) {
         this.tree = tree;
         this.unit = unit;
+        this.counted = true;
         this.self = null;
         this.total = null;
         this.selfSamples = selfSamples;
-        int[] totals = selfSamples.clone();
+        int[] totals = QueryArrays.copyOf(selfSamples);
         for (int i = totals.length - 1; i > 0; i--) {
             totals[tree.parent(i)] += totals[i];
         }
         totalSamples = totals;
     }
 
+    /** Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. */
+    void release() {
+        QueryArrays.give(self);
+        QueryArrays.give(total);
+        QueryArrays.give(selfSamples);
+        QueryArrays.give(totalSamples);
+        self = null;
+        total = null;
+        selfSamples = null;
+        totalSamples = null;
+    }
+
     /** The weight of every sample when weights are counts times a unit, else 0. */
     long unit() {
-        return self == null ? unit : 0;
+        return counted ? unit : 0;
     }
 
     public CallTree tree() {
@@ -54,11 +71,11 @@ public final class TreeWeights {
     }
 
     public long self(int node) {
-        return self != null ? self[node] : unit * selfSamples[node];
+        return counted ? unit * selfSamples[node] : self[node];
     }
 
     public long total(int node) {
-        return total != null ? total[node] : unit * totalSamples[node];
+        return counted ? unit * totalSamples[node] : total[node];
     }
 
     public int selfSamples(int node) {

@@ -29,13 +29,16 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * inverted, sandwich and diff queries; per kind of view the p50 and p99 of the server's own time (Server-Timing
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
  * by side with async-profiler's converter making the same view from the same
- * file ({@link ConverterPeer}), their runs interleaved so that both see the same machine.
+ * file ({@link ConverterPeer}, in a JVM of its own started once for all sizes), their runs interleaved so that both
+ * see the same machine; and the bytes the benchmark's JVM (server and client) allocates per view.
  */
 public final class ServerBenchmark {
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 100);
     private static final int PEER_RUNS = Integer.getInteger("bench.peerRuns", 5);
     private static final int WARMUP = 15;
     private static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final List<String> VIEWS = List.of("range", "threads", "search", "inverted", "sandwich", "diff");
 
     private ServerBenchmark() {
@@ -44,13 +47,25 @@ public final class ServerBenchmark {
     public static void main(String[] args) throws Exception {
         List<String> sizes = args.length > 0 ? List.of(args) : List.of("100000x1000000", "250000x2500000");
         Path inputs = Files.createDirectories(Path.of("benchmarks", "target", "bench-inputs"));
-        for (String size : sizes) {
-            int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
-            int samples = Integer.parseInt(size.substring(size.indexOf('x') + 1));
-            Path base = input(inputs, stacks, samples, 0);
-            Path target = input(inputs, stacks, samples, 1);
-            run(base, target);
+        try (ConverterPeer peer = PEER_RUNS > 0 ? ConverterPeer.start(peerJvmOptions()) : null) {
+            for (String size : sizes) {
+                int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
+                int samples = Integer.parseInt(size.substring(size.indexOf('x') + 1));
+                Path base = input(inputs, stacks, samples, 0);
+                Path target = input(inputs, stacks, samples, 1);
+                run(base, target, peer);
+            }
         }
+    }
+
+    /** -Dbench.peerJvm="OPTIONS" (split at spaces), else this JVM's heap options, so that the converter has as much. */
+    private static List<String> peerJvmOptions() {
+        String given = System.getProperty("bench.peerJvm");
+        if (given != null) {
+            return List.of(given.trim().split("\\s+"));
+        }
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-Xmx") || a.startsWith("-Xms")).toList();
     }
 
     private static Path input(Path dir, int stacks, int samples, int variant) throws IOException {
@@ -65,7 +80,7 @@ public final class ServerBenchmark {
         return file;
     }
 
-    private static void run(Path base, Path target) throws Exception {
+    private static void run(Path base, Path target, ConverterPeer peer) throws Exception {
         System.out.printf(Locale.ROOT, "%n== %s (%.1f MB), load average %s%n", base.getFileName(), Files.size(base) / 1e6, load());
         Path data = Files.createTempDirectory("workbench-bench");
         try (RunningServer server = RunningServer.start(
@@ -87,8 +102,6 @@ public final class ServerBenchmark {
             rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
             List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400"));
             Views views = new Views(a, b, duration, threads, methods);
-            ConverterPeer peerA = new ConverterPeer(base);
-            ConverterPeer peerB = new ConverterPeer(target);
 
             Random random = new Random(42);
             for (int i = 0; i < WARMUP; i++) {
@@ -97,23 +110,26 @@ public final class ServerBenchmark {
                 }
             }
             Map<String, List<QueryTimer.Answer>> ours = new LinkedHashMap<>();
-            Map<String, List<Double>> peer = new LinkedHashMap<>();
+            Map<String, List<Double>> peerMs = new LinkedHashMap<>();
+            Map<String, List<Long>> allocated = new LinkedHashMap<>();
             // -Dbench.peerRuns=0: ours alone (the converter is never run)
             int peerEvery = PEER_RUNS > 0 ? Math.max(1, ROUNDS / PEER_RUNS) : Integer.MAX_VALUE;
             for (int round = 0; round < ROUNDS; round++) {
                 for (String view : VIEWS) {
                     Views.Query q = views.query(view, random);
+                    long before = THREADS.getTotalThreadAllocatedBytes();
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
-                    if (PEER_RUNS > 0 && round % peerEvery == 0 && q.peerArgs() != null) {
-                        double ms = peerA.time(q.peerArgs());
+                    allocated.computeIfAbsent(view, k -> new ArrayList<>()).add(THREADS.getTotalThreadAllocatedBytes() - before);
+                    if (peer != null && round % peerEvery == 0 && q.peerArgs() != null) {
+                        double ms = peer.time(base, q.peerArgs());
                         if (view.equals("diff")) {
-                            ms += peerB.time(q.peerArgs());
+                            ms += peer.time(target, q.peerArgs());
                         }
-                        peer.computeIfAbsent(view, k -> new ArrayList<>()).add(ms);
+                        peerMs.computeIfAbsent(view, k -> new ArrayList<>()).add(ms);
                     }
                 }
             }
-            report(ours, peer);
+            report(ours, peerMs, allocated);
             System.out.printf("load average after: %s%n", load());
         } finally {
             try (java.util.stream.Stream<Path> files = Files.walk(data)) {
@@ -146,9 +162,10 @@ public final class ServerBenchmark {
                 + "building the tree instead %.0f ms%n", read[1], stored[1], built[1]);
     }
 
-    private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer) {
-        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %10s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
-                "cpu p99 ms", "peer p50 ms", "peer/ours");
+    private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer,
+                               Map<String, List<Long>> allocated) {
+        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %10s %12s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
+                "cpu p99 ms", "peer p50 ms", "peer/ours", "MB/query");
         for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
             double[] p = QueryTimer.percentiles(e.getValue());
             List<Double> peerMs = peer.get(e.getKey());
@@ -159,10 +176,12 @@ public final class ServerBenchmark {
                 peerText = String.format(Locale.ROOT, "%.0f", median);
                 ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
             }
-            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %10s%n", e.getKey(),
-                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, ratio);
+            long[] bytes = allocated.get(e.getKey()).stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %10s %12.1f%n", e.getKey(),
+                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, ratio, bytes[bytes.length / 2] / 1e6);
         }
-        System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view)%n",
+        System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view, in its "
+                + "own JVM; MB/query: the median of the bytes this JVM allocated per query, server and client)%n",
                 ROUNDS, PEER_RUNS);
     }
 
