@@ -262,7 +262,8 @@ public final class FlameGraphBenchmark {
      * -Dbench.diff=true: first paint of the diff page against a second profile of the same shape (another seed),
      * the /api/diff request's server and transfer time, and its size on the wire; no peer has this view. Twice: for a
      * diff opened before (the same pair each round) and for a first open (a target no one compared before, uploaded
-     * ahead of the round, so the server builds the merged tree for the request).
+     * ahead of the round, so the server builds the merged tree for the request). After the graph's drawing: the frame
+     * that paints it and the changes table's first row, so a table built before that frame shows.
      */
     private static void diffPaint(Browser browser, String base, List<Ui> uis, String id, Path temp, String input) throws Exception {
         int stacks = Integer.parseInt(input.substring(input.indexOf(':') + 1));
@@ -299,7 +300,7 @@ public final class FlameGraphBenchmark {
           for (DiffTimings t : new DiffTimings[] {befores[u], firsts[u]}) {
             System.out.printf("%s diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
                             + " encode %.1f, gzip %.1f; %.1f ms transfer, %d bytes on the wire; %.1f ms in the page after it arrived);"
-                            + " its frame at %.1f ms, the changes table at %.1f ms%n",
+                            + " after the drawing, its frame +%.1f ms, the changes table +%.1f ms%n",
                     uis.get(u).label(), t == befores[u] ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
                     median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page), median(t.frame),
                     median(t.table));
@@ -332,8 +333,9 @@ public final class FlameGraphBenchmark {
             page.waitForFunction("() => window.benchDiff.frame !== undefined && window.benchDiff.table !== undefined");
             int run = t.run;
             t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
-            t.frame[run] = ((Number) page.evaluate("() => window.benchDiff.frame")).doubleValue();
-            t.table[run] = ((Number) page.evaluate("() => window.benchDiff.table")).doubleValue();
+            // each run's gap after its drawing, so the median is of gaps, not a gap between two medians
+            t.frame[run] = ((Number) page.evaluate("() => window.benchDiff.frame")).doubleValue() - t.paint[run];
+            t.table[run] = ((Number) page.evaluate("() => window.benchDiff.table")).doubleValue() - t.paint[run];
             @SuppressWarnings("unchecked")
             Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
                     + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
