@@ -262,7 +262,8 @@ public final class FlameGraphBenchmark {
      * -Dbench.diff=true: first paint of the diff page against a second profile of the same shape (another seed),
      * the /api/diff request's server and transfer time, and its size on the wire; no peer has this view. Twice: for a
      * diff opened before (the same pair each round) and for a first open (a target no one compared before, uploaded
-     * ahead of the round, so the server builds the merged tree for the request).
+     * ahead of the round, so the server builds the merged tree for the request). After the graph's drawing: the frame
+     * that paints it and the changes table's first row, so a table built before that frame shows.
      */
     private static void diffPaint(Browser browser, String base, List<Ui> uis, String id, Path temp, String input) throws Exception {
         int stacks = Integer.parseInt(input.substring(input.indexOf(':') + 1));
@@ -298,9 +299,11 @@ public final class FlameGraphBenchmark {
         for (int u = 0; u < uis.size(); u++) {
           for (DiffTimings t : new DiffTimings[] {befores[u], firsts[u]}) {
             System.out.printf("%s diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
-                            + " encode %.1f, gzip %.1f; %.1f ms transfer, %d bytes on the wire; %.1f ms in the page after it arrived)%n",
+                            + " encode %.1f, gzip %.1f; %.1f ms transfer, %d bytes on the wire; %.1f ms in the page after it arrived);"
+                            + " after the drawing, its frame +%.1f ms, the changes table +%.1f ms%n",
                     uis.get(u).label(), t == befores[u] ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
-                    median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page));
+                    median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page), median(t.frame),
+                    median(t.table));
           }
         }
     }
@@ -311,7 +314,7 @@ public final class FlameGraphBenchmark {
     private static final class DiffTimings {
         final double[] paint = new double[RUNS], requestStart = new double[RUNS], server = new double[RUNS];
         final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS];
-        final double[] encode = new double[RUNS], gzip = new double[RUNS];
+        final double[] encode = new double[RUNS], gzip = new double[RUNS], frame = new double[RUNS], table = new double[RUNS];
         long wire;
         int run;
 
@@ -323,11 +326,16 @@ public final class FlameGraphBenchmark {
 
     private static void diffRound(Browser browser, String base, Ui ui, String id, String target, DiffTimings t) {
         try (BrowserContext context = ui.open(browser, base)) {
+            context.addInitScript(WATCH_DIFF);
             Page page = context.newPage();
             page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
             page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForFunction("() => window.benchDiff.frame !== undefined && window.benchDiff.table !== undefined");
             int run = t.run;
             t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
+            // each run's gap after its drawing, so the median is of gaps, not a gap between two medians
+            t.frame[run] = ((Number) page.evaluate("() => window.benchDiff.frame")).doubleValue() - t.paint[run];
+            t.table[run] = ((Number) page.evaluate("() => window.benchDiff.table")).doubleValue() - t.paint[run];
             @SuppressWarnings("unchecked")
             Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
                     + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
@@ -343,6 +351,28 @@ public final class FlameGraphBenchmark {
             t.wire = r.get("encodedBodySize").longValue();
         }
     }
+
+    /**
+     * The diff page's first frame after its graph's first drawing (a frame requested in the drawing's task, so the
+     * one that paints it: after anything else that task does) and when the changes table's first row is in, the same
+     * for any build's page: its own marks say when it drew, not what held the frame back.
+     */
+    private static final String WATCH_DIFF = """
+            window.benchDiff = {};
+            const mark = performance.mark.bind(performance);
+            performance.mark = (name, ...rest) => {
+              if (name === 'workbench:drawn' && !('drawn' in window.benchDiff)) {
+                window.benchDiff.drawn = true;
+                requestAnimationFrame(() => { window.benchDiff.frame = performance.now(); });
+              }
+              return mark(name, ...rest);
+            };
+            new MutationObserver((records, observer) => {
+              if (document.querySelector('#changes tbody tr')) {
+                window.benchDiff.table = performance.now();
+                observer.disconnect();
+              }
+            }).observe(document, { subtree: true, childList: true });""";
 
     /** Where our first paint's time goes, per run. */
     private static final class Timings {

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The views on the analysis API in Chromium, on two recordings of different work: one method's sandwich, bytes or
  * samples as the weight of allocations, and the diff (significance colours and legend, one row per method in
  * percentage points with the test named, the per-second mode, filters per side with their warnings, both sides in
- * the collapsed export, a recording against itself).
+ * the collapsed export, a recording against itself, the graph painted before the table is built).
  */
 class UiAnalysisIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -226,6 +226,59 @@ class UiAnalysisIT {
             @SuppressWarnings("unchecked")
             Map<String, Number> same = (Map<String, Number>) page.evaluate(HUES);
             assertEquals(0, same.get("red").intValue() + same.get("blue").intValue(), "no colour where nothing changed: " + same);
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * The order the diff page shows itself in, without timings: "graph" when the canvas is first drawn (its data-zoom
+     * is set by each drawing), "frame" at the browser's next frame after that (requested right then, so it is the
+     * frame that paints the graph), "table" when the changes table's first row is in the document.
+     */
+    static final String WATCH_DIFF_ORDER = """
+            window.diffOrder = [];
+            new MutationObserver(() => {
+              const order = window.diffOrder;
+              if (!order.includes('graph') && document.querySelector('.flame-canvas[data-zoom]')) {
+                order.push('graph');
+                requestAnimationFrame(() => order.push('frame'));
+              }
+              if (!order.includes('table') && document.querySelector('#changes tbody tr')) order.push('table');
+            }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-zoom'] });""";
+
+    @Test
+    void theDiffsGraphIsPaintedBeforeItsChangesTableIsBuiltAndTheTableIsTheServersAnswer() throws Exception {
+        JsonNode diff = get("/api/diff?base=" + sort + "&target=" + maps + "&kind=cpu");
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            context.addInitScript(WATCH_DIFF_ORDER);
+            Page page = Browser.watched(context, errors);
+            page.navigate("/?page=diff&base=" + sort + "&id=" + maps + "&kind=cpu");
+            page.waitForSelector("#changes tbody tr");
+            page.waitForFunction("() => window.diffOrder.length === 3");
+            assertEquals(List.of("graph", "frame", "table"), page.evaluate("() => window.diffOrder"),
+                    "the graph is drawn and a frame painted before the table's rows are built");
+            assertEquals(1, ((Number) page.evaluate("() => performance.getEntriesByName('workbench:changes').length")).intValue(),
+                    "the page marks its table ready once");
+
+            @SuppressWarnings("unchecked")
+            List<String> methods = (List<String>) page.locator("#changes tbody tr").evaluateAll("rs => rs.map(r => r.dataset.method)");
+            List<String> expected = new ArrayList<>();
+            int significant = 0;
+            for (JsonNode c : diff.get("changes")) {
+                if (expected.size() < 200) {
+                    expected.add(c.get("method").asText());
+                }
+                significant += c.path("significant").asBoolean() || c.path("selfSignificant").asBoolean() ? 1 : 0;
+            }
+            assertTrue(significant > 0, "the fixtures differ");
+            assertEquals(expected, methods, "the server's changes, in its ranking");
+            assertTrue(page.textContent("#changes caption").startsWith(significant + " method"), page.textContent("#changes caption"));
+
+            // the rows, built after the graph, lead to it: Enter on the first zooms to its method's heaviest frame
+            page.focus("#changes tbody tr");
+            page.keyboard().press("Enter");
+            page.waitForURL(u -> param(u, "zoom") != null && param(u, "zoom").contains(expected.get(0)));
         }
         assertEquals(List.of(), errors);
     }

@@ -152,3 +152,13 @@ export function d3Ready() {
     document.head.appendChild(script);
   });
 }
+
+/**
+ * Resolves in a task after the browser's next frame, so what was drawn before the call is on screen before the code
+ * after the await runs: a page's graph first, its tables after. A timeout alone may run before the frame; a hidden
+ * tab has no frames, so there it is a timeout.
+ */
+export function afterPaint() {
+  return new Promise(resolve => (document.hidden ? setTimeout(resolve, 0)
+    : requestAnimationFrame(() => setTimeout(resolve, 0))));
+}

@@ -5,7 +5,7 @@
 // mode weight per second. Each side can have its own range, threads and states; the sides are warned about when
 // they do not compare well.
 
-import { el, clear, download, formatPercent, formatWeight, labelChips, toast, nameCell } from '../core/dom.js';
+import { el, clear, afterPaint, download, formatPercent, formatWeight, labelChips, toast, nameCell } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { takeMade } from '../core/urls.js';
@@ -197,7 +197,12 @@ export async function mount(root, st, lifetime) {
     }
     drawWarnings(warnings, diff.warnings || []);
     drawLegend(legend, diff, significance);
+    // the graph is what a reader looks at first: let the browser paint it before the table (hundreds of rows) is
+    // built; the table shown keeps its rows until then, so nothing flashes empty
+    await afterPaint();
+    if (mine !== seq) return;
     drawChanges(changes, diff, name => focusMethod(name));
+    performance.mark('workbench:changes');
   }
 
   function focusMethod(name) {

@@ -2,7 +2,7 @@
 // toggle, the flame graph (or one method's sandwich), and beside it the hot methods or the call tree. Everything it
 // shows follows the URL state.
 
-import { el, clear, formatCount, formatWeight, toast } from '../core/dom.js';
+import { el, clear, afterPaint, formatCount, formatWeight, toast } from '../core/dom.js';
 import { api, urls } from '../core/api.js';
 import * as state from '../core/state.js';
 import { takeMade } from '../core/urls.js';
@@ -304,7 +304,7 @@ export async function mount(root, st, lifetime) {
     panel.show(built, current, { inverted: s.invert === '1' });
     await showSandwich(current);
     // the graph is what a reader looks at first: let the browser paint it before the tables are built
-    await new Promise(resolve => setTimeout(resolve, 0));
+    await afterPaint();
     if (mine !== seq) return;
     fillTables();
   }
