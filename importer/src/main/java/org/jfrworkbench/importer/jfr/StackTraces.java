@@ -68,17 +68,6 @@ final class StackTraces {
     /** Per method key: the key space that confirmed it (or made its frames), and its model method id + 1. */
     private int[] confirmedIn = new int[0];
     private int[] methodOf = new int[0];
-    /**
-     * The same for the method keys from CARRY_KEYS up to 2^32, by their high and low 16 bits: the JDK's method keys hold
-     * a class id above a method's number in its class, so few high halves occur and each has a few low ones. Only low
-     * halves below {@link #WIDE_LOW} are carried, and at most {@link #WIDE_SLOTS} slots in all (else the frames are not
-     * carried), so a file naming odd keys cannot make them large.
-     */
-    private int[][] wideConfirmedIn = new int[0][];
-    private int[][] wideMethodOf = new int[0][];
-    private int wideSlots;
-    private static final int WIDE_LOW = 1 << 12;
-    private static final int WIDE_SLOTS = 1 << 20;
     /** Per frame-type key: the frame type ordinal + 1 of the frames made with it. */
     private final int[] typeOf = new int[256];
     private boolean typesConfirmed;
@@ -124,19 +113,13 @@ final class StackTraces {
         carried = false;
         carryable = true;
         Arrays.fill(methodOf, 0);
-        for (int[] m : wideMethodOf) {
-            if (m != null) {
-                Arrays.fill(m, 0);
-            }
-        }
         Arrays.fill(typeOf, 0);
     }
 
     /** A frame of chunkFrames, or -1 (and the map emptied) when its method key now names another method. */
     private int confirmed(long methodKey, int frame, ChunkResolver resolver) {
         if (methodKey < 0 || methodKey >= confirmedIn.length) {
-            // made in this key space when small: only keys below the arrays' length are carried
-            return methodKey < CARRY_KEYS ? frame : confirmedWide(methodKey, frame, resolver);
+            return frame;   // made in this key space: only keys below the arrays' length are carried
         }
         int k = (int) methodKey;
         if (confirmedIn[k] == keySpace) {
@@ -148,61 +131,6 @@ final class StackTraces {
         }
         dropFrames();
         return -1;
-    }
-
-    /** {@link #confirmed} for a method key of CARRY_KEYS or more (below 2^32: it packs). */
-    private int confirmedWide(long methodKey, int frame, ChunkResolver resolver) {
-        int high = (int) (methodKey >>> 16);
-        int low = (int) methodKey & 0xffff;
-        int[][] wideConfirmed = wideConfirmedIn;
-        if (high >= wideConfirmed.length) {
-            return frame;
-        }
-        int[] confirmedHere = wideConfirmed[high];
-        if (confirmedHere == null || low >= confirmedHere.length || confirmedHere[low] == keySpace) {
-            return frame;
-        }
-        int[] methods = wideMethodOf[high];
-        if (methods[low] == 0 || methods[low] == resolver.method(methodKey) + 1) {
-            confirmedHere[low] = keySpace;   // 0: not made in an earlier key space (its frames are this one's)
-            return frame;
-        }
-        dropFrames();
-        return -1;
-    }
-
-    /**
-     * Notes the model method of a method key of CARRY_KEYS or more whose frame this key space made (dropping the carried
-     * frames when the key named another method before); false when the key is not carried.
-     */
-    private boolean noteWide(long methodKey, int method) {
-        int high = (int) (methodKey >>> 16);
-        int low = (int) methodKey & 0xffff;
-        if (low >= WIDE_LOW) {
-            return false;
-        }
-        if (high >= wideMethodOf.length) {
-            int n = Math.min(1 << 16, Math.max(high + 1, wideMethodOf.length * 2 + 64));
-            wideMethodOf = Arrays.copyOf(wideMethodOf, n);
-            wideConfirmedIn = Arrays.copyOf(wideConfirmedIn, n);
-        }
-        int[] methods = wideMethodOf[high];
-        if (methods == null || low >= methods.length) {
-            int old = methods == null ? 0 : methods.length;
-            int n = Math.min(WIDE_LOW, Math.max(low + 1, old * 2 + 8));
-            if (wideSlots + n - old > WIDE_SLOTS) {
-                return false;
-            }
-            wideSlots += n - old;
-            methods = wideMethodOf[high] = methods == null ? new int[n] : Arrays.copyOf(methods, n);
-            wideConfirmedIn[high] = wideConfirmedIn[high] == null ? new int[n] : Arrays.copyOf(wideConfirmedIn[high], n);
-        }
-        if (carried && methods[low] != 0 && methods[low] != method + 1 && wideConfirmedIn[high][low] != keySpace) {
-            dropFrames();   // the key's carried frames name another method
-        }
-        methods[low] = method + 1;
-        wideConfirmedIn[high][low] = keySpace;
-        return true;
     }
 
     /** Keeps the carried frames only when every frame-type key they were made with still means the same type. */
@@ -566,16 +494,12 @@ final class StackTraces {
                 && confirmedIn[k] != keySpace) {
             dropFrames();   // the key's carried frames name another method
         }
-        // before the frame goes to the map: noting it may drop the carried frames
-        boolean wideNoted = packs && !small && methodKey >= 0 && noteWide(methodKey, method);
         if (packs) {
             chunkFrames.put(chunkKey, f);
         } else {
             chunkFrames.putWide(methodKey, line, typeKey, f);
         }
-        if (wideNoted) {
-            typeOf[(int) typeKey] = type + 1;
-        } else if (small && packs) {
+        if (small && packs) {
             if (k >= methodOf.length) {
                 int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
                 methodOf = Arrays.copyOf(methodOf, n);
