@@ -60,16 +60,34 @@ class RotationAfterCollectionIT {
                 && e.getString("gcName").equals(REMARK_AND_CLEANUP)).count();
     }
 
-    /** The collector of the chunk's last GC (by the GC's start): the GC the rotation waited for, or a later one. */
+    /**
+     * The collector of the chunk's last GC (by the GC's start) before async-profiler stopped: the GC the rotation waited
+     * for. Not the chunk's last GC: the JDK recording, appended to async-profiler's chunk, stops after it and may hold
+     * the Remark of the cycle that GC started, which comes while the recordings are being closed on a busy machine.
+     */
     private static String lastHeapSummaryGc(Path chunk) throws java.io.IOException {
+        long profilerEndMillis = firstChunkEndNanos(chunk) / 1_000_000;
         RecordedEvent last = null;
         for (RecordedEvent e : AgentChunks.events(chunk)) {
             if (e.getEventType().getName().equals("workbench.HeapSummary")
+                    && e.getInstant("gcStartMillis").toEpochMilli() <= profilerEndMillis
                     && (last == null || !e.getInstant("gcStartMillis").isBefore(last.getInstant("gcStartMillis")))) {
                 last = e;
             }
         }
-        assertTrue(last != null, chunk + " has GC heap summaries");
+        assertTrue(last != null, chunk + " has GC heap summaries before async-profiler stopped");
         return last.getString("gcName");
+    }
+
+    /** The end of the file's first chunk, async-profiler's: its start plus its duration, from the chunk header. */
+    private static long firstChunkEndNanos(Path file) throws java.io.IOException {
+        java.nio.ByteBuffer header;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            // the header's first 48 bytes: magic, version, size, pool and metadata offsets, start and duration in ns
+            header = java.nio.ByteBuffer.wrap(in.readNBytes(48));
+        }
+        assertTrue(header.capacity() == 48, file + " holds a chunk header");
+        assertTrue(header.getInt(0) == 0x464c5200, file + " starts with a JFR chunk");
+        return header.getLong(32) + header.getLong(40);
     }
 }
