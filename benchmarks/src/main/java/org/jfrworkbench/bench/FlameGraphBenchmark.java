@@ -83,12 +83,12 @@ public final class FlameGraphBenchmark {
             }).toList();
         }
 
-        /** A fresh context whose /js/ and /css/ requests this UI answers. */
+        /** A fresh context whose /js/ and /css/ requests (under the server's assets path or not) this UI answers. */
         BrowserContext open(Browser browser, String base) {
             BrowserContext context = browser.newContext(base);
             if (dir != null) {
-                context.route(u -> { String path = URI.create(u).getPath(); return path.startsWith("/js/") || path.startsWith("/css/"); }, route -> {
-                    Path file = dir.resolve(URI.create(route.request().url()).getPath().substring(1));
+                context.route(u -> { String path = plain(URI.create(u).getPath()); return path.startsWith("/js/") || path.startsWith("/css/"); }, route -> {
+                    Path file = dir.resolve(plain(URI.create(route.request().url()).getPath()).substring(1));
                     try {
                         route.fulfill(new com.microsoft.playwright.Route.FulfillOptions().setStatus(200)
                                 .setContentType(file.toString().endsWith(".css") ? "text/css" : "text/javascript")
@@ -99,6 +99,11 @@ public final class FlameGraphBenchmark {
                 });
             }
             return context;
+        }
+
+        /** The file's path without the server's assets prefix (/assets/ID), as under web/.../public. */
+        private static String plain(String path) {
+            return path.startsWith("/assets/") && path.indexOf('/', 8) > 0 ? path.substring(path.indexOf('/', 8)) : path;
         }
     }
 

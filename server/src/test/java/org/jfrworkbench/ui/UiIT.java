@@ -365,7 +365,7 @@ class UiIT {
               const requests = performance.getEntriesByType('resource').map(e => [new URL(e.name).pathname, e.startTime]);
               const flame = requests.filter(([path]) => /^\\/api\\/recordings\\/[^/]+\\/flame$/.test(path));
               const metadata = requests.filter(([path]) => /^\\/api\\/recordings\\/[^/]+$/.test(path));
-              const app = requests.find(([path]) => path === '/js/app.js');
+              const app = requests.find(([path]) => path.endsWith('/js/app.js'));
               const first = app && [...flame, ...metadata].every(([, at]) => at < app[1]);
               return `flame ${flame.length}, metadata ${metadata.length}, asked before the page's code: ${first}`;
             }""";

@@ -63,7 +63,8 @@ if (PAGE_MODULES[page] && param('search') && param('literal') !== '1') modules.p
 for (const m of modules) {
   const link = document.createElement('link');
   link.rel = 'modulepreload';
-  link.href = '/js/' + m + '.js';
+  // beside this module, under the path the page named it by (IndexPage: one the browser keeps)
+  link.href = new URL('../' + m + '.js', import.meta.url).href;
   document.head.appendChild(link);
 }
 import('../app.js');

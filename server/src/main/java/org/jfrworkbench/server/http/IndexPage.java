@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPOutputStream;
 
 import io.javalin.http.Context;
@@ -17,9 +18,16 @@ final class IndexPage {
     private final byte[] plain;
     private final byte[] gzip;
 
-    IndexPage() {
+    /**
+     * assets: the path the page's scripts and styles are named under, one per server process, whose answers the
+     * browser keeps without asking again; the page itself is asked for every time, so a new release (a new process)
+     * names its own code.
+     */
+    IndexPage(String assets) {
         try (InputStream in = IndexPage.class.getResourceAsStream("/public/index.html")) {
-            plain = in == null ? new byte[0] : in.readAllBytes();
+            String html = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            plain = html.replace("\"/js/", "\"" + assets + "/js/").replace("\"/css/", "\"" + assets + "/css/")
+                    .getBytes(StandardCharsets.UTF_8);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
                 gz.write(plain);
@@ -33,7 +41,7 @@ final class IndexPage {
     void serve(Context ctx) {
         ctx.disableCompression();
         ctx.contentType("text/html; charset=utf-8");
-        // the page names its scripts without versions: revalidate every load so a new release is picked up
+        // asked for every load: it names the process's assets path, so a new release's code is picked up
         ctx.header("Cache-Control", "no-cache");
         ctx.header("Vary", "Accept-Encoding");
         String accepted = ctx.header("Accept-Encoding");

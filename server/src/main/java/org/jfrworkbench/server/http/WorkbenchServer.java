@@ -31,7 +31,10 @@ public final class WorkbenchServer {
     public static Javalin create(ServerOptions options, RecordingLibrary library) {
         RecordingApi api = new RecordingApi(library, WorkGate.forHeap(Runtime.getRuntime().maxMemory()));
         HttpGuards guards = new HttpGuards(options);
-        IndexPage page = new IndexPage();
+        // the page names its code under a path of this process's own (IndexPage), answered as immutable: a page opened
+        // again takes every module from the browser's cache instead of asking for each again (a round trip each)
+        String assets = "/assets/" + Long.toString(System.currentTimeMillis(), 36);
+        IndexPage page = new IndexPage(assets);
         long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -43,6 +46,13 @@ public final class WorkbenchServer {
                 sf.location = Location.CLASSPATH;
                 // the UI is a dozen small modules per page load: compress each once, not on every request
                 sf.precompress = true;
+            });
+            config.staticFiles.add(sf -> {
+                sf.hostedPath = assets;
+                sf.directory = "/public";
+                sf.location = Location.CLASSPATH;
+                sf.precompress = true;
+                sf.headers = Map.of("Cache-Control", "public, max-age=31536000, immutable");
             });
             config.staticFiles.enableWebjars();
             // Jetty reuses header values seen earlier on a connection and by default matches them ignoring case, so
@@ -61,6 +71,16 @@ public final class WorkbenchServer {
         // the page itself, not the static handler: that one declared the plain length for the gzip body of "/"
         app.get("/", page::serve);
         app.get("/index.html", page::serve);
+        // a page loaded from an earlier server process still names that one's assets path when it loads a module
+        // later: the same file now (its imports resolve from where it was redirected to)
+        // (after the static files found nothing: an endpoint on these paths would come before them)
+        app.error(404, ctx -> {
+            String path = ctx.path();
+            int file = path.indexOf('/', "/assets/".length());
+            if (path.startsWith("/assets/") && file > 0 && !path.startsWith(assets + "/")) {
+                ctx.redirect(assets + path.substring(file), io.javalin.http.HttpStatus.FOUND);
+            }
+        });
         app.get("/api/recordings", api::list);
         app.post("/api/recordings", api::upload);
         app.get("/api/recordings/{id}", api::get);
