@@ -292,27 +292,14 @@ class UiAnalysisIT {
         List<String> errors = Browser.errors();
         // the data in before the page's code: the page's module waits until the tree is built from it
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-            page.route("**/js/pages/diff.js", held::add);
-            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
-            page.waitForFunction("() => performance.getEntriesByName('workbench:diff-tree').length === 1");
-            page.waitForCondition(() -> !held.isEmpty());
-            page.unroute("**/js/pages/diff.js");
-            held.forEach(com.microsoft.playwright.Route::resume);
+            Page page = Browser.openHolding(context, errors, link, "**/js/pages/diff.js",
+                    p -> p.waitForFunction("() => performance.getEntriesByName('workbench:diff-tree').length === 1"));
             assertLinkedDiff(page, expected, "tree built before the page's code ran");
         }
         // the page's code in before the data: it takes the tree once the held answer comes
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-            page.route("**/api/diff?**", held::add);
-            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
             // the page's header: its code ran and both recordings' metadata came
-            page.waitForSelector("#swap");
-            page.waitForCondition(() -> !held.isEmpty());
-            page.unroute("**/api/diff?**");
-            held.forEach(com.microsoft.playwright.Route::resume);
+            Page page = Browser.openHolding(context, errors, link, "**/api/diff?**", p -> p.waitForSelector("#swap"));
             assertLinkedDiff(page, expected, "tree built after the page's code ran");
         }
         assertEquals(List.of(), errors);

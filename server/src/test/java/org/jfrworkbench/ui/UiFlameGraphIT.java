@@ -352,27 +352,15 @@ class UiFlameGraphIT {
         List<String> errors = Browser.errors();
         // the data in before the page's code: the page's module waits until the tree is built from it
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-            page.route("**/js/pages/recording.js", held::add);
-            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
-            page.waitForFunction("() => performance.getEntriesByName('workbench:flame-tree').length === 1");
-            page.waitForCondition(() -> !held.isEmpty());
-            page.unroute("**/js/pages/recording.js");
-            held.forEach(com.microsoft.playwright.Route::resume);
+            Page page = Browser.openHolding(context, errors, link, "**/js/pages/recording.js",
+                    p -> p.waitForFunction("() => performance.getEntriesByName('workbench:flame-tree').length === 1"));
             page.waitForSelector(".flame-canvas[data-drawn]");
             assertLinkedView(page, expected, "tree built before the page's code ran");
         }
         // the page's code in before the data: it takes the tree once the held answer comes
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
-            Page page = Browser.watched(context, errors);
-            List<com.microsoft.playwright.Route> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-            page.route("**/flame?**", held::add);
-            page.navigate(link, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
-            page.waitForFunction("() => performance.getEntriesByName('workbench:metadata').length === 1");
-            page.waitForCondition(() -> !held.isEmpty());
-            page.unroute("**/flame?**");
-            held.forEach(com.microsoft.playwright.Route::resume);
+            Page page = Browser.openHolding(context, errors, link, "**/flame?**",
+                    p -> p.waitForFunction("() => performance.getEntriesByName('workbench:metadata').length === 1"));
             page.waitForSelector(".flame-canvas[data-drawn]");
             assertLinkedView(page, expected, "tree built after the page's code ran");
         }
