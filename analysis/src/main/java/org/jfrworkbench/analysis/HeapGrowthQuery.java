@@ -34,12 +34,20 @@ public final class HeapGrowthQuery {
     static final int MIN_SAMPLES = 3;
     /** Series with enough samples first, each group by slope, largest first. */
     static final java.util.Comparator<Suspect> RANKING = java.util.Comparator
-            .comparing((Suspect s) -> s.samples() < MIN_SAMPLES)
+            .comparing(HeapGrowthQuery::weak)
             .thenComparing(java.util.Comparator.comparingDouble(Suspect::bytesPerSecond).reversed())
             .thenComparing(Suspect::className).thenComparing(s -> String.join(";", s.stack()));
 
     private final int limit;
     private final boolean bySite;
+
+    /**
+     * Too little behind a series to show a trend: fewer than {@link #MIN_SAMPLES} live samples and fewer than as many
+     * GCs at which the JVM counted the class (a count is the class's bytes there, not a sample of them).
+     */
+    static boolean weak(Suspect s) {
+        return s.samples() < MIN_SAMPLES && s.countedPoints() < MIN_SAMPLES;
+    }
 
     /** One series per class, with the stack that holds most of it. */
     public HeapGrowthQuery(int limit) {
@@ -65,7 +73,7 @@ public final class HeapGrowthQuery {
      */
     public record Suspect(@JsonProperty("class") String className, double bytesPerSecond, long firstBytes, long lastBytes,
                           double confidence, double pValue, double rSquared, int points, long samples,
-                          List<String> stack, long stackSamples, List<long[]> series) {
+                          int countedPoints, List<String> stack, long stackSamples, List<long[]> series) {
     }
 
     /** by: "class" or "stack" (a series per allocation site); classes: how many series there were to rank. */
@@ -79,8 +87,11 @@ public final class HeapGrowthQuery {
         if (all.isEmpty()) {
             throw new BadQueryException("recording " + data.id() + " has no GC events, so there is no live set over time");
         }
-        // without live samples the live set's total and the findings still stand; there are just no classes
+        // without live samples the live set's total and the findings still stand, and the classes the JVM counted
         SampleTable live = p.kinds().get(Kind.LIVE) == null ? new SampleTable(Kind.LIVE) : data.samples(Kind.LIVE);
+        // where the JVM counted the heap by class, a class's bytes at a GC are the live view's (OlderObjects): its
+        // count there, carried to the GCs after it, the samples sharing the rest; counts name classes, not stacks
+        boolean withCounts = !bySite && !p.heap().classCounts().isEmpty();
         int[] candidates = thin(all);
         if (candidates.length == 0) {
             throw new BadQueryException("no GC of recording " + data.id() + " states the heap used after it");
@@ -103,6 +114,10 @@ public final class HeapGrowthQuery {
         Map<Long, IntList> groups = new HashMap<>();
         long[] totalWeight = new long[n];
         long[] totalSamples = new long[n];
+        List<Map<String, OlderObjects.ClassBytes>> own = new ArrayList<>(withCounts ? n : 0);
+        for (int k = 0; withCounts && k < n; k++) {
+            own.add(new HashMap<>());
+        }
         int[] firstPoint = new int[live.size()];
         int[] lastPoint = new int[live.size()];
         for (int i = 0; i < live.size(); i++) {
@@ -131,10 +146,21 @@ public final class HeapGrowthQuery {
                 if (end[k] >= allocated) {
                     totalWeight[k] += live.weight(i);
                     totalSamples[k]++;
+                    if (withCounts) {
+                        OlderObjects.add(p, own.get(k), live, i);
+                    }
                 }
             }
             long group = bySite ? (long) live.stack(i) << 32 | (live.objectClass(i) & 0xffffffffL) : live.objectClass(i);
             groups.computeIfAbsent(group, c -> new IntList()).add(i);
+        }
+        OlderObjects.Estimate[] estimates = null;
+        if (withCounts) {
+            List<GcEvent> targets = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                targets.add(all.get(candidates[k]));
+            }
+            estimates = OlderObjects.along(data, targets, own);
         }
         List<LiveSetPoint> gcs = new ArrayList<>(n);
         List<Integer> used = new ArrayList<>();
@@ -145,7 +171,7 @@ public final class HeapGrowthQuery {
             gcs.add(new LiveSetPoint(candidates[k], g.startNanos() / 1_000_000, g.heapUsedAfter(), totalSamples[k]));
             usedX[k] = (start[k] - start[0]) / 1e9;
             usedY[k] = g.heapUsedAfter();
-            if (totalWeight[k] > 0) {
+            if (withCounts ? bytes(estimates[k]) > 0 : totalWeight[k] > 0) {
                 used.add(k);
             }
         }
@@ -154,16 +180,21 @@ public final class HeapGrowthQuery {
         if (candidates.length < countWithUsedAfter(all)) {
             warnings.add("the recording has " + all.size() + " GCs; " + n + " of them, evenly spread, make the series");
         }
-        if (live.size() == 0) {
+        if (live.size() == 0 && !withCounts) {
             warnings.add("the recording has no live-object samples, so no class can be followed over time");
         } else if (used.size() < 3) {
-            warnings.add(used.size() + " GC" + (used.size() == 1 ? "" : "s") + " with a live sample known alive: a growth"
-                    + " needs at least 3 to be tested");
+            warnings.add(used.size() + " GC" + (used.size() == 1 ? "" : "s") + " with a live sample known alive"
+                    + (withCounts ? " or a count of the JVM's before it" : "") + ": a growth needs at least 3 to be tested");
         }
         int m = used.size();
         double[] x = new double[m];
         for (int j = 0; j < m; j++) {
             x[j] = (start[used.get(j)] - start[used.get(0)]) / 1e9;
+        }
+        if (withCounts) {
+            List<Suspect> suspects = counted(p, live, groups, estimates, used, x, start);
+            return new Growth("class", gcs, liveSet.slope, suspects.size(), suspects.subList(0, Math.min(limit,
+                    suspects.size())), COUNTED_METHOD, warnings, HeapFindings.of(data, liveSet.slope));
         }
         // one series at a time, so memory stays at one series however many classes, sites and GCs there are
         PriorityQueue<Suspect> top = new PriorityQueue<>(RANKING.reversed());
@@ -204,7 +235,7 @@ public final class HeapGrowthQuery {
             int cls = (int) (long) e.getKey();
             String name = cls == 0 ? "[unknown class]" : p.strings().get(cls);
             List<String> stack = stackNames(p, topStack);
-            Suspect ranked = new Suspect(name, fit.slope, 0, 0, 0, 1, 0, m, samples.size, stack, 0, List.of());
+            Suspect ranked = new Suspect(name, fit.slope, 0, 0, 0, 1, 0, m, samples.size, 0, stack, 0, List.of());
             if (top.size() == limit && RANKING.compare(ranked, top.peek()) >= 0) {
                 continue; // ranks below every suspect kept: its series is not built
             }
@@ -215,7 +246,7 @@ public final class HeapGrowthQuery {
             double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
             double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - 1 / Math.sqrt(samples.size));
             top.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
-                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, stack,
+                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, 0, stack,
                     best == null ? 0 : best[1], series));
             if (top.size() > limit) {
                 top.poll();
@@ -227,6 +258,88 @@ public final class HeapGrowthQuery {
                 + " class's upscaled live bytes over the GCs at which a live sample is known alive, series of fewer than "
                 + MIN_SAMPLES + " samples last; confidence = (1 - one-sided p of Student's t for a positive slope)"
                 + " * (1 - 1/sqrt(live samples of the class))", warnings, HeapFindings.of(data, liveSet.slope));
+    }
+
+    private static final String COUNTED_METHOD = "least-squares slope of each class's live bytes over the GCs at which a"
+            + " live sample is known alive or a count of the JVM's precedes, each GC's bytes those of the live view (the"
+            + " JVM's count where it counted, carried to the GCs after it, the samples sharing the rest); series of fewer"
+            + " than " + MIN_SAMPLES + " samples and counts last; confidence = (1 - one-sided p of Student's t for a"
+            + " positive slope) * (1 - 1/sqrt(live samples of the class)), the second factor 1 for a class the JVM"
+            + " counted";
+
+    /** The bytes an estimate gives the heap's classes in all. */
+    private static double bytes(OlderObjects.Estimate e) {
+        double sum = 0;
+        for (OlderObjects.ClassBytes c : e.byClass().values()) {
+            sum += c.bytes;
+        }
+        return sum;
+    }
+
+    /**
+     * The suspects where the JVM counted the heap by class, ranked: a series per class the live view names at a used
+     * point (counted, carried or sampled), the stack from the class's live samples. The classes are as many as the
+     * counts name (the JVM's count lists those over 0.5 % of the heap), so every series is built.
+     */
+    private List<Suspect> counted(Profile p, SampleTable live, Map<Long, IntList> groups,
+                                  OlderObjects.Estimate[] estimates, List<Integer> used, double[] x, long[] start) {
+        Map<String, IntList> samplesOf = new HashMap<>();
+        for (Map.Entry<Long, IntList> e : groups.entrySet()) {
+            samplesOf.put(OlderObjects.className(p, (int) (long) e.getKey()), e.getValue());
+        }
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (int k : used) {
+            names.addAll(estimates[k].byClass().keySet());
+        }
+        int m = used.size();
+        List<Suspect> suspects = new ArrayList<>(names.size());
+        for (String name : names) {
+            QueryLimits.check();
+            double[] y = new double[m];
+            int countedPoints = 0;
+            for (int j = 0; j < m; j++) {
+                OlderObjects.ClassBytes c = estimates[used.get(j)].byClass().get(name);
+                if (c == null) {
+                    continue;
+                }
+                y[j] = c.bytes;
+                if (c.exact) {
+                    countedPoints++; // the JVM counted it at this GC; a carried figure is no new count
+                }
+            }
+            IntList samples = samplesOf.get(name);
+            int sampleCount = samples == null ? 0 : samples.size;
+            Map<Integer, long[]> stacks = new HashMap<>();
+            for (int s = 0; samples != null && s < samples.size; s++) {
+                int i = samples.values[s];
+                long[] st = stacks.computeIfAbsent(live.stack(i), k -> new long[2]);
+                st[0] += live.weight(i);
+                st[1]++;
+            }
+            int topStack = -1;
+            long[] best = null;
+            for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
+                if (best == null || st.getValue()[0] > best[0] || st.getValue()[0] == best[0] && st.getKey() < topStack) {
+                    best = st.getValue();
+                    topStack = st.getKey();
+                }
+            }
+            Fit fit = Fit.of(x, y, m);
+            // a class the JVM counted has its bytes pinned by the counts: the slope's test alone says how sure the
+            // growth is; the others have their samples' error
+            double error = countedPoints > 0 ? 0 : sampleCount == 0 ? 1 : 1 / Math.sqrt(sampleCount);
+            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
+            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - error);
+            List<long[]> series = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
+            }
+            suspects.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
+                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, sampleCount, countedPoints,
+                    stackNames(p, topStack), best == null ? 0 : best[1], series));
+        }
+        suspects.sort(RANKING);
+        return suspects;
     }
 
     /** Frame names of a stack, root first; empty for samples without one. */

@@ -67,28 +67,37 @@ final class OlderObjects {
      */
     static Estimate at(ProfileData data, GcEvent g, IntPredicate alive) {
         Profile p = data.profile();
-        SampleTable live = data.samples(Kind.LIVE);
+        return along(data, List.of(g), List.of(classes(p, data.samples(Kind.LIVE), alive)))[0];
+    }
+
+    /**
+     * The estimates at several GCs, each as {@link #at} gives it, in one pass over the snapshots: targets in the order
+     * of their start, each with a used-after figure; own.get(k) the k-th target's own samples by class (as
+     * {@link #add} sums them), which the estimate takes over.
+     */
+    static Estimate[] along(ProfileData data, List<GcEvent> targets, List<Map<String, ClassBytes>> own) {
+        Profile p = data.profile();
+        // a recording may have the JVM's counts and no live samples (a JDK recording with jdk.ObjectCountAfterGC on)
+        SampleTable live = p.kinds().get(Kind.LIVE);
         HeapTimeline heap = p.heap();
-        Map<String, ClassBytes> own = classes(p, live, alive);
         Map<Long, List<ClassCount>> counts = counts(p);
-        List<ClassCount> exact = counts.get(g.gcId());
-        if (exact != null) {
-            return counted(p, exact, null, own, g.heapUsedAfter());
-        }
+        Estimate[] out = new Estimate[targets.size()];
         if (counts.isEmpty()) {
-            return combine(own, null, g.heapUsedAfter());
+            for (int k = 0; k < out.length; k++) {
+                out[k] = combine(own.get(k), null, targets.get(k).heapUsedAfter());
+            }
+            return out;
         }
-        Estimate previous = null;
-        TreeMap<Long, List<Integer>> snapshots = snapshots(data, g.startNanos());
+        TreeMap<Long, List<Integer>> snapshots = live == null ? new TreeMap<>() : snapshots(data, Long.MAX_VALUE);
         Map<Long, GcEvent> gcs = new HashMap<>();
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
         }
-        // the counts at GCs before g are snapshots too, the truest ones
+        // the counts at GCs are snapshots too, the truest ones
         Map<Long, List<ClassCount>> countAt = new HashMap<>();
         Map<Long, Map<String, Double>> errorsAt = new HashMap<>();
         for (GcEvent e : heap.gcs()) {
-            if (e.startNanos() < g.startNanos() && counts.containsKey(e.gcId())) {
+            if (counts.containsKey(e.gcId())) {
                 snapshots.putIfAbsent(e.startNanos(), List.of());
                 countAt.put(e.startNanos(), counts.get(e.gcId()));
             }
@@ -96,27 +105,37 @@ final class OlderObjects {
         // a G1 concurrent cycle's count (at its remark, no GC of the timeline) holds eden whole, garbage too: less the
         // allocation since the young GC before it, an estimate at that GC, below the exact counts where both are
         for (RemarkCounts.Corrected r : RemarkCounts.of(data, counts)) {
-            if (r.base().startNanos() < g.startNanos() && !countAt.containsKey(r.base().startNanos())) {
+            if (!countAt.containsKey(r.base().startNanos())) {
                 snapshots.putIfAbsent(r.base().startNanos(), List.of());
                 countAt.put(r.base().startNanos(), r.counts());
                 errorsAt.put(r.base().startNanos(), r.errors());
             }
         }
-        for (Map.Entry<Long, List<Integer>> s : snapshots.entrySet()) {
-            GcEvent at = gcs.get(s.getKey());
-            List<ClassCount> count = countAt.get(s.getKey());
-            if (at == null || at.heapUsedAfter() < 0) {
-                continue;
+        // each target takes the snapshots before its start, the earlier targets' among them: one walk for them all
+        java.util.Iterator<Map.Entry<Long, List<Integer>>> next = snapshots.entrySet().iterator();
+        Map.Entry<Long, List<Integer>> pending = next.hasNext() ? next.next() : null;
+        Estimate previous = null;
+        for (int k = 0; k < out.length; k++) {
+            GcEvent g = targets.get(k);
+            while (pending != null && pending.getKey() < g.startNanos()) {
+                GcEvent at = gcs.get(pending.getKey());
+                List<ClassCount> count = countAt.get(pending.getKey());
+                if (at != null && at.heapUsedAfter() >= 0) {
+                    Map<String, ClassBytes> mine = new HashMap<>();
+                    for (int i : pending.getValue()) {
+                        add(p, mine, live, i);
+                    }
+                    previous = count != null ? counted(p, count, errorsAt.get(pending.getKey()), mine, at.heapUsedAfter())
+                            : combine(mine, previous, at.heapUsedAfter());
+                    QueryLimits.check();
+                }
+                pending = next.hasNext() ? next.next() : null;
             }
-            Map<String, ClassBytes> mine = new HashMap<>();
-            for (int i : s.getValue()) {
-                add(p, mine, live, i);
-            }
-            previous = count != null ? counted(p, count, errorsAt.get(s.getKey()), mine, at.heapUsedAfter())
-                    : combine(mine, previous, at.heapUsedAfter());
-            QueryLimits.check();
+            List<ClassCount> exact = counts.get(g.gcId());
+            out[k] = exact != null ? counted(p, exact, null, own.get(k), g.heapUsedAfter())
+                    : combine(own.get(k), previous, g.heapUsedAfter());
         }
-        return combine(own, previous, g.heapUsedAfter());
+        return out;
     }
 
     /** The recording's class counts by GC id (a G1 remark's under its concurrent cycle's). */
@@ -205,7 +224,7 @@ final class OlderObjects {
         return id == 0 ? "[unknown class]" : p.strings().get(id);
     }
 
-    private static void add(Profile p, Map<String, ClassBytes> byClass, SampleTable live, int i) {
+    static void add(Profile p, Map<String, ClassBytes> byClass, SampleTable live, int i) {
         ClassBytes c = byClass.computeIfAbsent(className(p, live.objectClass(i)), k -> new ClassBytes());
         c.bytes += live.weight(i);
         c.sampledWeight += live.weight(i);

@@ -19,6 +19,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
+import org.jfrworkbench.testkit.jfr.CountedLeakRecording;
 import org.jfrworkbench.testkit.jfr.LeakingRecording;
 import org.jfrworkbench.testkit.jfr.OlderObjectsRecording;
 import org.junit.jupiter.api.AfterAll;
@@ -187,6 +188,26 @@ class UiHeapIT {
             String entry = "#live-classes tbody tr:has(td.method[title='" + OlderObjectsRecording.ENTRY + "']) td.error";
             assertTrue(page.locator(entry).getAttribute("title").contains("as counted at an earlier GC"),
                     page.locator(entry).getAttribute("title"));
+        }
+    }
+
+    @Test
+    void aLeakOnlyTheJvmsCountsShowIsGrowingWithItsCountsAndNoStack() throws Exception {
+        String counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = context.newPage();
+            page.navigate("/?page=heap&id=" + counted);
+            page.waitForSelector("#growth-table tbody tr.growth-row");
+            Locator first = page.locator("#growth-table tbody tr.growth-row").first();
+            assertEquals(CountedLeakRecording.LEAK, first.locator("td.method").getAttribute("title"));
+            assertEquals("0 \u00b7 3 counted", first.locator("td.samples-counted").textContent());
+            first.locator(".growth-open").click();
+            page.waitForSelector("#growth-stack-0", new Page.WaitForSelectorOptions()
+                    .setState(com.microsoft.playwright.options.WaitForSelectorState.VISIBLE));
+            assertEquals(List.of("[no stack]", CountedLeakRecording.LEAK),
+                    page.locator("#growth-stack-0 .stack-frames li").allTextContents());
+            assertTrue(page.locator("#growth-stack-0 p.hint").textContent().contains("the JVM\u2019s counts"),
+                    page.locator("#growth-stack-0 p.hint").textContent());
         }
     }
 

@@ -53,6 +53,13 @@ export function findingsCard(growth) {
     el('ul', { class: 'findings-list' }, lines));
 }
 
+/** A suspect's live samples, and the GCs at which the JVM counted its class where it did. */
+function samplesCell(s) {
+  if (!s.countedPoints) return el('td', { class: 'num', text: formatCount(s.samples) });
+  return el('td', { class: 'num samples-counted', title: `${formatCount(s.samples)} live samples; the JVM counted the class at ${formatCount(s.countedPoints)} of the GCs`,
+    text: `${formatCount(s.samples)} \u00b7 ${formatCount(s.countedPoints)} counted` });
+}
+
 /**
  * The "Growing" table: suspects ranked by growth, a sparkline each, a row's stack opening under it; onBy('class' |
  * 'stack') switches between a series per class and one per allocation site.
@@ -66,7 +73,9 @@ export function growingCard(growth, onBy) {
       el('td', { colspan: '7' }, el('ol', { class: 'stack-frames' },
         s.stack.length ? s.stack.map(f => el('li', { text: f })) : el('li', { text: '[no stack]' }),
         el('li', { class: 'stack-class', text: s.class })),
-        el('p', { class: 'hint', text: `${formatCount(s.stackSamples)} of its ${formatCount(s.samples)} live samples were allocated here (root first).` })));
+        el('p', { class: 'hint', text: s.samples
+          ? `${formatCount(s.stackSamples)} of its ${formatCount(s.samples)} live samples were allocated here (root first).`
+          : 'No live sample holds it: its bytes are the JVM\u2019s counts, so no allocation stack is known.' })));
     const toggle = el('button', { type: 'button', class: 'button small growth-open', 'aria-expanded': 'false',
       'aria-controls': 'growth-stack-' + i, text: 'stack' });
     toggle.addEventListener('click', () => {
@@ -79,7 +88,7 @@ export function growingCard(growth, onBy) {
       el('td', { class: 'num', text: formatRate(s.bytesPerSecond) }),
       el('td', { class: 'num', text: `${formatBytes(s.firstBytes)} \u2192 ${formatBytes(s.lastBytes)}` }),
       el('td', { class: 'num', title: `p = ${s.pValue.toExponential(2)}, R\u00b2 = ${s.rSquared.toFixed(3)}`, text: s.confidence.toFixed(2) }),
-      el('td', { class: 'num', text: formatCount(s.samples) }), el('td', {}, toggle)), stackRow);
+      samplesCell(s), el('td', {}, toggle)), stackRow);
   });
   const warnings = (growth.warnings || []).map(w => el('p', { class: 'hint', text: w }));
   const chart = el('div', { class: 'heap-chart live-set-chart', id: 'live-set-chart' });
@@ -98,7 +107,7 @@ export function growingCard(growth, onBy) {
     suspects.length ? el('div', { class: 'table-scroll' }, el('table', { class: 'data', id: 'growth-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { text: 'Live bytes at each GC' }),
         el('th', { class: 'num', text: 'Growth' }), el('th', { class: 'num', text: 'First \u2192 last' }),
-        el('th', { class: 'num', text: 'Confidence', title: '(1 - one-sided p of the slope) \u00d7 (1 - 1/\u221asamples)' }),
+        el('th', { class: 'num', text: 'Confidence', title: '(1 - one-sided p of the slope) \u00d7 (1 - 1/\u221asamples); the second factor 1 for a class the JVM counted' }),
         el('th', { class: 'num', text: 'Samples' }), el('th', { text: '' }))), body))
       : el('p', { class: 'hint', text: 'No class to follow over time.' }));
 }

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jfrworkbench.testkit.jfr.CountedLeakRecording;
 import org.jfrworkbench.testkit.jfr.LeakingRecording;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,11 +31,17 @@ class HeapGrowthApiTest {
     static TestServer server;
     /** Every object sampled: the estimate is exact. */
     static String exact;
+    /** A leak of a class no live sample holds, counted by the JVM at three full GCs ({@link CountedLeakRecording}). */
+    static String counted;
+    /** The same counts and no live sample at all. */
+    static String countsOnly;
 
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
         exact = upload("leak-exact.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1));
+        counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
+        countsOnly = upload("leak-counts-only.jfr", CountedLeakRecording.write(false));
     }
 
     @AfterAll
@@ -135,6 +144,58 @@ class HeapGrowthApiTest {
             }
         }
         return -1;
+    }
+
+    /**
+     * A leaking class that no live sample holds is followed through the JVM's counts, as the live view at one GC
+     * shows it: every point of every series is that view's figure for the class at that GC.
+     */
+    @Test
+    void aLeakOnlyTheJvmsCountsShowRanksFirstAndEachPointIsTheLiveViewsFigure() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + counted + "/heap/growth").json();
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals(CountedLeakRecording.LEAK, first.get("class").asText(), growth.toString());
+        assertEquals(0, first.get("samples").asInt());
+        assertEquals(CountedLeakRecording.CHUNKS, first.get("countedPoints").asInt(), first.toString());
+        assertEquals(CountedLeakRecording.leakBytes(CountedLeakRecording.CHUNKS - 1), first.get("lastBytes").asLong());
+        assertTrue(first.get("bytesPerSecond").asDouble() > 0, first.toString());
+        assertTrue(first.get("confidence").asDouble() > 0.9, first.toString());
+        JsonNode flat = growth.get("suspects").get(indexOf(growth.get("suspects"), CountedLeakRecording.FLAT));
+        assertTrue(flat.get("bytesPerSecond").asDouble() <= 0, flat.toString());
+        Map<Long, Integer> gcAt = new HashMap<>();
+        growth.get("gcs").forEach(g -> gcAt.put(g.get("timeMillis").asLong(), g.get("index").asInt()));
+        int points = 0;
+        for (JsonNode suspect : growth.get("suspects")) {
+            for (JsonNode point : suspect.get("series")) {
+                int gc = gcAt.get(point.get(0).asLong());
+                JsonNode live = server.get("/api/recordings/" + counted + "/live?gc=" + gc).json();
+                long bytes = 0;
+                for (JsonNode c : live.get("byClass")) {
+                    if (c.get("class").asText().equals(suspect.get("class").asText())) {
+                        bytes = c.get("bytes").asLong();
+                    }
+                }
+                assertEquals(bytes, point.get(1).asLong(), 1, suspect.get("class").asText() + " at GC " + gc);
+                points++;
+            }
+        }
+        assertEquals(2 * 2 * CountedLeakRecording.CHUNKS, points, growth.toString());
+        // per allocation stack there is nothing to count by: the samples' sites alone, the leak has none
+        JsonNode bySite = server.get("/api/recordings/" + counted + "/heap/growth?by=stack").json();
+        assertEquals(-1, indexOf(bySite.get("suspects"), CountedLeakRecording.LEAK), bySite.toString());
+    }
+
+    @Test
+    void aRecordingWithTheJvmsCountsAndNoLiveSampleStillFollowsItsClasses() throws Exception {
+        JsonNode growth = server.get("/api/recordings/" + countsOnly + "/heap/growth").json();
+        JsonNode first = growth.get("suspects").get(0);
+        assertEquals(CountedLeakRecording.LEAK, first.get("class").asText(), growth.toString());
+        assertEquals(CountedLeakRecording.leakBytes(0), first.get("firstBytes").asLong(), first.toString());
+        assertEquals(CountedLeakRecording.leakBytes(CountedLeakRecording.CHUNKS - 1), first.get("lastBytes").asLong());
+        assertEquals(CountedLeakRecording.CHUNKS, first.get("countedPoints").asInt());
+        for (JsonNode w : growth.get("warnings")) {
+            assertFalse(w.asText().contains("no live-object samples"), w.asText());
+        }
     }
 
     @Test

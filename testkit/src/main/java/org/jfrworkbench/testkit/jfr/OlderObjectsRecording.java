@@ -95,13 +95,13 @@ public final class OlderObjectsRecording {
         return out.toByteArray();
     }
 
-    private static void gc(JfrWriter w, long id, long start, String name, long used) {
+    static void gc(JfrWriter w, long id, long start, String name, long used) {
         w.event("jdk.GarbageCollection", start, 10 * MS, id, name, "Allocation Failure")
                 .event("jdk.GCHeapSummary", start, id, "Before GC", used + 100 * MIB)
                 .event("jdk.GCHeapSummary", start + 10 * MS, id, "After GC", used);
     }
 
-    private static JfrWriter types(long startTicks, boolean count, boolean allocation) {
+    static JfrWriter types(long startTicks, boolean count, boolean allocation) {
         JfrWriter w = new JfrWriter(JfrWriter.START_NANOS + startTicks, 10 * SECOND, startTicks, 1_000_000_000L);
         w.stackTypes();
         w.gcTypes();
