@@ -167,10 +167,8 @@ public final class LiveHeapQuery {
             for (Map.Entry<String, OlderObjects.ClassBytes> e : estimate.byClass().entrySet()) {
                 OlderObjects.ClassBytes c = e.getValue();
                 long bytes = Math.round(c.bytes);
-                long n = c.samples + c.carriedSamples;
-                double error = c.exact ? 0 : c.countError >= 0 ? c.countError : n == 0 ? 1 : 1 / Math.sqrt(n);
                 classes.add(new ClassShare(e.getKey(), bytes, usedAfter <= 0 ? 0 : (double) bytes / usedAfter,
-                        c.samples, c.sampledWeight, error, Math.round(c.carried), c.carriedSamples));
+                        c.samples, c.sampledWeight, c.error(), Math.round(c.carried), c.carriedSamples));
                 rangeBytes += bytes;
             }
         }

@@ -49,6 +49,15 @@ final class OlderObjects {
          * estimate's relative error; -1 otherwise.
          */
         double countError = -1;
+
+        /**
+         * Its relative error as the live view states it: 0 where counted exactly; a remark's estimate's error; else
+         * 1/sqrt of the samples behind it (its own and those of a count it is carried from; 1 without any).
+         */
+        double error() {
+            long n = samples + carriedSamples;
+            return exact ? 0 : countError >= 0 ? countError : n == 0 ? 1 : 1 / Math.sqrt(n);
+        }
     }
 
     /**

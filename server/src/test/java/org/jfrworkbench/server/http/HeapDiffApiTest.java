@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jfrworkbench.testkit.jfr.CountedLeakRecording;
 import org.jfrworkbench.testkit.jfr.LeakingRecording;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +20,8 @@ class HeapDiffApiTest {
     static TestServer server;
     static String leaking;
     static String steady;
+    /** A leak no live sample holds, counted by the JVM at each chunk's full GC (GCs 1, 3 and 5). */
+    static String counted;
 
     @BeforeAll
     static void start() throws Exception {
@@ -26,6 +29,7 @@ class HeapDiffApiTest {
         // 1 object in 4 sampled: a few hundred live samples a side, as a real recording has
         leaking = upload("leaking.jfr", LeakingRecording.write(1L << 20, 0.25, 7));
         steady = upload("steady.jfr", LeakingRecording.write(1L << 16, 0.25, 8));
+        counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
     }
 
     @AfterAll
@@ -35,6 +39,25 @@ class HeapDiffApiTest {
 
     static String upload(String name, byte[] file) throws Exception {
         return server.upload("?name=" + name, file);
+    }
+
+    /** Two GCs the JVM counted: the counts are the classes' bytes, and an exact change is a change. */
+    @Test
+    void betweenTwoCountedGcsTheCountsAreTheBytesAndTheirChangeIsExact() throws Exception {
+        JsonNode diff = server.get("/api/heap/diff?base=" + counted + "&baseGc=1&target=" + counted + "&targetGc=5").json();
+        JsonNode first = diff.get("byClass").get(0);
+        assertEquals(CountedLeakRecording.LEAK, first.get("class").asText(), diff.toString());
+        assertEquals(CountedLeakRecording.leakBytes(0), first.get("baseBytes").asLong());
+        assertEquals(CountedLeakRecording.leakBytes(2), first.get("targetBytes").asLong());
+        assertEquals(0, first.get("baseSamples").asLong());
+        assertTrue(first.get("significant").asBoolean(), first.toString());
+        assertEquals(1, first.get("significance").asInt());
+        assertEquals(0, first.get("pValue").asDouble(), first.toString());
+        JsonNode flat = diff.get("byClass").get(1);
+        assertEquals(CountedLeakRecording.FLAT, flat.get("class").asText(), diff.toString());
+        assertEquals(flat.get("baseBytes").asLong(), flat.get("targetBytes").asLong(), flat.toString());
+        assertEquals(false, flat.get("significant").asBoolean(), flat.toString());
+        assertTrue(diff.get("test").get("name").asText().contains("JVM's count"), diff.get("test").toString());
     }
 
     @Test
