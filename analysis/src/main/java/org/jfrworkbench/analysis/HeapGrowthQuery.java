@@ -262,7 +262,8 @@ public final class HeapGrowthQuery {
 
     private static final String COUNTED_METHOD = "least-squares slope of each class's live bytes over the GCs at which a"
             + " live sample is known alive or a count of the JVM's precedes, each GC's bytes those of the live view (the"
-            + " JVM's count where it counted, carried to the GCs after it, the samples sharing the rest); series of fewer"
+            + " JVM's count where it counted, carried to the GCs after it, the samples sharing the rest; a class no sample"
+            + " holds at the GCs that counted it only); series of fewer"
             + " than " + MIN_SAMPLES + " samples and counts last; confidence = (1 - one-sided p of Student's t for a"
             + " positive slope) * (1 - 1/sqrt(live samples of the class)), the second factor 1 for a class the JVM"
             + " counted";
@@ -296,6 +297,7 @@ public final class HeapGrowthQuery {
         for (String name : names) {
             QueryLimits.check();
             double[] y = new double[m];
+            boolean[] countedAt = new boolean[m];
             int countedPoints = 0;
             for (int j = 0; j < m; j++) {
                 OlderObjects.ClassBytes c = estimates[used.get(j)].byClass().get(name);
@@ -304,7 +306,8 @@ public final class HeapGrowthQuery {
                 }
                 y[j] = c.bytes;
                 if (c.exact) {
-                    countedPoints++; // the JVM counted it at this GC; a carried figure is no new count
+                    countedAt[j] = true; // the JVM counted it at this GC; a carried figure is no new count
+                    countedPoints++;
                 }
             }
             IntList samples = samplesOf.get(name);
@@ -324,19 +327,29 @@ public final class HeapGrowthQuery {
                     topStack = st.getKey();
                 }
             }
-            Fit fit = Fit.of(x, y, m);
+            // a class no live sample holds is known only where the JVM counted it: between counts its figure is the
+            // last count carried (scaled with the heap), nothing new about it, which would only bend its line
+            boolean countsOnly = sampleCount == 0 && countedPoints > 0;
+            int points = countsOnly ? countedPoints : m;
+            double[] xs = new double[points];
+            double[] ys = new double[points];
+            List<long[]> series = new ArrayList<>(points);
+            for (int j = 0, q = 0; j < m; j++) {
+                if (!countsOnly || countedAt[j]) {
+                    xs[q] = x[j];
+                    ys[q++] = y[j];
+                    series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
+                }
+            }
+            Fit fit = Fit.of(xs, ys, points);
             // a class the JVM counted has its bytes pinned by the counts: the slope's test alone says how sure the
             // growth is; the others have their samples' error
             double error = countedPoints > 0 ? 0 : sampleCount == 0 ? 1 : 1 / Math.sqrt(sampleCount);
             double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
-            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - error);
-            List<long[]> series = new ArrayList<>(m);
-            for (int j = 0; j < m; j++) {
-                series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
-            }
-            suspects.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
-                    confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, sampleCount, countedPoints,
-                    stackNames(p, topStack), best == null ? 0 : best[1], series));
+            double confidence = points < 3 ? 0 : (1 - oneSided) * (1 - error);
+            suspects.add(new Suspect(name, fit.slope, points == 0 ? 0 : Math.round(ys[0]),
+                    points == 0 ? 0 : Math.round(ys[points - 1]), confidence, points < 3 ? 1 : fit.pValue, fit.rSquared,
+                    points, sampleCount, countedPoints, stackNames(p, topStack), best == null ? 0 : best[1], series));
         }
         suspects.sort(RANKING);
         return suspects;

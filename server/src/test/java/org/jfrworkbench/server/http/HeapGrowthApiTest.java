@@ -157,8 +157,11 @@ class HeapGrowthApiTest {
         assertEquals(CountedLeakRecording.LEAK, first.get("class").asText(), growth.toString());
         assertEquals(0, first.get("samples").asInt());
         assertEquals(CountedLeakRecording.CHUNKS, first.get("countedPoints").asInt(), first.toString());
+        // its series is its counts, 8 MiB a chunk at full GCs 10 s apart
+        assertEquals(CountedLeakRecording.CHUNKS, first.get("series").size(), first.toString());
+        assertEquals(CountedLeakRecording.leakBytes(0), first.get("firstBytes").asLong());
         assertEquals(CountedLeakRecording.leakBytes(CountedLeakRecording.CHUNKS - 1), first.get("lastBytes").asLong());
-        assertTrue(first.get("bytesPerSecond").asDouble() > 0, first.toString());
+        assertEquals(CountedLeakRecording.LEAK_STEP / 10.0, first.get("bytesPerSecond").asDouble(), 1, first.toString());
         assertTrue(first.get("confidence").asDouble() > 0.9, first.toString());
         JsonNode flat = growth.get("suspects").get(indexOf(growth.get("suspects"), CountedLeakRecording.FLAT));
         assertTrue(flat.get("bytesPerSecond").asDouble() <= 0, flat.toString());
@@ -179,7 +182,8 @@ class HeapGrowthApiTest {
                 points++;
             }
         }
-        assertEquals(2 * 2 * CountedLeakRecording.CHUNKS, points, growth.toString());
+        // the sampled class at each of the six GCs, the leak at its three counts
+        assertEquals(3 * CountedLeakRecording.CHUNKS, points, growth.toString());
         // per allocation stack there is nothing to count by: the samples' sites alone, the leak has none
         JsonNode bySite = server.get("/api/recordings/" + counted + "/heap/growth?by=stack").json();
         assertEquals(-1, indexOf(bySite.get("suspects"), CountedLeakRecording.LEAK), bySite.toString());
