@@ -224,14 +224,9 @@ public final class HeapGrowthQuery {
                 y[j] = (double) all.get(candidates[k]).heapUsedAfter() * weight[k] / totalWeight[k];
             }
             Fit fit = Fit.of(x, y, m);
-            int topStack = -1;
-            long[] best = null;
-            for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
-                if (best == null || st.getValue()[0] > best[0] || st.getValue()[0] == best[0] && st.getKey() < topStack) {
-                    best = st.getValue();
-                    topStack = st.getKey();
-                }
-            }
+            Map.Entry<Integer, long[]> heaviest = heaviest(stacks);
+            int topStack = heaviest == null ? -1 : heaviest.getKey();
+            long[] best = heaviest == null ? null : heaviest.getValue();
             int cls = (int) (long) e.getKey();
             String name = cls == 0 ? "[unknown class]" : p.strings().get(cls);
             List<String> stack = stackNames(p, topStack);
@@ -319,14 +314,9 @@ public final class HeapGrowthQuery {
                 st[0] += live.weight(i);
                 st[1]++;
             }
-            int topStack = -1;
-            long[] best = null;
-            for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
-                if (best == null || st.getValue()[0] > best[0] || st.getValue()[0] == best[0] && st.getKey() < topStack) {
-                    best = st.getValue();
-                    topStack = st.getKey();
-                }
-            }
+            Map.Entry<Integer, long[]> heaviest = heaviest(stacks);
+            int topStack = heaviest == null ? -1 : heaviest.getKey();
+            long[] best = heaviest == null ? null : heaviest.getValue();
             // a class no live sample holds is known only where the JVM counted it: between counts its figure is the
             // last count carried (scaled with the heap), nothing new about it, which would only bend its line
             boolean countsOnly = sampleCount == 0 && countedPoints > 0;
@@ -353,6 +343,21 @@ public final class HeapGrowthQuery {
         }
         suspects.sort(RANKING);
         return suspects;
+    }
+
+    /**
+     * Of a class's allocation stacks ({weight, samples} by stack), the one with most weight, the lowest stack id among
+     * equals so that the answer does not depend on the map's order; null without any.
+     */
+    private static Map.Entry<Integer, long[]> heaviest(Map<Integer, long[]> stacks) {
+        Map.Entry<Integer, long[]> best = null;
+        for (Map.Entry<Integer, long[]> st : stacks.entrySet()) {
+            if (best == null || st.getValue()[0] > best.getValue()[0]
+                    || st.getValue()[0] == best.getValue()[0] && st.getKey() < best.getKey()) {
+                best = st;
+            }
+        }
+        return best;
     }
 
     /** Frame names of a stack, root first; empty for samples without one. */

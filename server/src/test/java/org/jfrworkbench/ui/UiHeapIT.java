@@ -66,15 +66,10 @@ class UiHeapIT {
     void growingNamesTheLeakFirstAndOpensTheStackThatAllocatesIt() {
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
             Page page = context.newPage();
-            page.navigate("/?page=heap&id=" + leaking);
-            page.waitForSelector("#growth-table tbody tr.growth-row");
-            Locator first = page.locator("#growth-table tbody tr.growth-row").first();
-            assertEquals(LeakingRecording.LEAK, first.locator("td.method").getAttribute("title"));
+            Locator first = firstSuspect(page, leaking, LeakingRecording.LEAK);
             assertTrue(first.locator("svg.sparkline polyline").count() == 1, "a sparkline per class");
             assertTrue(!page.locator("#growth-stack-0").isVisible(), "the stack is closed until asked for");
-            first.locator(".growth-open").click();
-            page.waitForSelector("#growth-stack-0", new Page.WaitForSelectorOptions()
-                    .setState(com.microsoft.playwright.options.WaitForSelectorState.VISIBLE));
+            openStack(page, first);
             List<String> frames = page.locator("#growth-stack-0 .stack-frames li").allTextContents();
             assertEquals(List.of("com.acme.Service.handle", "com.acme.Cache.put", LeakingRecording.LEAK), frames);
             String findings = page.locator("#heap-findings").textContent();
@@ -169,6 +164,22 @@ class UiHeapIT {
         }
     }
 
+    /** The heap page of recording id, its Growing table's first row once shown, which must name cls. */
+    private static Locator firstSuspect(Page page, String id, String cls) {
+        page.navigate("/?page=heap&id=" + id);
+        page.waitForSelector("#growth-table tbody tr.growth-row");
+        Locator first = page.locator("#growth-table tbody tr.growth-row").first();
+        assertEquals(cls, first.locator("td.method").getAttribute("title"));
+        return first;
+    }
+
+    /** Opens a Growing row's stack and waits until it shows. */
+    private static void openStack(Page page, Locator row) {
+        row.locator(".growth-open").click();
+        page.waitForSelector("#growth-stack-0", new Page.WaitForSelectorOptions()
+                .setState(com.microsoft.playwright.options.WaitForSelectorState.VISIBLE));
+    }
+
     private static double between(BoundingBox a, BoundingBox b) {
         return (a.x + a.width + b.x) / 2;
     }
@@ -196,14 +207,9 @@ class UiHeapIT {
         String counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
             Page page = context.newPage();
-            page.navigate("/?page=heap&id=" + counted);
-            page.waitForSelector("#growth-table tbody tr.growth-row");
-            Locator first = page.locator("#growth-table tbody tr.growth-row").first();
-            assertEquals(CountedLeakRecording.LEAK, first.locator("td.method").getAttribute("title"));
+            Locator first = firstSuspect(page, counted, CountedLeakRecording.LEAK);
             assertEquals("0 \u00b7 3 counted", first.locator("td.samples-counted").textContent());
-            first.locator(".growth-open").click();
-            page.waitForSelector("#growth-stack-0", new Page.WaitForSelectorOptions()
-                    .setState(com.microsoft.playwright.options.WaitForSelectorState.VISIBLE));
+            openStack(page, first);
             assertEquals(List.of("[no stack]", CountedLeakRecording.LEAK),
                     page.locator("#growth-stack-0 .stack-frames li").allTextContents());
             assertTrue(page.locator("#growth-stack-0 p.hint").textContent().contains("the JVM\u2019s counts"),
