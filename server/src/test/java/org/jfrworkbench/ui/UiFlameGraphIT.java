@@ -367,6 +367,31 @@ class UiFlameGraphIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void theGraphsModulesAreAskedForFromThePagesHeadBeforeItsEntryRunsAndTheSideTablesCodeAfterTheGraphIsDrawn() {
+        List<String> first = List.of("app.js", "pages/recording.js", "pages/common.js", "core/dom.js", "core/state.js", "core/api.js",
+                "flame/flametree.js", "flame/flamepanel.js", "flame/flamegraph.js", "flame/colors.js", "flame/names.js",
+                "flame/search.js", "components/threadfilter.js", "components/samplefilters.js");
+        List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            context.onRequest(r -> asked.add(URI.create(r.url()).getPath()));
+            // the entry held back: what the browser asks for meanwhile, it has from the head alone
+            Page page = Browser.openHolding(context, errors, "/?page=recording&id=" + search + "&kind=cpu", "**/js/core/boot.js",
+                    p -> p.waitForCondition(() -> first.stream().allMatch(m -> asked.stream().anyMatch(a -> a.endsWith("/js/" + m)))));
+            assertEquals(List.of(), asked.stream().filter(a -> a.startsWith("/api/") || a.endsWith("/components/timeline.js")
+                    || a.endsWith("/components/hotmethods.js") || a.contains("/webjars/")).toList(),
+                    "before the entry ran: no data (the entry asks for it) and nothing only used after the first paint");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForSelector("#hot-methods .vbody .vrow");
+            assertEquals(Boolean.TRUE, page.evaluate("() => { const drawn = performance.getEntriesByName('workbench:drawn')[0].startTime;"
+                    + " const asked = m => performance.getEntriesByType('resource').find(e => e.name.endsWith(m)).startTime;"
+                    + " return asked('/components/timeline.js') >= drawn && asked('/components/hotmethods.js') >= drawn; }"),
+                    "the side tables' and timeline's code asked for after the graph was drawn");
+        }
+        assertEquals(List.of(), errors);
+    }
+
     /** The linked view's graph is the server's for its selection, asked for once, its tree built once, searched. */
     private static void assertLinkedView(Page page, Map<?, ?> expected, String how) {
         assertEquals(String.valueOf(((Number) expected.get("total")).longValue()), page.getAttribute("#flame-status", "data-weight"), how);
