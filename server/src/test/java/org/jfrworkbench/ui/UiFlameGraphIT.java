@@ -368,26 +368,30 @@ class UiFlameGraphIT {
     }
 
     @Test
-    void theGraphsModulesAreAskedForFromThePagesHeadBeforeItsEntryRunsAndTheSideTablesCodeAfterTheGraphIsDrawn() {
-        List<String> first = List.of("app.js", "pages/recording.js", "pages/common.js", "core/dom.js", "core/state.js", "core/api.js",
-                "flame/flametree.js", "flame/flamepanel.js", "flame/flamegraph.js", "flame/colors.js", "flame/names.js",
-                "flame/search.js", "components/threadfilter.js", "components/samplefilters.js");
+    void theGraphsDataAndModulesAreAskedForFromThePagesHeadBeforeItsEntryRunsAndTheSideTablesCodeAfterTheGraphIsDrawn() {
+        List<String> first = List.of("/js/app.js", "/js/pages/recording.js", "/js/pages/common.js", "/js/core/dom.js",
+                "/js/core/state.js", "/js/core/api.js", "/js/flame/flametree.js", "/js/flame/flamepanel.js", "/js/flame/flamegraph.js",
+                "/js/flame/colors.js", "/js/flame/names.js", "/js/flame/search.js", "/js/components/threadfilter.js",
+                "/js/components/samplefilters.js", "/api/recordings/" + search, "/api/recordings/" + search + "/flame");
         List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {
             context.onRequest(r -> asked.add(URI.create(r.url()).getPath()));
             // the entry held back: what the browser asks for meanwhile, it has from the head alone
             Page page = Browser.openHolding(context, errors, "/?page=recording&id=" + search + "&kind=cpu", "**/js/core/boot.js",
-                    p -> p.waitForCondition(() -> first.stream().allMatch(m -> asked.stream().anyMatch(a -> a.endsWith("/js/" + m)))));
-            assertEquals(List.of(), asked.stream().filter(a -> a.startsWith("/api/") || a.endsWith("/components/timeline.js")
+                    p -> p.waitForCondition(() -> first.stream().allMatch(m -> asked.stream().anyMatch(a -> a.endsWith(m)))));
+            assertEquals(List.of(), asked.stream().filter(a -> a.endsWith("/components/timeline.js")
                     || a.endsWith("/components/hotmethods.js") || a.contains("/webjars/")).toList(),
-                    "before the entry ran: no data (the entry asks for it) and nothing only used after the first paint");
+                    "before the entry ran: nothing only used after the first paint");
             page.waitForSelector(".flame-canvas[data-drawn]");
             page.waitForSelector("#hot-methods .vbody .vrow");
             assertEquals(Boolean.TRUE, page.evaluate("() => { const drawn = performance.getEntriesByName('workbench:drawn')[0].startTime;"
                     + " const asked = m => performance.getEntriesByType('resource').find(e => e.name.endsWith(m)).startTime;"
                     + " return asked('/components/timeline.js') >= drawn && asked('/components/hotmethods.js') >= drawn; }"),
                     "the side tables' and timeline's code asked for after the graph was drawn");
+            assertEquals(List.of(1L, 1L), List.of(asked.stream().filter(a -> a.endsWith("/flame")).count(),
+                    asked.stream().filter(a -> a.equals("/api/recordings/" + search)).count()),
+                    "the head's requests for the data are the ones the entry's fetch() takes: one each");
         }
         assertEquals(List.of(), errors);
     }

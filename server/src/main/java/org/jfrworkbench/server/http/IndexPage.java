@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
@@ -19,7 +20,7 @@ import java.util.zip.GZIPOutputStream;
 import io.javalin.http.Context;
 
 /**
- * The page at {@code /}: made once per view page, gzipped once, answered with its own type and length. Javalin's
+ * The page at {@code /}: made once per view page, answered with its own type and length. Javalin's
  * precompressing static handler served "/" with the length of the plain file, an empty type and the gzip body, so
  * clients that trust Content-Length waited for bytes that never came.
  *
@@ -31,6 +32,13 @@ import io.javalin.http.Context;
 final class IndexPage {
     /** Where index.html wants the page's module list. */
     static final String MODULES_PLACE = "<!-- page modules -->";
+    /** Where index.html wants the linked view's data. */
+    static final String DATA_PLACE = "<!-- view data -->";
+    // recording ids are hex hashes; anything else is left to the entry, which encodes it as the browser does
+    private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9_-]{1,200}");
+    private static final Pattern DIGITS = Pattern.compile("\\d{1,18}");
+    // a recording's view selection, in the order js/core/urls.js writes it into the flame graph's URL
+    private static final List<String> SELECTION = List.of("kind", "from", "to", "threads", "states", "source", "weight");
     // the code's static imports are one line each, with a relative path: import { a } from './x.js'; import './y.js';
     private static final Pattern STATIC_IMPORT = Pattern.compile("(?m)^import\\s[^'\"\\n]*?['\"](\\.{1,2}/[^'\"\\n]+\\.js)['\"]");
     // the router's pages: import('./pages/NAME.js')
@@ -38,7 +46,8 @@ final class IndexPage {
     // the modules index.html names itself
     private static final Set<String> IN_HEAD = Set.of("js/core/boot.js", "js/core/urls.js");
 
-    private record Variant(byte[] plain, byte[] gzip) {
+    /** A view page's head with its module list; the data's place still open. */
+    private record Variant(String html) {
     }
 
     private final Map<String, Variant> pages = new TreeMap<>();
@@ -68,14 +77,70 @@ final class IndexPage {
         // asked for every load: it names the process's assets path, so a new release's code is picked up
         ctx.header("Cache-Control", "no-cache");
         ctx.header("Vary", "Accept-Encoding");
-        Variant v = pages.getOrDefault(pageOf(ctx.queryParam("page"), ctx.queryParam("id"), ctx.queryParam("base")), other);
+        String page = pageOf(ctx.queryParam("page"), ctx.queryParam("id"), ctx.queryParam("base"));
+        StringBuilder links = new StringBuilder();
+        for (String url : earlyData(page, ctx.queryParamMap())) {
+            // as the entry's fetch() asks (same origin, cors mode), so that request takes this one's answer
+            links.append(links.isEmpty() ? "" : "\n  ").append("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"")
+                    .append(url.replace("&", "&amp;")).append("\">");
+        }
+        byte[] plain = pages.getOrDefault(page, other).html.replace(DATA_PLACE, links).getBytes(StandardCharsets.UTF_8);
         String accepted = ctx.header("Accept-Encoding");
         if (accepted != null && accepted.contains("gzip")) {
             ctx.header("Content-Encoding", "gzip");
-            ctx.result(v.gzip);
+            ctx.result(gzip(plain));
         } else {
-            ctx.result(v.plain);
+            ctx.result(plain);
         }
+    }
+
+    /**
+     * The URLs js/core/boot.js asks for first for this view, built as js/core/urls.js builds them: a recording's
+     * metadata, and its flame graph when the link names a kind and a range that can be shown. The view's other early
+     * requests (a diff, the service timeline) are left to the entry alone. A URL built otherwise than the entry's is
+     * only a request too many, never a wrong answer: the page uses what its own URL returns.
+     */
+    static List<String> earlyData(String page, Map<String, List<String>> query) {
+        String id = first(query, "id");
+        if (id == null || !PLAIN_ID.matcher(id).matches()) {
+            return List.of();
+        }
+        List<String> urls = new java.util.ArrayList<>();
+        if (page.equals("recording") || page.equals("heap") || page.equals("diff")) {
+            urls.add("/api/recordings/" + id);
+        }
+        String from = first(query, "from"), to = first(query, "to");
+        boolean rangeOk = (from == null || DIGITS.matcher(from).matches()) && (to == null || DIGITS.matcher(to).matches())
+                && !(from != null && to != null && Long.parseLong(from) > Long.parseLong(to));
+        if (page.equals("recording") && first(query, "kind") != null && rangeOk) {
+            // the page's view is every parameter of its address, the last of each name (Object.fromEntries)
+            StringBuilder q = new StringBuilder();
+            for (String key : SELECTION) {
+                append(q, key, last(query, key));
+            }
+            append(q, "invert", "1".equals(last(query, "invert")) ? "true" : null);
+            // the page reads the binary form on little-endian machines, which browsers run on
+            append(q, "format", "binary");
+            urls.add("/api/recordings/" + id + "/flame?" + q);
+        }
+        return urls;
+    }
+
+    private static void append(StringBuilder q, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            q.append(q.isEmpty() ? "" : "&").append(key).append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The first non-empty value of a parameter (URLSearchParams.get, empty taken as absent), or null. */
+    private static String first(Map<String, List<String>> query, String key) {
+        List<String> values = query.get(key);
+        return values == null || values.isEmpty() || values.get(0).isEmpty() ? null : values.get(0);
+    }
+
+    private static String last(Map<String, List<String>> query, String key) {
+        List<String> values = query.get(key);
+        return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
     }
 
     /** The view page an address shows, as the page's own code picks it (defaultPage in js/core/urls.js). */
@@ -117,14 +182,17 @@ final class IndexPage {
             }
             links.append("<link rel=\"modulepreload\" href=\"").append(assets).append('/').append(module).append("\">");
         }
-        byte[] plain = html.replace(MODULES_PLACE, links).getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        return new Variant(html.replace(MODULES_PLACE, links));
+    }
+
+    private static byte[] gzip(byte[] plain) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(plain.length / 2);
         try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
             gz.write(plain);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot compress the page", e);
         }
-        return new Variant(plain, out.toByteArray());
+        return out.toByteArray();
     }
 
     /** A file of the page's code (under public/), or null when there is none. */

@@ -81,6 +81,34 @@ class PageAssetsTest {
         }
     }
 
+    @Test
+    void thePageNamesInItsHeadTheDataItsEntryAsksForFirstBuiltAsTheEntryBuildsItsUrls() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            assertEquals(List.of("/api/recordings/3f2a", "/api/recordings/3f2a/flame?kind=cpu&amp;from=10&amp;to=20&amp;threads=1%2C2"
+                    + "&amp;states=RUNNABLE&amp;weight=ns&amp;invert=true&amp;format=binary"),
+                    data(s, "/?page=recording&id=3f2a&kind=cpu&from=10&to=20&threads=1,2&states=RUNNABLE&weight=ns&invert=1&zoom=a;b"));
+            assertEquals(List.of("/api/recordings/3f2a/flame?kind=alloc&amp;format=binary"), data(s, "/?id=3f2a&kind=alloc").subList(1, 2),
+                    "the page an address shows without page=");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a"), "no kind named: the page picks it from the metadata");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a&kind=cpu&from=20&to=10"), "a range the page does not show");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a&kind=cpu&from=x"));
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?page=heap&id=3f2a&kind=cpu"));
+            assertEquals(List.of(), data(s, "/?id=%22%3E%3Cscript%3E&kind=cpu"), "an id that is no recording's is left to the entry");
+            assertEquals(List.of(), data(s, "/"));
+        }
+    }
+
+    /** The data the page's head asks for for a link, as written in the page. */
+    private static List<String> data(TestServer s, String link) throws Exception {
+        String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"([^\"]+)\">").matcher(html);
+        List<String> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
     /** The modules the page's head names for a link, under the assets path, in order. */
     private static List<String> preloads(TestServer s, String link) throws Exception {
         String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
