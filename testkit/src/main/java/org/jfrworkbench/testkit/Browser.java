@@ -48,7 +48,7 @@ public final class Browser implements AutoCloseable {
                         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                         // headless Chromium opens a window per context and preloads the browser's own omnibox popup
                         // page into it: a renderer busy for some 0.4 s of CPU while a test's or benchmark's page loads
-                        "--disable-features=WebUIOmniboxPopup,PreloadTopChromeWebUI")));
+                        "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI")));
     }
 
     /** A fresh context (like a fresh browser profile) at 1280x800 that may use the clipboard. */
