@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +21,15 @@ import java.util.zip.GZIPOutputStream;
 import io.javalin.http.Context;
 
 /**
- * The page at {@code /}: made once per view page, answered with its own type and length. Javalin's
- * precompressing static handler served "/" with the length of the plain file, an empty type and the gzip body, so
- * clients that trust Content-Length waited for bytes that never came.
+ * The page at {@code /}, answered with its own type and length. Javalin's precompressing static handler served "/"
+ * with the length of the plain file, an empty type and the gzip body, so clients that trust Content-Length waited for
+ * bytes that never came.
  *
- * <p>Each variant names, in its head, every module the page's first paint imports (the router's and the view page's
- * static imports, transitively, as the files have them): the browser asks for them all while it reads the head,
- * instead of level by level as each module arrives and names the next, or after the entry script has arrived and run.
- * What a page imports only on use ({@code import()}: the side tables, the timeline and D3) is not named.
+ * <p>Its head names what the linked view's first paint needs, so the browser asks for it while it reads the head
+ * instead of after the entry script has arrived and run (and then level by level as each module names the next):
+ * every module the view page imports (the router's and the view page's static imports, transitively, as the files
+ * have them, made once per view page when the server starts; what a page imports only on use, the side tables, the
+ * timeline and D3, is not named), and the data the entry asks for first ({@link #earlyData}, per request).
  */
 final class IndexPage {
     /** Where index.html wants the page's module list. */
@@ -46,12 +48,9 @@ final class IndexPage {
     // the modules index.html names itself
     private static final Set<String> IN_HEAD = Set.of("js/core/boot.js", "js/core/urls.js");
 
-    /** A view page's head with its module list; the data's place still open. */
-    private record Variant(String html) {
-    }
-
-    private final Map<String, Variant> pages = new TreeMap<>();
-    private final Variant other;
+    // per view page: the page with its module list, the data's place still open
+    private final Map<String, String> pages = new TreeMap<>();
+    private final String other;
 
     /**
      * assets: the path the page's scripts and styles are named under, one per server process, whose answers the
@@ -84,7 +83,7 @@ final class IndexPage {
             links.append(links.isEmpty() ? "" : "\n  ").append("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"")
                     .append(url.replace("&", "&amp;")).append("\">");
         }
-        byte[] plain = pages.getOrDefault(page, other).html.replace(DATA_PLACE, links).getBytes(StandardCharsets.UTF_8);
+        byte[] plain = pages.getOrDefault(page, other).replace(DATA_PLACE, links).getBytes(StandardCharsets.UTF_8);
         String accepted = ctx.header("Accept-Encoding");
         if (accepted != null && accepted.contains("gzip")) {
             ctx.header("Content-Encoding", "gzip");
@@ -105,7 +104,7 @@ final class IndexPage {
         if (id == null || !PLAIN_ID.matcher(id).matches()) {
             return List.of();
         }
-        List<String> urls = new java.util.ArrayList<>();
+        List<String> urls = new ArrayList<>();
         if (page.equals("recording") || page.equals("heap") || page.equals("diff")) {
             urls.add("/api/recordings/" + id);
         }
@@ -174,7 +173,7 @@ final class IndexPage {
         return seen;
     }
 
-    private static Variant variant(String html, String assets, Set<String> modules) {
+    private static String variant(String html, String assets, Set<String> modules) {
         StringBuilder links = new StringBuilder();
         for (String module : modules) {
             if (!links.isEmpty()) {
@@ -182,7 +181,7 @@ final class IndexPage {
             }
             links.append("<link rel=\"modulepreload\" href=\"").append(assets).append('/').append(module).append("\">");
         }
-        return new Variant(html.replace(MODULES_PLACE, links));
+        return html.replace(MODULES_PLACE, links);
     }
 
     private static byte[] gzip(byte[] plain) {
