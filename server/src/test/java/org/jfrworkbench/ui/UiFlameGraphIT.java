@@ -367,6 +367,35 @@ class UiFlameGraphIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void theGraphsDataAndModulesAreAskedForFromThePagesHeadBeforeItsEntryRunsAndTheSideTablesCodeAfterTheGraphIsDrawn() {
+        List<String> first = List.of("/js/app.js", "/js/pages/recording.js", "/js/pages/common.js", "/js/core/dom.js",
+                "/js/core/state.js", "/js/core/api.js", "/js/flame/flametree.js", "/js/flame/flamepanel.js", "/js/flame/flamegraph.js",
+                "/js/flame/colors.js", "/js/flame/names.js", "/js/flame/search.js", "/js/components/threadfilter.js",
+                "/js/components/samplefilters.js", "/api/recordings/" + search, "/api/recordings/" + search + "/flame");
+        List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            context.onRequest(r -> asked.add(URI.create(r.url()).getPath()));
+            // the entry held back: what the browser asks for meanwhile, it has from the head alone
+            Page page = Browser.openHolding(context, errors, "/?page=recording&id=" + search + "&kind=cpu", "**/js/core/boot.js",
+                    p -> p.waitForCondition(() -> first.stream().allMatch(m -> asked.stream().anyMatch(a -> a.endsWith(m)))));
+            assertEquals(List.of(), asked.stream().filter(a -> a.endsWith("/components/timeline.js")
+                    || a.endsWith("/components/hotmethods.js") || a.contains("/webjars/")).toList(),
+                    "before the entry ran: nothing only used after the first paint");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            page.waitForSelector("#hot-methods .vbody .vrow");
+            assertEquals(Boolean.TRUE, page.evaluate("() => { const drawn = performance.getEntriesByName('workbench:drawn')[0].startTime;"
+                    + " const asked = m => performance.getEntriesByType('resource').find(e => e.name.endsWith(m)).startTime;"
+                    + " return asked('/components/timeline.js') >= drawn && asked('/components/hotmethods.js') >= drawn; }"),
+                    "the side tables' and timeline's code asked for after the graph was drawn");
+            assertEquals(List.of(1L, 1L), List.of(asked.stream().filter(a -> a.endsWith("/flame")).count(),
+                    asked.stream().filter(a -> a.equals("/api/recordings/" + search)).count()),
+                    "the head's requests for the data are the ones the entry's fetch() takes: one each");
+        }
+        assertEquals(List.of(), errors);
+    }
+
     /** The linked view's graph is the server's for its selection, asked for once, its tree built once, searched. */
     private static void assertLinkedView(Page page, Map<?, ?> expected, String how) {
         assertEquals(String.valueOf(((Number) expected.get("total")).longValue()), page.getAttribute("#flame-status", "data-weight"), how);

@@ -1,23 +1,9 @@
 // The page's entry, the one script index.html names: it asks for the data of the view the address links to, then
-// loads the page's code. Data first: the modules would otherwise take the browser's six connections per host
-// (HTTP/1.1) ahead of it.
+// runs the page's code (app.js), whose modules the head names, so the browser is fetching them already.
 
 import { defaultPage, fetchEarly, hasEarly, keepMade, urls } from './urls.js';
 
 performance.mark('workbench:boot');
-
-// the modules a page's first paint needs; preloading them saves the import waterfall (one round trip per level)
-// (the regex engine, flame/linearregex, loads with the first regex search)
-const FLAME = ['core/api', 'flame/colors', 'flame/names', 'flame/search', 'flame/flametree', 'flame/flamegraph', 'flame/flamepanel'];
-const PAGE_MODULES = {
-  recordings: ['core/api'],
-  // its timeline, side tables and compare picker load after the first paint
-  recording: [...FLAME, 'components/threadfilter', 'components/samplefilters'],
-  diff: [...FLAME, 'components/samplefilters'],
-  heap: [...FLAME, 'components/timeline', 'components/gcview', 'components/heapgrowth', 'components/comparepicker'],
-  service: [...FLAME, 'components/runlanes', 'components/samplefilters'],
-  heapdiff: ['core/api'],
-};
 
 /**
  * The graph's tree is decoded and laid out as soon as the early response for url and the two modules that read it
@@ -56,15 +42,14 @@ if (id && page === 'diff' && base) {
 
 if (page === 'service') fetchEarly(urls.timeline(param('q')));
 
-const modules = ['app', 'core/dom', 'core/state', 'pages/common'];
-if (PAGE_MODULES[page]) modules.push('pages/' + page, ...PAGE_MODULES[page]);
-// a link with a regex search (search= without literal=1) needs the engine for its first paint
-if (PAGE_MODULES[page] && param('search') && param('literal') !== '1') modules.push('flame/linearregex');
-for (const m of modules) {
+// The page's modules are named in the head (modulepreload links the server writes, IndexPage) and asked for while
+// the browser reads it. A link with a regex search (search= without literal=1) also needs the engine for its first
+// paint, which other views load on the first regex search.
+if (['recording', 'diff', 'heap', 'service'].includes(page) && param('search') && param('literal') !== '1') {
   const link = document.createElement('link');
   link.rel = 'modulepreload';
   // beside this module, under the path the page named it by (IndexPage: one the browser keeps)
-  link.href = new URL('../' + m + '.js', import.meta.url).href;
+  link.href = new URL('../flame/linearregex.js', import.meta.url).href;
   document.head.appendChild(link);
 }
 import('../app.js');

@@ -2,6 +2,8 @@
 // before the rest of the code has loaded; the responses boot.js started (and a flame graph's tree it built from one)
 // wait here until a page takes them.
 // Imports nothing: boot.js cannot run before this module has arrived.
+// The server writes a linked recording view's metadata and flame graph URLs into the page's head as these build them
+// (IndexPage.earlyData), so that boot.js's requests take those answers: a change here changes it there.
 
 // the binary flame graph, diff and live heap are read as typed arrays in the machine's byte order; they are little-endian
 const FORMAT = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'binary' : undefined;

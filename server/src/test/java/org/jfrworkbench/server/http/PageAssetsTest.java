@@ -1,12 +1,14 @@
 package org.jfrworkbench.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,5 +53,71 @@ class PageAssetsTest {
             assertTrue(location.equals(assets + "/js/pages/heap.js") || location.equals(s.base + assets + "/js/pages/heap.js"), location);
             assertEquals(404, s.get("/api/recordings/nothing").status(), "other paths' answers stay");
         }
+    }
+
+    @Test
+    void thePageNamesInItsHeadEveryModuleItsViewImportsStaticallyAndNoneItLoadsOnUse() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            List<String> recording = preloads(s, "/?id=abc&kind=cpu");
+            for (String m : new String[] {"app.js", "pages/recording.js", "core/dom.js", "core/api.js", "flame/flamegraph.js",
+                "flame/flametree.js", "components/samplefilters.js"}) {
+                assertTrue(recording.contains("js/" + m), m + " in " + recording);
+            }
+            // loaded after the first paint (import() in the page), or named by index.html itself
+            for (String m : new String[] {"components/timeline.js", "components/hotmethods.js", "flame/linearregex.js", "core/boot.js"}) {
+                assertFalse(recording.contains("js/" + m), m + " in " + recording);
+            }
+            assertEquals(recording, preloads(s, "/?page=recording&id=abc"), "the page an address shows without page=");
+            assertTrue(preloads(s, "/?page=diff&base=a&id=b").contains("js/pages/diff.js"));
+            assertTrue(preloads(s, "/?page=heap&id=a").contains("js/components/gcview.js"), "the heap page's GC chart is its first paint");
+            assertEquals(List.of("js/app.js", "js/core/dom.js", "js/core/state.js", "js/pages/common.js", "js/core/api.js"),
+                    preloads(s, "/?page=nothing"), "an unknown page: the router's own, which says so");
+            assertTrue(preloads(s, "/").contains("js/pages/recordings.js"));
+            String head = s.http.send(HttpRequest.newBuilder(URI.create(s.base + "/?id=abc")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            Matcher named = Pattern.compile("rel=\"modulepreload\" href=\"([^\"]+)\"").matcher(head);
+            while (named.find()) {
+                assertEquals(200, s.get(named.group(1)).status(), named.group(1));
+            }
+        }
+    }
+
+    @Test
+    void thePageNamesInItsHeadTheDataItsEntryAsksForFirstBuiltAsTheEntryBuildsItsUrls() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            assertEquals(List.of("/api/recordings/3f2a", "/api/recordings/3f2a/flame?kind=cpu&amp;from=10&amp;to=20&amp;threads=1%2C2"
+                    + "&amp;states=RUNNABLE&amp;weight=ns&amp;invert=true&amp;format=binary"),
+                    data(s, "/?page=recording&id=3f2a&kind=cpu&from=10&to=20&threads=1,2&states=RUNNABLE&weight=ns&invert=1&zoom=a;b"));
+            assertEquals(List.of("/api/recordings/3f2a/flame?kind=alloc&amp;format=binary"), data(s, "/?id=3f2a&kind=alloc").subList(1, 2),
+                    "the page an address shows without page=");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a"), "no kind named: the page picks it from the metadata");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a&kind=cpu&from=20&to=10"), "a range the page does not show");
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?id=3f2a&kind=cpu&from=x"));
+            assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?page=heap&id=3f2a&kind=cpu"));
+            assertEquals(List.of(), data(s, "/?id=%22%3E%3Cscript%3E&kind=cpu"), "an id that is no recording's is left to the entry");
+            assertEquals(List.of(), data(s, "/"));
+        }
+    }
+
+    /** The data the page's head asks for for a link, as written in the page. */
+    private static List<String> data(TestServer s, String link) throws Exception {
+        String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"([^\"]+)\">").matcher(html);
+        List<String> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /** The modules the page's head names for a link, under the assets path, in order. */
+    private static List<String> preloads(TestServer s, String link) throws Exception {
+        String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("rel=\"modulepreload\" href=\"/assets/[a-z0-9]+/([^\"]+)\"").matcher(html);
+        List<String> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        out.remove("js/core/urls.js"); // index.html's own, the entry's one import
+        return out;
     }
 }
