@@ -208,28 +208,34 @@ public final class ImportBench {
         }
         Map<String, double[]> wall = new LinkedHashMap<>();
         Map<String, double[]> cpu = new LinkedHashMap<>();
+        Map<String, double[]> allocated = new LinkedHashMap<>();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Map<String, String> what = new LinkedHashMap<>();
         readers.forEach(r -> {
             wall.put(r, new double[ROUNDS]);
             cpu.put(r, new double[ROUNDS]);
+            allocated.put(r, new double[ROUNDS]);
         });
         for (int i = 0; i < ROUNDS; i++) {
             for (int j = 0; j < readers.size(); j++) {
                 String reader = readers.get((i + j) % readers.size());
                 System.gc();
+                long a0 = threads.getCurrentThreadAllocatedBytes();
                 long c0 = cpuTime(os);
                 long t0 = System.nanoTime();
                 what.put(reader, read(reader, input));
                 wall.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
                 cpu.get(reader)[i] = (cpuTime(os) - c0) / 1e6;
+                allocated.get(reader)[i] = (threads.getCurrentThreadAllocatedBytes() - a0) / 1048576.0;
             }
         }
         double mb = Files.size(input) / 1048576.0;
         for (String reader : readers) {
             double w = median(wall.get(reader));
             double c = median(cpu.get(reader));
-            System.out.printf("%-14s wall median %8.1f ms (min %.1f)  %6.1f MB/s   cpu median %8.1f ms   read: %s%n",
-                    reader, w, Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), c, what.get(reader));
+            System.out.printf("%-14s wall median %8.1f ms (min %.1f)  %6.1f MB/s   cpu median %8.1f ms   allocated %.1f MB"
+                    + "   read: %s%n", reader, w, Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), c,
+                    median(allocated.get(reader)), what.get(reader));
             System.out.printf("RESULT %s %.1f %.1f%n", reader, w, c);
         }
         for (String peer : readers.subList(1, readers.size())) {
