@@ -30,6 +30,8 @@ public final class StackTable {
     public void reserve(int stacks, long frameIds) {
         int cap = (int) Math.min(Integer.MAX_VALUE - 8, (long) size + stacks);
         if (starts.length < cap) {
+            // each chunk reserves again: grown as add grows them, not to each reservation's exact size
+            cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(cap, starts.length + (starts.length >> 1) + 16L));
             starts = Arrays.copyOf(starts, cap);
             depths = Arrays.copyOf(depths, cap);
             truncated = Arrays.copyOf(truncated, cap);

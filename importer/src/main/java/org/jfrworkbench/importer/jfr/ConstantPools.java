@@ -119,6 +119,7 @@ final class ConstantPools implements JfrInput.StringPool {
             if (!stacks && !continuing && scalarFields(t)) {
                 // a count the file states: no more rows than the bytes left can hold (a byte per key and per field)
                 reserveRows(t, Math.min(n, in.remaining() / (t.fields.length + 1)));
+                keys[t.index].reserve(n);
             }
             for (int i = 0; i < n; i++) {
                 long key = in.readLong();

@@ -198,6 +198,7 @@ final class StackTraces {
         JfrType st = pendingType;
         if (pending > 0) {
             resolver.reserveStacks(pending, pendingFrames);
+            index.reserve(pending);
         }
         for (int e = 0; e < pending; e++) {
             in.pos = pendingPositions[e];
