@@ -25,7 +25,7 @@ public final class StackTable {
 
     /**
      * Room for up to stacks more stacks of frameIds frame ids in all (a pool's entries, before they are added): the
-     * columns and the index are sized once, and the pages that hold them are made to size instead of grown by copies.
+     * columns are sized once, and the pages that hold them are made to size instead of grown by copies.
      */
     public void reserve(int stacks, long frameIds) {
         int cap = (int) Math.min(Integer.MAX_VALUE - 8, (long) size + stacks);
@@ -36,7 +36,8 @@ public final class StackTable {
             depths = Arrays.copyOf(depths, cap);
             truncated = Arrays.copyOf(truncated, cap);
         }
-        index.reserve(cap);
+        // the index is not sized here: a pool's entries (some equal to others) can pass a power of two the stacks
+        // do not, and an index twice as large costs more cache misses per probe than its growth
         expectedIds = frameIds;
     }
 
