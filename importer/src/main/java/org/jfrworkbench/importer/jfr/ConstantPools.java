@@ -186,7 +186,8 @@ final class ConstantPools implements JfrInput.StringPool {
         }
         long need = ((long) rowCount[ti] + n) * fields;
         if (need > rows[ti].length) {
-            rows[ti] = Arrays.copyOf(rows[ti], (int) Math.min(Integer.MAX_VALUE - 8, need));
+            // at least doubled: the JDK writes a pool in many checkpoints, each reserving its own few entries
+            rows[ti] = Arrays.copyOf(rows[ti], (int) Math.min(Integer.MAX_VALUE - 8, Math.max(need, 2L * rows[ti].length)));
         }
     }
 
