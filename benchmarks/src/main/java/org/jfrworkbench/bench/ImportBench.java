@@ -40,6 +40,11 @@ import org.jfrworkbench.model.Profile;
  * time the whole JVM used meanwhile (GC, JIT and our decoder thread included). The heap figures come from a JVM per
  * reader: the peak heap used with a large -Xmx, and the smallest -Xmx (in steps of about 1.4x) that completes a read.
  *
+ * <p>With {@code -Dbench.vs=DIR} it compares two builds of the importer instead: this one and the one whose classes
+ * are in DIR (a classes directory or jar of another checkout, loaded by {@link OtherBuild}), reading in turn in one JVM
+ * as above (21 rounds unless told), and prints the medians and quartiles of the per-round ratios of this build to
+ * that one, of wall time and of the importing thread's CPU time; no heap runs.
+ *
  * <p>Run on demand: {@code benchmarks/run.sh ImportBench [NAME|FILE...]}. Options: {@code -Dbench.rounds=7},
  * {@code -Dbench.warmup=2} (rounds at least; as many as it takes to read 100 MB, at most 30), {@code -Dbench.xmx=3g} (of the timing JVM), {@code -Dbench.heap=false} (no heap runs),
  * {@code -Dbench.recordingFile=false} (leave the JDK's parser out: it is ten times slower than the others).
@@ -48,8 +53,12 @@ public final class ImportBench {
     private static final String WORKBENCH = "workbench";
     private static final String JFR_READER = "JfrReader";
     private static final String RECORDING_FILE = "RecordingFile";
+    /** The other build of {@code -Dbench.vs}. */
+    private static final String BASE = "base";
+    private static OtherBuild other;
     private static final int WARMUP = Integer.getInteger("bench.warmup", 2);
-    private static final int ROUNDS = Integer.getInteger("bench.rounds", 7);
+    private static final String VS = System.getProperty("bench.vs");
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", VS != null ? 21 : 7);
     private static final String XMX = System.getProperty("bench.xmx", "3g");
     /** Heaps tried for the smallest -Xmx, in MB: steps of about 1.4x. */
     private static final int[] HEAPS = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
@@ -67,6 +76,10 @@ public final class ImportBench {
             }
             return;
         }
+        if (VS != null) {
+            versus(args.length > 0 ? List.of(args) : BenchInputs.names());
+            return;
+        }
         List<String> readers = new ArrayList<>(List.of(WORKBENCH, JFR_READER));
         if (!"false".equals(System.getProperty("bench.recordingFile"))) {
             readers.add(RECORDING_FILE);
@@ -75,19 +88,7 @@ public final class ImportBench {
         List<String> names = args.length > 0 ? List.of(args) : BenchInputs.names();
         List<String> table = new ArrayList<>();
         for (String name : names) {
-            Path file = Files.isRegularFile(Path.of(name)) ? Path.of(name) : null;
-            String facts;
-            if (file == null) {
-                BenchInputs.Facts f = BenchInputs.facts(name);
-                file = f.file();
-                facts = String.format("%s: %s, %.1f MB, %d chunk%s, %,d samples (%s), %,d distinct stacks", name,
-                        f.description(), f.bytes() / 1048576.0, f.chunks(), f.chunks() == 1 ? "" : "s", f.samples(),
-                        f.kinds(), f.distinctStacks());
-            } else {
-                facts = String.format("%s: %.1f MB", file, Files.size(file) / 1048576.0);
-            }
-            System.out.println("input " + facts);
-            System.out.println("load: " + load());
+            Path file = input(name);
             List<String> out = runChild(List.of("-Xmx" + XMX), "paired", file, readers);
             out.forEach(System.out::println);
             Map<String, double[]> times = results(out);
@@ -115,6 +116,45 @@ public final class ImportBench {
         System.out.println("| input | workbench wall / CPU | JfrReader wall / CPU | vs JfrReader wall / CPU "
                 + "| vs RecordingFile wall / CPU |" + (heap ? String.join(" |", readers.stream()
                 .map(r -> " " + r + " peak / smallest -Xmx").toList()) + " |" : ""));
+        table.forEach(System.out::println);
+    }
+
+    /** The file of a benchmark input (made if missing) or the file named; prints what it holds and the load. */
+    private static Path input(String name) throws Exception {
+        Path file = Files.isRegularFile(Path.of(name)) ? Path.of(name) : null;
+        String facts;
+        if (file == null) {
+            BenchInputs.Facts f = BenchInputs.facts(name);
+            file = f.file();
+            facts = String.format("%s: %s, %.1f MB, %d chunk%s, %,d samples (%s), %,d distinct stacks", name,
+                    f.description(), f.bytes() / 1048576.0, f.chunks(), f.chunks() == 1 ? "" : "s", f.samples(),
+                    f.kinds(), f.distinctStacks());
+        } else {
+            facts = String.format("%s: %.1f MB", file, Files.size(file) / 1048576.0);
+        }
+        System.out.println("input " + facts);
+        System.out.println("load: " + load());
+        return file;
+    }
+
+    /** -Dbench.vs: this build's importer against the other build's, in turn in one JVM per input. */
+    private static void versus(List<String> names) throws Exception {
+        new OtherBuild(Path.of(VS));
+        List<String> table = new ArrayList<>();
+        for (String name : names) {
+            Path file = input(name);
+            List<String> out = runChild(List.of("-Xmx" + XMX), "paired", file, List.of(WORKBENCH, BASE));
+            out.forEach(System.out::println);
+            Map<String, double[]> times = results(out);
+            double[] r = times.get("RATIO " + BASE);
+            System.out.println("load: " + load());
+            System.out.println();
+            table.add(String.format("| %s | %.0f / %.0f ms | %.0f / %.0f ms | **%.2fx** (%.2f-%.2f) / %.2fx (%.2f-%.2f) |",
+                    name, times.get(WORKBENCH)[0], times.get(WORKBENCH)[1], times.get(BASE)[0], times.get(BASE)[1],
+                    r[0], r[2], r[3], r[1], r[4], r[5]));
+        }
+        System.out.println("| input | this build wall / thread CPU | " + VS + " wall / thread CPU | this vs that wall / CPU "
+                + "(medians of the rounds' ratios, quartiles) |");
         table.forEach(System.out::println);
     }
 
@@ -168,45 +208,76 @@ public final class ImportBench {
         }
         Map<String, double[]> wall = new LinkedHashMap<>();
         Map<String, double[]> cpu = new LinkedHashMap<>();
+        Map<String, double[]> allocated = new LinkedHashMap<>();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Map<String, String> what = new LinkedHashMap<>();
         readers.forEach(r -> {
             wall.put(r, new double[ROUNDS]);
             cpu.put(r, new double[ROUNDS]);
+            allocated.put(r, new double[ROUNDS]);
         });
         for (int i = 0; i < ROUNDS; i++) {
             for (int j = 0; j < readers.size(); j++) {
                 String reader = readers.get((i + j) % readers.size());
                 System.gc();
-                long c0 = os.getProcessCpuTime();
+                long a0 = threads.getCurrentThreadAllocatedBytes();
+                long c0 = cpuTime(os);
                 long t0 = System.nanoTime();
                 what.put(reader, read(reader, input));
                 wall.get(reader)[i] = (System.nanoTime() - t0) / 1e6;
-                cpu.get(reader)[i] = (os.getProcessCpuTime() - c0) / 1e6;
+                cpu.get(reader)[i] = (cpuTime(os) - c0) / 1e6;
+                allocated.get(reader)[i] = (threads.getCurrentThreadAllocatedBytes() - a0) / 1048576.0;
             }
         }
         double mb = Files.size(input) / 1048576.0;
         for (String reader : readers) {
             double w = median(wall.get(reader));
             double c = median(cpu.get(reader));
-            System.out.printf("%-14s wall median %8.1f ms (min %.1f)  %6.1f MB/s   cpu median %8.1f ms   read: %s%n",
-                    reader, w, Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), c, what.get(reader));
+            System.out.printf("%-14s wall median %8.1f ms (min %.1f)  %6.1f MB/s   cpu median %8.1f ms   allocated %.1f MB"
+                    + "   read: %s%n", reader, w, Arrays.stream(wall.get(reader)).min().orElse(0), mb / (w / 1000), c,
+                    median(allocated.get(reader)), what.get(reader));
             System.out.printf("RESULT %s %.1f %.1f%n", reader, w, c);
         }
         for (String peer : readers.subList(1, readers.size())) {
-            double w = medianRatio(wall, peer);
-            double c = medianRatio(cpu, peer);
-            System.out.printf("workbench vs %s: wall %.2fx, cpu %.2fx (medians of %d rounds' ratios; above 1 = "
-                    + "workbench faster)%n", peer, w, c, ROUNDS);
-            System.out.printf("RESULT RATIO %s %.3f %.3f%n", peer, w, c);
+            double[] w = ratios(wall, peer);
+            double[] c = ratios(cpu, peer);
+            System.out.printf("workbench vs %s: wall %.2fx (quartiles %.2f-%.2f), cpu %.2fx (%.2f-%.2f) (per-round "
+                    + "ratios of %d rounds; above 1 = workbench faster)%n", peer, median(w), quantile(w, 0.25),
+                    quantile(w, 0.75), median(c), quantile(c, 0.25), quantile(c, 0.75), ROUNDS);
+            System.out.printf("RESULT RATIO %s %.3f %.3f %.3f %.3f %.3f %.3f%n", peer, median(w), median(c),
+                    quantile(w, 0.25), quantile(w, 0.75), quantile(c, 0.25), quantile(c, 0.75));
+            if (!what.get(peer).equals(what.get(WORKBENCH)) && peer.equals(BASE)) {
+                System.out.println("WARNING: the two builds read different models: " + what.get(WORKBENCH) + " / "
+                        + what.get(peer));
+            }
         }
     }
 
-    private static double medianRatio(Map<String, double[]> times, String peer) {
+    /**
+     * The CPU time of the whole JVM (in steps of 10 ms on Linux); with -Dbench.vs that of the importing thread (to the
+     * nanosecond: two builds differ by less than a step), which leaves out GC, JIT and the importer's decoder thread.
+     */
+    private static long cpuTime(com.sun.management.OperatingSystemMXBean os) {
+        return VS != null ? ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() : os.getProcessCpuTime();
+    }
+
+    /** Each round's time of the peer divided by the workbench's. */
+    private static double[] ratios(Map<String, double[]> times, String peer) {
         double[] r = new double[ROUNDS];
         for (int i = 0; i < ROUNDS; i++) {
             r[i] = times.get(peer)[i] / times.get(WORKBENCH)[i];
         }
-        return median(r);
+        return r;
+    }
+
+    /** The q-quantile, interpolated between the nearest ranks. */
+    private static double quantile(double[] values, double q) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        double at = q * (v.length - 1);
+        int lo = (int) Math.floor(at);
+        int hi = Math.min(v.length - 1, lo + 1);
+        return v[lo] + (v[hi] - v[lo]) * (at - lo);
     }
 
     private static double median(double[] values) {
@@ -250,7 +321,11 @@ public final class ImportBench {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvm);
-        cmd.addAll(List.of("-XX:+UseG1GC", "-Dbench.warmup=" + WARMUP, "-Dbench.rounds=" + ROUNDS, "-cp", classPath(),
+        cmd.addAll(List.of("-XX:+UseG1GC", "-Dbench.warmup=" + WARMUP, "-Dbench.rounds=" + ROUNDS));
+        if (VS != null) {
+            cmd.add("-Dbench.vs=" + VS);
+        }
+        cmd.addAll(List.of("-cp", classPath(),
                 ImportBench.class.getName(), "child", what, input.toString()));
         cmd.addAll(readers);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -323,6 +398,12 @@ public final class ImportBench {
                     }
                 }
                 return events + " events, " + frames + " frames";
+            }
+            case BASE: {
+                if (other == null) {
+                    other = new OtherBuild(Path.of(VS));
+                }
+                return other.read(input);
             }
             case JFR_READER: {
                 long events = 0;

@@ -26,6 +26,16 @@ public final class FrameTable {
         return id;
     }
 
+    /** Room for count frames in all: the columns and the index are sized once instead of grown by copies. */
+    public void reserve(int count) {
+        if (methods.length < count) {
+            methods = java.util.Arrays.copyOf(methods, count);
+            lines = java.util.Arrays.copyOf(lines, count);
+            types = java.util.Arrays.copyOf(types, count);
+        }
+        index.reserve(count);
+    }
+
     public int method(int frame) {
         return methods[frame];
     }

@@ -25,6 +25,16 @@ public final class MethodTable {
         return id;
     }
 
+    /** Room for count methods in all: the columns and the index are sized once instead of grown by copies. */
+    public void reserve(int count) {
+        if (classNames.length < count) {
+            classNames = java.util.Arrays.copyOf(classNames, count);
+            names = java.util.Arrays.copyOf(names, count);
+            descriptors = java.util.Arrays.copyOf(descriptors, count);
+        }
+        index.reserve(count);
+    }
+
     public int className(int method) {
         return classNames[method];
     }

@@ -36,6 +36,22 @@ final class OpenHashIndex {
         count++;
     }
 
+    /** Room for count ids in all without a rehash (the caller knows how many are coming). */
+    void reserve(int count) {
+        int[] old = live();
+        if ((count + 1L) * 2 <= old.length >>> 1) {
+            return;
+        }
+        int slots = Integer.highestOneBit((int) Math.min(1 << 29, (count + 1L) * 2 - 1)) << 1;
+        int[] t = new int[2 * slots];
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i] != 0) {
+                put(t, old[i + 1], old[i]);
+            }
+        }
+        table = t;
+    }
+
     private static void put(int[] t, int h, int slot) {
         int mask = (t.length >>> 1) - 1;
         int i = h & mask;

@@ -20,6 +20,26 @@ public final class StackTable {
     private boolean[] truncated = new boolean[0];
     private int size;
     private final OpenHashIndex index = new OpenHashIndex();
+    /** Frame ids {@link #reserve} announced and add has not stored yet: the size of the pages made for them. */
+    private long expectedIds;
+
+    /**
+     * Room for up to stacks more stacks of frameIds frame ids in all (a pool's entries, before they are added): the
+     * columns are sized once, and the pages that hold them are made to size instead of grown by copies.
+     */
+    public void reserve(int stacks, long frameIds) {
+        int cap = (int) Math.min(Integer.MAX_VALUE - 8, (long) size + stacks);
+        if (starts.length < cap) {
+            // each chunk reserves again: grown as add grows them, not to each reservation's exact size
+            cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(cap, starts.length + (starts.length >> 1) + 16L));
+            starts = Arrays.copyOf(starts, cap);
+            depths = Arrays.copyOf(depths, cap);
+            truncated = Arrays.copyOf(truncated, cap);
+        }
+        // the index is not sized here: a pool's entries (some equal to others) can pass a power of two the stacks
+        // do not, and an index twice as large costs more cache misses per probe than its growth
+        expectedIds = frameIds;
+    }
 
     /** Adds frames[from, from+length) (leaf first); returns the id of the equal stack if there is one. */
     public int add(int[] stackFrames, int from, int length, boolean wasTruncated) {
@@ -49,7 +69,13 @@ public final class StackTable {
         if (pageFree < length || pages.length == 0) {
             // the first page starts small: most recordings have few stacks
             int capacity = pages.length == 0 ? Math.max(length, 4096) : Math.max(length, PAGE);
-            if (pages.length == 1 && pages[0].length < PAGE && length <= PAGE) {
+            if (expectedIds > 0) {
+                // announced: a page for what is still to come (not below the first page's start, nor above a page)
+                capacity = (int) Math.max(length, Math.min(PAGE, Math.max(expectedIds, 4096)));
+                pages = Arrays.copyOf(pages, pages.length + 1);
+                pages[pages.length - 1] = new int[capacity];
+                pageFree = capacity;
+            } else if (pages.length == 1 && pages[0].length < PAGE && length <= PAGE) {
                 // grow the small first page up to a full one before adding pages
                 int used = pages[0].length - pageFree;
                 int grown = Math.max(used + length, Math.min(PAGE, pages[0].length * 4));
@@ -65,6 +91,7 @@ public final class StackTable {
         int offset = pages[page].length - pageFree;
         System.arraycopy(stackFrames, from, pages[page], offset, length);
         pageFree -= length;
+        expectedIds = Math.max(0, expectedIds - length);
         if (starts.length <= id) {
             int cap = Math.max(id + 1, starts.length + (starts.length >> 1) + 16);
             starts = Arrays.copyOf(starts, cap);
@@ -118,12 +145,15 @@ public final class StackTable {
     }
 
     /**
-     * After the import: the lookup index is dropped, the last page and the per-stack columns trimmed to what they
-     * hold; add() then throws.
+     * After the import: the lookup index is dropped, the last page (when more than a quarter of it is free) and the
+     * per-stack columns trimmed to what they hold; add() then throws.
      */
     void seal() {
         index.release();
-        if (pages.length > 0 && pageFree > 0) {
+        expectedIds = 0;
+        // a last page sized to a reservation is mostly full (the pool's stacks that were equal to others, e.g. by their
+        // bytecode indices alone, left room): copying it would cost more than the ids it frees
+        if (pages.length > 0 && pageFree > pages[pages.length - 1].length >>> 2) {
             int last = pages.length - 1;
             pages[last] = Arrays.copyOf(pages[last], pages[last].length - pageFree);
             pageFree = 0;

@@ -113,6 +113,17 @@ final class ChunkResolver {
         return profile.stacks().add(frames, 0, depth, truncated, hash);
     }
 
+    /** Room in the model for up to stacks more stacks of frameIds frames in all (see {@link StackTable#reserve}). */
+    void reserveStacks(int stacks, long frameIds) {
+        profile.stacks().reserve(stacks, frameIds);
+        if (profile.frames().size() == 0 && methodType != null) {
+            // the first stacks of a model: each method of the pool is a model method, and has a frame at least
+            int methods = pools.rowCount(methodType);
+            profile.methods().reserve(methods);
+            profile.frames().reserve(methods);
+        }
+    }
+
     /** The model frame of a model method, line and frame type (ordinal). */
     int frame(int method, int line, int type) {
         return profile.frames().add(method, line, FrameType.of(type));

@@ -116,6 +116,11 @@ final class ConstantPools implements JfrInput.StringPool {
             }
             int n = in.readCount("constant");
             boolean stacks = t.name.equals("jdk.types.StackTrace");
+            if (!stacks && !continuing && scalarFields(t)) {
+                // a count the file states: no more rows than the bytes left can hold (a byte per key and per field)
+                reserveRows(t, Math.min(n, in.remaining() / (t.fields.length + 1)));
+                keys[t.index].reserve(n);
+            }
             for (int i = 0; i < n; i++) {
                 long key = in.readLong();
                 int entryStart = in.pos;
@@ -171,6 +176,21 @@ final class ConstantPools implements JfrInput.StringPool {
         return true;
     }
 
+    /** Room for n more rows of t (its pool's count, read before the entries): the rows are not grown by copies. */
+    private void reserveRows(JfrType t, int n) {
+        int ti = t.index;
+        int fields = Math.max(t.fields.length, 1);
+        if (keys[ti] == null) {
+            keys[ti] = new LongIntMap();
+            rows[ti] = new long[fields * 64];
+        }
+        long need = ((long) rowCount[ti] + n) * fields;
+        if (need > rows[ti].length) {
+            // at least doubled: the JDK writes a pool in many checkpoints, each reserving its own few entries
+            rows[ti] = Arrays.copyOf(rows[ti], (int) Math.min(Integer.MAX_VALUE - 8, Math.max(need, 2L * rows[ti].length)));
+        }
+    }
+
     /** Reads an entry of a {@link #scalarFields} type into its pool's rows; each field as {@link ValueReader#scalar}. */
     private void putRow(JfrType t, long key, JfrInput in, ValueReader reader) throws InvalidRecordingException {
         int ti = t.index;
@@ -191,6 +211,11 @@ final class ConstantPools implements JfrInput.StringPool {
         }
         keys[ti].put(key, row);
         rowCount[ti] = row + 1;
+    }
+
+    /** The number of rows of t's pool (0 for a type not kept in rows). */
+    int rowCount(JfrType t) {
+        return rows[t.index] == null ? 0 : rowCount[t.index];
     }
 
     /** The row of the entry of type t with this key, or -1; only for a type kept in rows (see {@link #hasRows}). */

@@ -82,6 +82,17 @@ final class LongIntMap {
         size++;
     }
 
+    /**
+     * Room for n keys, assumed to be about 0 to n (a pool's count: JFR writers number most pools from 1): the direct
+     * array is made that long at once instead of grown by copies; larger keys grow it as before.
+     */
+    void reserve(int n) {
+        int k = Math.min(denseLimit, n + 1);
+        if (k > dense.length) {
+            dense = Arrays.copyOf(dense, k);
+        }
+    }
+
     void clear() {
         Arrays.fill(dense, 0);
         if (size > 0) {

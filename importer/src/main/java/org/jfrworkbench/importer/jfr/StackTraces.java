@@ -36,6 +36,8 @@ final class StackTraces {
     private long[] pendingKeys = new long[1024];
     private int[] pendingPositions = new int[1024];
     private int pending;
+    /** The frames of the pending entries (each up to {@link #MAX_FRAMES}): room the model stacks may need. */
+    private long pendingFrames;
     private JfrType pendingType;
     private int[] frames = new int[256];
     private long[] packedKeys = new long[256];
@@ -94,6 +96,7 @@ final class StackTraces {
     void reset() {
         index.clear();
         pending = 0;
+        pendingFrames = 0;
         rolesFor = null;
         keySpace++;
         if (carryable && chunkFrames.size() > 0) {
@@ -149,7 +152,7 @@ final class StackTraces {
         int start = in.pos;
         for (JfrField f : st.fields) {
             if (isFrames(f)) {
-                skipFrames(in, values, f.type);
+                pendingFrames += Math.min(MAX_FRAMES, skipFrames(in, values, f.type));
             } else {
                 values.skip(f, 1);
             }
@@ -167,19 +170,21 @@ final class StackTraces {
         return f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT;
     }
 
-    private void skipFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
+    /** Moves past the frames of one stack; returns their number. */
+    private int skipFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
         roles(frame);
         if (allVarints) {
             in.skipVarints((long) n * fields.length);
-            return;
+            return n;
         }
         for (int i = 0; i < n; i++) {
             for (JfrField f : fields) {
                 values.skip(f, 2);
             }
         }
+        return n;
     }
 
     /**
@@ -191,6 +196,10 @@ final class StackTraces {
             confirmTypes(resolver);
         }
         JfrType st = pendingType;
+        if (pending > 0) {
+            resolver.reserveStacks(pending, pendingFrames);
+            index.reserve(pending);
+        }
         for (int e = 0; e < pending; e++) {
             in.pos = pendingPositions[e];
             values.budget(in.remaining());
@@ -216,6 +225,7 @@ final class StackTraces {
             index.put(key, resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
         }
         pending = 0;
+        pendingFrames = 0;
     }
 
     /**
