@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Two independent halves of one query (a diff's two sides) at once: the second is offered to a helper thread while
- * the caller's thread does the first, and whichever thread gets to the second first does it. While another query
+ * Two independent halves of one query (a diff's two sides; then its merged tree and its method rows) at once: the
+ * second is offered to a helper thread while the caller's thread does the first, and whichever thread gets to the
+ * second first does it. While another query
  * runs ({@link QueryLimits#running}), other processes leave no processor spare ({@link #spare}), or every helper is
  * busy, the caller does both in turn, as without helpers: parallelism only uses a core that would otherwise idle,
  * and a query never waits for a helper to free up. Helpers: one per core but one (none on one core;
@@ -26,6 +27,8 @@ final class Parallel {
     private static final java.lang.management.OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
     /** How long one look at the machine's CPU use serves: the diffs of one client come a few per second. */
     private static final long LOOK_NANOS = 250_000_000L;
+    /** Null: halves offered when a processor is spare; tests set always (true) or never (false) to answer both ways. */
+    static volatile Boolean offered;
     private static long lookedAt;
     private static boolean looked;
     private static boolean spareSeen;
@@ -40,7 +43,9 @@ final class Parallel {
     static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
         // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
         // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
-        return both(first, second, HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare());
+        Boolean given = offered;
+        return both(first, second, given != null ? given
+                : HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare());
     }
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
