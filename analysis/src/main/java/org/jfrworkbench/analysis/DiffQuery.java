@@ -69,8 +69,12 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         TreeWeights wb = sb.w();
         // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
-        DiffTree tree = DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold());
-        DiffChanges.Rows rows = DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds);
+        // the merged tree and the method rows read the sides but not each other: at once where a core is spare
+        Parallel.Both<DiffTree, DiffChanges.Rows> parts = Parallel.both(
+                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold()),
+                () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
+        DiffTree tree = parts.first();
+        DiffChanges.Rows rows = parts.second();
         int[] significance = DiffChanges.nodeSignificance(tree, mode, wa.samples(), wb.samples(), baseSeconds,
                 targetSeconds, wa.totalWeight(), wb.totalWeight());
         int n = tree.size;

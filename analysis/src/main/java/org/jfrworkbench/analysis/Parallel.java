@@ -1,7 +1,6 @@
 package org.jfrworkbench.analysis;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -11,11 +10,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Two independent halves of one query (a diff's two sides) at once: the second is offered to a helper thread while
- * the caller's thread does the first, and whichever thread gets to the second first does it. While another query
- * runs ({@link QueryLimits#running}), the machine's load average reaches its cores, or every helper is busy, the
- * caller does both in turn, as without helpers: parallelism only uses a core that would otherwise idle, and a query
- * never waits for a helper to free up. Helpers: one per core but one (none on one core;
+ * Two independent halves of one query (a diff's two sides; then its merged tree and its method rows) at once: the
+ * second is offered to a helper thread while the caller's thread does the first, and whichever thread gets to the
+ * second first does it. While another query
+ * runs ({@link QueryLimits#running}), other processes leave no processor spare ({@link #spare}), or every helper is
+ * busy, the caller does both in turn, as without helpers: parallelism only uses a core that would otherwise idle,
+ * and a query never waits for a helper to free up. Helpers: one per core but one (none on one core;
  * {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off).
  */
 final class Parallel {
@@ -24,7 +24,14 @@ final class Parallel {
     /** Its threads start on first use and end after 30 s idle. */
     private static final ThreadPoolExecutor POOL = pool(Math.max(1, HELPERS));
     private static final int CORES = Runtime.getRuntime().availableProcessors();
-    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
+    private static final java.lang.management.OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
+    /** How long one look at the machine's CPU use serves: the diffs of one client come a few per second. */
+    private static final long LOOK_NANOS = 250_000_000L;
+    /** Null: halves offered when a processor is spare; tests set always (true) or never (false) to answer both ways. */
+    static volatile Boolean offered;
+    private static long lookedAt;
+    private static boolean looked;
+    private static boolean spareSeen;
 
     private Parallel() {
     }
@@ -34,9 +41,11 @@ final class Parallel {
     }
 
     static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
-        // another query running, or a machine whose cores are all busy, leaves no core idle: a helper would only
-        // take turns with the others, and measured so, two clients' diffs took longer with helpers than without
-        return both(first, second, HELPERS > 0 && QueryLimits.running() <= 1 && !busyMachine());
+        // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
+        // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
+        Boolean given = offered;
+        return both(first, second, given != null ? given
+                : HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare());
     }
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
@@ -80,10 +89,39 @@ final class Parallel {
         }
     }
 
-    /** Whether the machine's run queue (the last minute's load average) fills every core; false where unknown. */
-    private static boolean busyMachine() {
-        double load = OS.getSystemLoadAverage();
-        return load >= CORES;
+    /**
+     * Whether a processor is spare for a helper beside the caller's thread, judged from the CPU time the machine and
+     * this JVM used since the last look (at most every {@link #LOOK_NANOS}): the machine's load average would count
+     * this JVM's own queries of the last minute, done by now, as other work, and keep up the count of a process
+     * that has since stopped. Where the CPU times are unknown (or on the first look), the load average decides.
+     */
+    private static synchronized boolean processorSpare() {
+        long now = System.nanoTime();
+        if (looked && now - lookedAt < LOOK_NANOS) {
+            return spareSeen;
+        }
+        double machine = -1;
+        double ours = -1;
+        if (OS instanceof com.sun.management.OperatingSystemMXBean os) {
+            // both since the previous call (the first call: since the JVM started measuring), so read together
+            machine = os.getCpuLoad();
+            ours = os.getProcessCpuLoad();
+        }
+        spareSeen = looked && machine >= 0 && ours >= 0 ? spare(CORES, machine, ours)
+                : OS.getSystemLoadAverage() < CORES - 0.5;
+        looked = true;
+        lookedAt = now;
+        return spareSeen;
+    }
+
+    /**
+     * machine, ours: the shares of all processors' time that the machine and this JVM used (0 to 1). Spare when the
+     * other processes' use and the caller's thread stay below the processors less a half, the test by which the
+     * importer reads a chunk on a second thread (there with the load average, its own thread included).
+     */
+    static boolean spare(int cores, double machine, double ours) {
+        double others = Math.max(0, machine - ours) * cores;
+        return others + 1 < cores - 0.5;
     }
 
     /** Daemon helpers; offers past a short queue are dropped (their caller does the work itself). */

@@ -43,7 +43,10 @@ public final class QueryLimits {
         }
     }
 
-    /** Queries running under limits in this JVM now (the caller's included): more than one leaves no core idle. */
+    /**
+     * Work running under limits in this JVM now (the caller's included): queries, and the other heavy work that the
+     * server admits (imports, loading a recording) under no limits. More than one leaves no core idle.
+     */
     static int running() {
         return RUNNING.get();
     }

@@ -1,5 +1,6 @@
 package org.jfrworkbench.analysis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -152,6 +153,41 @@ class DiffQueryTest {
         }
         assertEquals(500, n.base()[0]);
         assertEquals(500, n.target()[0]);
+    }
+
+    @Test
+    void aDiffAnswersAlikeWithItsPartsOnHelpersOrInTurn() {
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        Random r = new Random(5);
+        for (int i = 0; i < 4000; i++) {
+            a.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(30) + ";m.B.b" + r.nextInt(60) + ";m.D.d" + r.nextInt(9));
+            b.sample(Kind.CPU, i, "main", 1, "m.Main.run;m.A.a" + r.nextInt(30) + ";m.C.c" + r.nextInt(60) + ";m.D.d" + r.nextInt(9));
+        }
+        ProfileData da = a.data();
+        ProfileData db = b.data();
+        DiffQuery q = new DiffQuery(Selection.millis(Kind.CPU, 500L, 3500L, null, false),
+                Selection.millis(Kind.CPU, 1000L, 4000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE, 300);
+        try {
+            Parallel.offered = true;
+            DiffResult offered = q.run(da, db);
+            Parallel.offered = false;
+            DiffResult inTurn = q.run(da, db);
+            assertTrue(offered.names().contains("[other]"), "the bound cuts the merged tree");
+            assertEquals(inTurn.names(), offered.names());
+            assertEquals(inTurn.changes(), offered.changes());
+            DiffResult.Nodes x = inTurn.nodes();
+            DiffResult.Nodes y = offered.nodes();
+            assertArrayEquals(x.name(), y.name());
+            assertArrayEquals(x.parent(), y.parent());
+            assertArrayEquals(x.base(), y.base());
+            assertArrayEquals(x.target(), y.target());
+            assertArrayEquals(x.baseSelf(), y.baseSelf());
+            assertArrayEquals(x.targetSelf(), y.targetSelf());
+            assertArrayEquals(x.significance(), y.significance());
+        } finally {
+            Parallel.offered = null;
+        }
     }
 
     @Test

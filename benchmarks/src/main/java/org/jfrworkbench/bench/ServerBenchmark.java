@@ -30,7 +30,9 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
  * by side with async-profiler's converter making the same view from the same
  * file ({@link ConverterPeer}, in a JVM of its own started once for all sizes), their runs interleaved so that both
- * see the same machine; and the bytes the benchmark's JVM (server and client) allocates per view.
+ * see the same machine; and the bytes the benchmark's JVM (server and client) allocates per view. Options:
+ * {@code -Dbench.rounds=N} views per kind, {@code -Dbench.peerRuns=N} converter runs per kind (0: none),
+ * {@code -Dbench.views=diff,...} only those kinds of view, {@code -Dbench.peerJvm="OPTIONS"} the converter's JVM.
  */
 public final class ServerBenchmark {
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 100);
@@ -39,7 +41,9 @@ public final class ServerBenchmark {
     private static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final List<String> VIEWS = List.of("range", "threads", "search", "inverted", "sandwich", "diff");
+    private static final List<String> ALL_VIEWS = List.of("range", "threads", "search", "inverted", "sandwich", "diff");
+    /** -Dbench.views=diff,range: only those kinds of view (default all), e.g. to compare two builds on one. */
+    private static final List<String> VIEWS = views(System.getProperty("bench.views"));
 
     private ServerBenchmark() {
     }
@@ -56,6 +60,19 @@ public final class ServerBenchmark {
                 run(base, target, peer);
             }
         }
+    }
+
+    private static List<String> views(String given) {
+        if (given == null || given.isBlank()) {
+            return ALL_VIEWS;
+        }
+        List<String> out = List.of(given.trim().split("\\s*,\\s*"));
+        for (String v : out) {
+            if (!ALL_VIEWS.contains(v)) {
+                throw new IllegalArgumentException("-Dbench.views: no view '" + v + "', only " + ALL_VIEWS);
+            }
+        }
+        return out;
     }
 
     /** -Dbench.peerJvm="OPTIONS" (split at spaces), else this JVM's heap options, so that the converter has as much. */
@@ -113,14 +130,13 @@ public final class ServerBenchmark {
             Map<String, List<Double>> peerMs = new LinkedHashMap<>();
             Map<String, List<Long>> allocated = new LinkedHashMap<>();
             // -Dbench.peerRuns=0: ours alone (the converter is never run)
-            int peerEvery = PEER_RUNS > 0 ? Math.max(1, ROUNDS / PEER_RUNS) : Integer.MAX_VALUE;
             for (int round = 0; round < ROUNDS; round++) {
                 for (String view : VIEWS) {
                     Views.Query q = views.query(view, random);
                     long before = THREADS.getTotalThreadAllocatedBytes();
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
                     allocated.computeIfAbsent(view, k -> new ArrayList<>()).add(THREADS.getTotalThreadAllocatedBytes() - before);
-                    if (peer != null && round % peerEvery == 0 && q.peerArgs() != null) {
+                    if (peer != null && peerRound(round) && q.peerArgs() != null) {
                         double ms = peer.time(base, q.peerArgs());
                         if (view.equals("diff")) {
                             ms += peer.time(target, q.peerArgs());
@@ -162,27 +178,41 @@ public final class ServerBenchmark {
                 + "building the tree instead %.0f ms%n", read[1], stored[1], built[1]);
     }
 
+    /** Whether the converter runs in this round: PEER_RUNS rounds spread evenly (every round if there are fewer). */
+    private static boolean peerRound(int round) {
+        return PEER_RUNS >= ROUNDS || (long) round * PEER_RUNS % ROUNDS < PEER_RUNS;
+    }
+
+    /** The median: the middle value, or the mean of the two middle values of an even count. */
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
     private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer,
                                Map<String, List<Long>> allocated) {
-        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %10s %12s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
-                "cpu p99 ms", "peer p50 ms", "peer/ours", "MB/query");
+        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %22s %10s %12s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
+                "cpu p99 ms", "peer p50 ms", "peer min-max ms (runs)", "peer/ours", "MB/query");
         for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
             double[] p = QueryTimer.percentiles(e.getValue());
             List<Double> peerMs = peer.get(e.getKey());
             String peerText = "n/a";
+            String peerRange = "";
             String ratio = "";
             if (peerMs != null) {
-                double median = peerMs.stream().mapToDouble(Double::doubleValue).sorted().toArray()[peerMs.size() / 2];
+                double[] sorted = peerMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                double median = median(sorted);
                 peerText = String.format(Locale.ROOT, "%.0f", median);
+                peerRange = String.format(Locale.ROOT, "%.0f-%.0f (%d)", sorted[0], sorted[sorted.length - 1], sorted.length);
                 ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
             }
             long[] bytes = allocated.get(e.getKey()).stream().mapToLong(Long::longValue).sorted().toArray();
-            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %10s %12.1f%n", e.getKey(),
-                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, ratio, bytes[bytes.length / 2] / 1e6);
+            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %22s %10s %12.1f%n", e.getKey(),
+                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, peerRange, ratio, bytes[bytes.length / 2] / 1e6);
         }
         System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view, in its "
-                + "own JVM; MB/query: the median of the bytes this JVM allocated per query, server and client)%n",
-                ROUNDS, PEER_RUNS);
+                + "own JVM, their median (of an even count, the mean of the middle two); MB/query: the median of the bytes "
+                + "this JVM allocated per query, server and client)%n", ROUNDS, Math.min(PEER_RUNS, ROUNDS));
     }
 
     /** Frame names of a small graph of the recording, for sandwich queries (the root, "[other]" and no-stack left out). */

@@ -102,7 +102,9 @@ final class WorkGate {
             }
         }
         try {
-            return work.run();
+            // counted as running work (without limits of its own), so that a query beside an import does not take
+            // a helper thread for half of itself (org.jfrworkbench.analysis.Parallel)
+            return org.jfrworkbench.analysis.QueryLimits.run(() -> false, Long.MAX_VALUE, work::run);
         } finally {
             synchronized (this) {
                 reserved -= need;
