@@ -20,6 +20,7 @@ import org.jfrworkbench.agent.engine.JfrEngine;
 import org.jfrworkbench.agent.engine.ProfilingEngine;
 import org.jfrworkbench.agent.events.HeapMonitor;
 import org.jfrworkbench.agent.events.LabelEvent;
+import org.jfrworkbench.agent.events.RotationEvent;
 import org.jfrworkbench.agent.events.NativeMemoryMonitor;
 import org.jfrworkbench.agent.upload.RunParts;
 import org.jfrworkbench.agent.upload.Spool;
@@ -260,11 +261,19 @@ final class ChunkRecorder {
         if (!options.live() || !(engine instanceof AsyncProfilerEngine)) {
             return;
         }
+        long started = System.nanoTime();
+        HeapMonitor.Collection collection = null;
         try {
-            heapMonitor.awaitNextGc(Math.min(MAX_GC_WAIT_MILLIS, options.interval().toMillis() / 10));
+            collection = heapMonitor.awaitNextGc(Math.min(MAX_GC_WAIT_MILLIS, options.interval().toMillis() / 10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // into the chunk about to close: whether its live samples come right after a collection, and which
+        RotationEvent event = new RotationEvent();
+        event.waitedMillis = (System.nanoTime() - started) / 1_000_000;
+        event.gcName = collection == null ? "" : collection.gcName();
+        event.gcId = collection == null ? -1 : collection.gcId();
+        event.commit();
     }
 
     private void halfwaySafely() {

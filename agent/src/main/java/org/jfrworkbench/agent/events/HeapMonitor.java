@@ -54,6 +54,8 @@ public final class HeapMonitor implements NotificationListener {
     private final String[] action;
     /** Collections (not pauses within one) notified or sampled since start; what {@link #awaitNextGc} waits on while listening. */
     private long handled;
+    /** The last of them (guarded by gcSignal); null before the first. */
+    private Collection lastCollection;
     /** Per collector: whether its GCs collect the heap ({@link #collecting}). */
     private final boolean[] collects;
     private boolean started;
@@ -182,7 +184,7 @@ public final class HeapMonitor implements NotificationListener {
     public void handleNotification(Notification notification, Object handback) {
         try {
             if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-                boolean collection;
+                Collection collection;
                 synchronized (this) {
                     if (!listening) {
                         return; // delivered after the switch to sampling, which counts it
@@ -197,8 +199,8 @@ public final class HeapMonitor implements NotificationListener {
                         startSampling();
                     }
                 }
-                if (collection) {
-                    signalGc();
+                if (collection != null) {
+                    signalGc(collection);
                 }
             }
         } catch (Throwable t) {
@@ -206,11 +208,16 @@ public final class HeapMonitor implements NotificationListener {
         }
     }
 
-    private void signalGc() {
+    private void signalGc(Collection collection) {
         synchronized (gcSignal) {
             handled++;
+            lastCollection = collection;
             gcSignal.notifyAll();
         }
+    }
+
+    /** A collection: its collector's bean name and its id as that collector numbers them (HeapSummary's gcId). */
+    public record Collection(String gcName, long gcId) {
     }
 
     private void startSampling() {
@@ -254,7 +261,7 @@ public final class HeapMonitor implements NotificationListener {
      * look; the periodic look also goes back to the notifications once collections slow down.
      */
     private void look(boolean periodic) {
-        boolean recorded = false;
+        Collection recorded = null;
         synchronized (this) {
             if (!started || listening) {
                 return;
@@ -265,7 +272,9 @@ public final class HeapMonitor implements NotificationListener {
                     GcInfo info = gc.getLastGcInfo();
                     if (info != null && info.getId() > lastId[i]) {
                         recordGcInfo(i, info);
-                        recorded |= collects[i];
+                        if (collects[i]) {
+                            recorded = new Collection(gc.getName(), info.getId());
+                        }
                     }
                 }
             }
@@ -282,8 +291,8 @@ public final class HeapMonitor implements NotificationListener {
                 }
             }
         }
-        if (recorded) {
-            signalGc();
+        if (recorded != null) {
+            signalGc(recorded);
         }
     }
 
@@ -296,40 +305,51 @@ public final class HeapMonitor implements NotificationListener {
         return n;
     }
 
-    /** Collections only ({@link #collecting}): what a wait for the next GC counts. */
-    private long collectingCount() {
-        long n = 0;
-        for (int i = 0; i < collectors.size(); i++) {
-            if (collects[i]) {
-                n += Math.max(0, collectors.get(i).getCollectionCount());
+    /** Per collector, its collections so far; 0 for those whose GCs do not collect ({@link #collecting}). */
+    private long[] collectingCounts() {
+        long[] counts = new long[collectors.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = collects[i] ? Math.max(0, collectors.get(i).getCollectionCount()) : 0;
+        }
+        return counts;
+    }
+
+    /** A collection counted since counts ({@link #collectingCounts}): the collector's latest, its count as its id. */
+    private Collection countedSince(long[] counts) {
+        for (int i = 0; i < counts.length; i++) {
+            long now = collects[i] ? Math.max(0, collectors.get(i).getCollectionCount()) : 0;
+            if (now > counts[i]) {
+                return new Collection(collectors.get(i).getName(), now);
             }
         }
-        return n;
+        return null;
     }
 
     /**
-     * Waits until the next collection has been seen, at most timeoutMillis; true if one came. While listening that is
+     * Waits until the next collection has been seen, at most timeoutMillis; that collection, or null if none came.
+     * While listening that is
      * the next notification of a collecting collector handled (its summary is written); otherwise such a collector's
      * count going up (checked every millisecond: the sampled summary may come up to one sampling period later).
      * G1's Remark and Cleanup and ZGC's pauses do not end the wait ({@link #collecting}): after them the sampled objects
      * allocated since the last collection are still uncollected.
      */
-    public boolean awaitNextGc(long timeoutMillis) throws InterruptedException {
+    public Collection awaitNextGc(long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        long collections = collectingCount();
+        long[] counts = collectingCounts();
         synchronized (gcSignal) {
             long seen = handled;
             while (true) {
                 if (handled != seen) {
-                    return true;
+                    return lastCollection;
                 }
                 boolean counting = !listening();
-                if (counting && collectingCount() != collections) {
-                    return true;
+                Collection counted = counting ? countedSince(counts) : null;
+                if (counted != null) {
+                    return counted;
                 }
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (left <= 0) {
-                    return false;
+                    return null;
                 }
                 gcSignal.wait(counting ? Math.min(left, 1) : left);
             }
@@ -340,10 +360,10 @@ public final class HeapMonitor implements NotificationListener {
      * Reads the notification's open data directly: {@code GarbageCollectionNotificationInfo.from} rebuilds a GcInfo with
      * maps of every pool (memory and non-memory) from it, and {@code ManagementFactory.getMemoryMXBean()} searches
      * the platform beans with streams; at ~20 GCs/s those were most of this listener's cost (profiled; the rest is
-     * the JDK building the notification, which any listener pays). Returns whether the GC was a collection
+     * the JDK building the notification, which any listener pays). Returns the GC where it was a collection
      * ({@link #collecting}).
      */
-    private boolean recordNotification(CompositeData info) {
+    private Collection recordNotification(CompositeData info) {
         CompositeData gc = (CompositeData) info.get("gcInfo");
         String gcName = (String) info.get("gcName");
         int index = indexOf(gcName);
@@ -358,7 +378,7 @@ public final class HeapMonitor implements NotificationListener {
         TabularData after = (TabularData) gc.get("memoryUsageAfterGc");
         write(gcName, (String) info.get("gcAction"), (String) info.get("gcCause"), gcId, (Long) gc.get("startTime"),
                 (Long) gc.get("duration"), pool -> usage(before, pool), pool -> usage(after, pool), collections);
-        return index >= 0 ? collects[index] : collecting(gcName);
+        return (index >= 0 ? collects[index] : collecting(gcName)) ? new Collection(gcName, gcId) : null;
     }
 
     /** A pool's row of a GC notification's usage table (memoryUsageBeforeGc/AfterGc), or null where it has none. */

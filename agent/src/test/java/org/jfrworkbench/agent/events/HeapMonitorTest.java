@@ -2,6 +2,7 @@ package org.jfrworkbench.agent.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
@@ -30,7 +31,7 @@ class HeapMonitorTest {
                 java.util.concurrent.atomic.AtomicBoolean notified = new java.util.concurrent.atomic.AtomicBoolean();
                 Thread waiter = new Thread(() -> {
                     try {
-                        notified.set(monitor.awaitNextGc(300_000));
+                        notified.set(monitor.awaitNextGc(300_000) != null);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -162,7 +163,14 @@ class HeapMonitorTest {
             });
             gc.start();
             try {
-                assertTrue(monitor.awaitNextGc(300_000), "the GC's notification ends the wait, not its bound");
+                HeapMonitor.Collection seen = monitor.awaitNextGc(300_000);
+                assertTrue(seen != null, "the GC's notification ends the wait, not its bound");
+                // the collection named is one of this JVM's collectors' and collects, with an id it has reached
+                com.sun.management.GarbageCollectorMXBean bean = java.lang.management.ManagementFactory
+                        .getPlatformMXBeans(com.sun.management.GarbageCollectorMXBean.class).stream()
+                        .filter(b -> b.getName().equals(seen.gcName())).findFirst().orElseThrow();
+                assertTrue(HeapMonitor.collecting(seen.gcName()), seen.toString());
+                assertTrue(seen.gcId() >= 1 && seen.gcId() <= bean.getCollectionCount(), seen.toString());
             } finally {
                 waited.set(true);
                 gc.join();
@@ -187,7 +195,7 @@ class HeapMonitorTest {
     void withoutAnyGcTheWaitTimesOut() throws Exception {
         HeapMonitor monitor = new HeapMonitor(HeapMonitor.DEFAULT_MAX_PER_SECOND); // not started: it watches the collection counts
         long t0 = System.nanoTime();
-        assertFalse(monitor.awaitNextGc(200));
+        assertNull(monitor.awaitNextGc(200));
         assertTrue((System.nanoTime() - t0) / 1_000_000 >= 190, "waited its bound");
     }
 }
