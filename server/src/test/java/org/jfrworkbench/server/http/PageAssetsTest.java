@@ -100,8 +100,13 @@ class PageAssetsTest {
 
     /** The data the page's head asks for for a link, as written in the page. */
     private static List<String> data(TestServer s, String link) throws Exception {
+        return inPage(s, link, "<link rel=\"preload\" as=\"fetch\" crossorigin href=\"([^\"]+)\">");
+    }
+
+    /** What the page of a link holds where pattern's first group is, in order. */
+    private static List<String> inPage(TestServer s, String link, String pattern) throws Exception {
         String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"([^\"]+)\">").matcher(html);
+        Matcher m = Pattern.compile(pattern).matcher(html);
         List<String> out = new java.util.ArrayList<>();
         while (m.find()) {
             out.add(m.group(1));
@@ -111,12 +116,7 @@ class PageAssetsTest {
 
     /** The modules the page's head names for a link, under the assets path, in order. */
     private static List<String> preloads(TestServer s, String link) throws Exception {
-        String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("rel=\"modulepreload\" href=\"/assets/[a-z0-9]+/([^\"]+)\"").matcher(html);
-        List<String> out = new java.util.ArrayList<>();
-        while (m.find()) {
-            out.add(m.group(1));
-        }
+        List<String> out = inPage(s, link, "rel=\"modulepreload\" href=\"/assets/[a-z0-9]+/([^\"]+)\"");
         out.remove("js/core/urls.js"); // index.html's own, the entry's one import
         return out;
     }
