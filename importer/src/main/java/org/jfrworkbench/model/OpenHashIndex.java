@@ -30,7 +30,7 @@ final class OpenHashIndex {
     void insert(int hash, int id) {
         live();
         if ((count + 1) * 2 > table.length >>> 1) {
-            rehash();
+            rehash(table.length * 2);
         }
         put(table, mix(hash), id + 1);
         count++;
@@ -38,18 +38,11 @@ final class OpenHashIndex {
 
     /** Room for count ids in all without a rehash (the caller knows how many are coming). */
     void reserve(int count) {
-        int[] old = live();
-        if ((count + 1L) * 2 <= old.length >>> 1) {
+        if ((count + 1L) * 2 <= live().length >>> 1) {
             return;
         }
         int slots = Integer.highestOneBit((int) Math.min(1 << 29, (count + 1L) * 2 - 1)) << 1;
-        int[] t = new int[2 * slots];
-        for (int i = 0; i < old.length; i += 2) {
-            if (old[i] != 0) {
-                put(t, old[i + 1], old[i]);
-            }
-        }
-        table = t;
+        rehash(2 * slots);
     }
 
     private static void put(int[] t, int h, int slot) {
@@ -62,9 +55,10 @@ final class OpenHashIndex {
         t[2 * i + 1] = h;
     }
 
-    private void rehash() {
+    /** The same entries in a table of length ints (a power of two, room for them). */
+    private void rehash(int length) {
         int[] old = table;
-        int[] t = new int[old.length * 2];
+        int[] t = new int[length];
         for (int i = 0; i < old.length; i += 2) {
             if (old[i] != 0) {
                 put(t, old[i + 1], old[i]);
