@@ -281,9 +281,7 @@ public final class ImportBench {
     }
 
     private static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return quantile(values, 0.5);
     }
 
     /** The smallest -Xmx of {@link #HEAPS} with which one read completes: doubling up, then the steps between. */

@@ -183,12 +183,6 @@ public final class ServerBenchmark {
         return PEER_RUNS >= ROUNDS || (long) round * PEER_RUNS % ROUNDS < PEER_RUNS;
     }
 
-    /** The median: the middle value, or the mean of the two middle values of an even count. */
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
     private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer,
                                Map<String, List<Long>> allocated) {
         System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %22s %10s %12s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
@@ -201,7 +195,8 @@ public final class ServerBenchmark {
             String ratio = "";
             if (peerMs != null) {
                 double[] sorted = peerMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-                double median = median(sorted);
+                // of an even count, the mean of the middle two
+                double median = OverheadBenchmark.median(sorted);
                 peerText = String.format(Locale.ROOT, "%.0f", median);
                 peerRange = String.format(Locale.ROOT, "%.0f-%.0f (%d)", sorted[0], sorted[sorted.length - 1], sorted.length);
                 ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
