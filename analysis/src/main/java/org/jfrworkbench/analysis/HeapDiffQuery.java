@@ -180,7 +180,7 @@ public final class HeapDiffQuery {
             double baseShare;
             double targetShare;
             double change;
-            if (a.estimate != null && classes || b.estimate != null && classes) {
+            if (classes && (a.estimate != null || b.estimate != null)) {
                 // the live view's bytes where a side has counts; a side without keeps its samples' scale
                 baseBytes = ea != null ? Math.round(ea.bytes) : a.estimate != null ? 0 : Math.round(x[0] * a.scale);
                 targetBytes = eb != null ? Math.round(eb.bytes) : b.estimate != null ? 0 : Math.round(y[0] * b.scale);

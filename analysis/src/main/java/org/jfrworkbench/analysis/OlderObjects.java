@@ -97,7 +97,7 @@ final class OlderObjects {
             }
             return out;
         }
-        TreeMap<Long, List<Integer>> snapshots = live == null ? new TreeMap<>() : snapshots(data, Long.MAX_VALUE);
+        TreeMap<Long, List<Integer>> snapshots = live == null ? new TreeMap<>() : snapshots(data);
         Map<Long, GcEvent> gcs = new HashMap<>();
         for (GcEvent e : heap.gcs()) {
             gcs.putIfAbsent(e.startNanos(), e);
@@ -201,17 +201,17 @@ final class OlderObjects {
     }
 
     /**
-     * The snapshots reported before GC start gcStart, oldest first: the last GC each group of live samples met, with
-     * its samples (of the default source).
+     * The snapshots, oldest first: the last GC each group of live samples met, with its samples (of the default
+     * source); samples no GC bounds ({@link HeapTimeline#survivedUntil} unbounded) are in none.
      */
-    private static TreeMap<Long, List<Integer>> snapshots(ProfileData data, long gcStart) {
+    private static TreeMap<Long, List<Integer>> snapshots(ProfileData data) {
         SampleTable live = data.samples(Kind.LIVE);
         HeapTimeline heap = data.profile().heap();
         IntPredicate source = Selection.of(Kind.LIVE).on(data);
         TreeMap<Long, List<Integer>> bySurvival = new TreeMap<>();
         for (int i = 0; i < live.size(); i++) {
             long until = heap.survivedUntil(i);
-            if (until < gcStart && source.test(i)) {
+            if (until < Long.MAX_VALUE && source.test(i)) {
                 bySurvival.computeIfAbsent(until, k -> new ArrayList<>()).add(i);
             }
         }
