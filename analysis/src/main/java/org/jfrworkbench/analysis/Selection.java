@@ -144,6 +144,11 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      * ({@link TreeWeights#release}) once it has answered; other callers leave them to the collector.
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
+        return weigh(data, tree, true);
+    }
+
+    /** totals: whether every node's total is summed, or only the root's ({@link TreeWeights#selfOnly}). */
+    TreeWeights weigh(ProfileData data, CallTree tree, boolean totals) {
         SampleTable t = data.samples(kind);
         SampleBlocks blocks = data.blocks(kind);
         Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
@@ -202,6 +207,9 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         }
         QueryArrays.give(slotSamples);
         QueryArrays.give(slotWeight);
+        if (!totals) {
+            return TreeWeights.selfOnly(tree, self, selfSamples, unit);
+        }
         return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
     }
 
