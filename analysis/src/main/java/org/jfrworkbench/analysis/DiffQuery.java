@@ -34,9 +34,11 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     DiffResult run(ProfileData a, ProfileData b, Parallel parallel) {
         a.samples(base.kind());
         b.samples(target.kind());
-        // the two sides are independent until they are merged: each weighed, cut and summed per method at once
-        Parallel.Both<Side, Side> sides = parallel.both(() -> Side.of(base.weigh(a, a.tree(naming)), maxNodes),
-                () -> Side.of(target.weigh(b, b.tree(naming)), maxNodes));
+        // the two sides are independent until they are merged: each weighed, cut and summed per method at once, and
+        // so each weighed in one pass (where its halves are not, the processors are busy)
+        Parallel.Both<Side, Side> sides = parallel.both(
+                () -> Side.of(base.weigh(a, a.tree(naming), true, Parallel.NEVER), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming), true, Parallel.NEVER), maxNodes));
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),

@@ -23,9 +23,10 @@ public record MergedDiffQuery(Selection baseShape, Selection targetShape, DiffMo
         List<RunSelection.Contribution> baseContributions = new ArrayList<>();
         List<RunSelection.Contribution> targetContributions = new ArrayList<>();
         // the sides are independent until they are compared: each weighed, merged, cut and summed per method at once
+        // (each run then weighed in one pass, as a side of DiffQuery is)
         Parallel.Both<DiffQuery.Side, DiffQuery.Side> sides = parallel.both(
-                () -> DiffQuery.Side.of(MergedTree.of(RunSelection.weigh(baseRuns, baseContributions)), maxNodes),
-                () -> DiffQuery.Side.of(MergedTree.of(RunSelection.weigh(targetRuns, targetContributions)), maxNodes));
+                () -> side(RunSelection.weigh(baseRuns, baseContributions, Parallel.NEVER)),
+                () -> side(RunSelection.weigh(targetRuns, targetContributions, Parallel.NEVER)));
         try {
             DiffResult diff = DiffQuery.compare(baseShape, targetShape, sides.first(), sides.second(),
                     RunSelection.seconds(baseRuns), RunSelection.seconds(targetRuns), mode,
@@ -36,5 +37,9 @@ public record MergedDiffQuery(Selection baseShape, Selection targetShape, DiffMo
             sides.first().release();
             sides.second().release();
         }
+    }
+
+    private DiffQuery.Side side(List<TreeWeights> runs) {
+        return DiffQuery.Side.of(MergedTree.of(runs), maxNodes);
     }
 }

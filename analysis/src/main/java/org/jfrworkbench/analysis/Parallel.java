@@ -45,13 +45,18 @@ enum Parallel {
 
     /** The two halves, the second offered to a helper as this rule says. */
     <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
-        return both(first, second, switch (this) {
+        return both(first, second, offers());
+    }
+
+    /** Whether this rule offers a half to a helper now: for work that is split only if so. */
+    boolean offers() {
+        return switch (this) {
             case ALWAYS -> true;
             case NEVER -> false;
             // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
             // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
             case WHEN_SPARE -> HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare();
-        });
+        };
     }
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
