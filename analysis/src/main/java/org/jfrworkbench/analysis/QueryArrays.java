@@ -93,8 +93,8 @@ final class QueryArrays {
 
     /**
      * a's elements at the start of an array of length cap, the rest as the pool left them (not zeroed); a is given
-     * back. For columns whose every element is written before it is read: zeroing what a query is about to write
-     * was a tenth of an inverted graph's time.
+     * back. For columns whose every element is written before it is read: growing them zeroed
+     * took a tenth of an inverted graph's time.
      */
     static int[] extend(int[] a, int cap) {
         int[] out = (int[]) take(int[].class, cap);
