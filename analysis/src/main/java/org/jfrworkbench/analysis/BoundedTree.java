@@ -275,9 +275,10 @@ final class BoundedTree {
     private void grow(int needed) {
         if (needed > node.length) {
             int cap = Math.max(needed, node.length + (node.length >> 1));
-            node = QueryArrays.grow(node, cap);
-            weight = QueryArrays.grow(weight, cap);
-            samples = QueryArrays.grow(samples, cap);
+            // a member is written before it is read
+            node = QueryArrays.extend(node, cap);
+            weight = QueryArrays.extend(weight, cap);
+            samples = QueryArrays.extend(samples, cap);
         }
     }
 

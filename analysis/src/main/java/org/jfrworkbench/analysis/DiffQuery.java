@@ -27,15 +27,22 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     }
 
     public DiffResult run(ProfileData a, ProfileData b) {
+        return run(a, b, Parallel.WHEN_SPARE);
+    }
+
+    /** The same, its independent halves at once as parallel says. */
+    DiffResult run(ProfileData a, ProfileData b, Parallel parallel) {
         a.samples(base.kind());
         b.samples(target.kind());
-        // the two sides are independent until they are merged: each weighed, cut and summed per method at once
-        Parallel.Both<Side, Side> sides = Parallel.both(() -> Side.of(base.weigh(a, a.tree(naming)), maxNodes),
-                () -> Side.of(target.weigh(b, b.tree(naming)), maxNodes));
+        // the two sides are independent until they are merged: each weighed, cut and summed per method at once, and
+        // so each weighed in one pass (where its halves are not, the processors are busy)
+        Parallel.Both<Side, Side> sides = parallel.both(
+                () -> Side.of(base.weigh(a, a.tree(naming), true, Parallel.NEVER), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming), true, Parallel.NEVER), maxNodes));
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
-                    () -> b.samplingInterval(target.kind()));
+                    () -> b.samplingInterval(target.kind()), parallel);
         } finally {
             sides.first().release();
             sides.second().release();
@@ -60,17 +67,18 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
 
     /**
      * The diff of two weighed trees (a recording's or several merged, {@link MergedDiffQuery}); seconds are what
-     * "per second" divides by, the intervals each side's sampling interval (0 if unknown), asked only when needed.
+     * "per second" divides by, the intervals each side's sampling interval (0 if unknown), asked only when needed;
+     * parallel: whether the merged tree and the method rows are made at once.
      */
     static DiffResult compare(Selection base, Selection target, Side sa, Side sb, double baseSeconds,
                               double targetSeconds, DiffMode mode, LongSupplier baseInterval,
-                              LongSupplier targetInterval) {
+                              LongSupplier targetInterval, Parallel parallel) {
         TreeWeights wa = sa.w();
         TreeWeights wb = sb.w();
         // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // the merged tree and the method rows read the sides but not each other: at once where a core is spare
-        Parallel.Both<DiffTree, DiffChanges.Rows> parts = Parallel.both(
+        Parallel.Both<DiffTree, DiffChanges.Rows> parts = parallel.both(
                 () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold()),
                 () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
         DiffTree tree = parts.first();

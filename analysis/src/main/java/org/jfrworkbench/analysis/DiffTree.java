@@ -279,7 +279,7 @@ final class DiffTree {
 
     private void grow(int needed) {
         if (needed > members.length) {
-            members = QueryArrays.grow(members, Math.max(needed, members.length * 2));
+            members = QueryArrays.extend(members, Math.max(needed, members.length * 2));
         }
     }
 
@@ -310,16 +310,29 @@ final class DiffTree {
             type[i] = t.typeName(first);
         }
         parent[i] = parentIndex;
+        // summed apart and stored once: the columns grow without zeroing (every row is written whole)
+        long total = 0;
+        long self = 0;
+        int samples = 0;
         for (int m = aFrom; m < aFrom + aLength; m++) {
-            base[i] += a.total(members[m]);
-            baseSelf[i] += a.self(members[m]);
-            baseSamples[i] += a.totalSamples(members[m]);
+            total += a.total(members[m]);
+            self += a.self(members[m]);
+            samples += a.totalSamples(members[m]);
         }
+        base[i] = total;
+        baseSelf[i] = self;
+        baseSamples[i] = samples;
+        total = 0;
+        self = 0;
+        samples = 0;
         for (int m = bFrom; m < bFrom + bLength; m++) {
-            target[i] += b.total(members[m]);
-            targetSelf[i] += b.self(members[m]);
-            targetSamples[i] += b.totalSamples(members[m]);
+            total += b.total(members[m]);
+            self += b.self(members[m]);
+            samples += b.totalSamples(members[m]);
         }
+        target[i] = total;
+        targetSelf[i] = self;
+        targetSamples[i] = samples;
         return i;
     }
 
@@ -345,15 +358,15 @@ final class DiffTree {
         if (size == name.length) {
             int cap = size * 2;
             QueryLimits.nodes(size); // before the copies: a tree too large for the caller's heap stops here
-            name = QueryArrays.grow(name, cap);
-            parent = QueryArrays.grow(parent, cap);
+            name = QueryArrays.extend(name, cap);
+            parent = QueryArrays.extend(parent, cap);
             type = Arrays.copyOf(type, cap);
-            base = QueryArrays.grow(base, cap);
-            target = QueryArrays.grow(target, cap);
-            baseSelf = QueryArrays.grow(baseSelf, cap);
-            targetSelf = QueryArrays.grow(targetSelf, cap);
-            baseSamples = QueryArrays.grow(baseSamples, cap);
-            targetSamples = QueryArrays.grow(targetSamples, cap);
+            base = QueryArrays.extend(base, cap);
+            target = QueryArrays.extend(target, cap);
+            baseSelf = QueryArrays.extend(baseSelf, cap);
+            targetSelf = QueryArrays.extend(targetSelf, cap);
+            baseSamples = QueryArrays.extend(baseSamples, cap);
+            targetSamples = QueryArrays.extend(targetSamples, cap);
         }
     }
 

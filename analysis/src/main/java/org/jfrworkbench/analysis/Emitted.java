@@ -43,11 +43,12 @@ final class Emitted {
     /** Room for cap nodes, made at once where the caller can tell. */
     void reserve(int cap) {
         if (cap > name.length) {
-            name = QueryArrays.grow(name, cap);
-            parent = QueryArrays.grow(parent, cap);
-            total = QueryArrays.grow(total, cap);
-            self = QueryArrays.grow(self, cap);
-            samples = QueryArrays.grow(samples, cap);
+            // written by add before any read; the counts below are added to, so they start at zero
+            name = QueryArrays.extend(name, cap);
+            parent = QueryArrays.extend(parent, cap);
+            total = QueryArrays.extend(total, cap);
+            self = QueryArrays.extend(self, cap);
+            samples = QueryArrays.extend(samples, cap);
             type = Arrays.copyOf(type, cap);
             pendingChildren = QueryArrays.grow(pendingChildren, cap);
             leftOut = QueryArrays.grow(leftOut, cap);
@@ -131,7 +132,9 @@ final class Emitted {
                 // a "[other]" child is -(i + 1): after every rank
                 children[fill[i]++] = (long) Integer.MAX_VALUE << 32 | (0x80000000L | i);
             }
-            Arrays.sort(children, start[i], fill[i]);
+            if (fill[i] - start[i] > 1) {
+                Arrays.sort(children, start[i], fill[i]);
+            }
         }
         FlameLayout.Names names = new FlameLayout.Names(dict, withAll, withOthers);
         int[] nameCol = new int[withOthers];

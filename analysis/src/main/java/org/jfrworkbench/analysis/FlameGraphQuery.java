@@ -28,20 +28,21 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
     public FlameGraph run(ProfileData data) {
         data.samples(selection.kind());
         CallTree tree = data.tree(naming);
-        TreeWeights w = selection.weigh(data, tree);
+        InvertedTree inv = inverted ? tree.inverted() : null;
+        // an inverted graph from the kept part reads self weights only, and a search's matched weight the totals
+        TreeWeights w = selection.weigh(data, tree, inv == null || search != null);
         try {
-            return run(data, tree, w);
+            return run(data, inv, w);
         } finally {
             w.release();
         }
     }
 
-    private FlameGraph run(ProfileData data, CallTree tree, TreeWeights w) {
+    private FlameGraph run(ProfileData data, InvertedTree inv, TreeWeights w) {
         boolean[] matches = search == null ? null : data.matches(naming, search);
         if (!inverted) {
             return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
         }
-        InvertedTree inv = tree.inverted();
         Emitted e = inv == null ? BoundedTree.inverted(w, maxNodes) : BoundedTree.inverted(w, inv, maxNodes);
         FlameGraph.Search found = null;
         if (search != null) {

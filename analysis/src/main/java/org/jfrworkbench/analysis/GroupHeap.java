@@ -54,12 +54,13 @@ final class GroupHeap {
     /** Room for cap groups in all, made at once where the caller can tell (copies of growing arrays add up). */
     void reserve(int cap) {
         if (cap > parent.length) {
-            parent = QueryArrays.grow(parent, cap);
-            from = QueryArrays.grow(from, cap);
-            length = QueryArrays.grow(length, cap);
-            total = QueryArrays.grow(total, cap);
-            samples = QueryArrays.grow(samples, cap);
-            next = QueryArrays.grow(next, cap);
+            // a group's fields are all written when it is pushed
+            parent = QueryArrays.extend(parent, cap);
+            from = QueryArrays.extend(from, cap);
+            length = QueryArrays.extend(length, cap);
+            total = QueryArrays.extend(total, cap);
+            samples = QueryArrays.extend(samples, cap);
+            next = QueryArrays.extend(next, cap);
         }
     }
 

@@ -15,14 +15,31 @@ public record MergedDiffQuery(Selection baseShape, Selection targetShape, DiffMo
     }
 
     public Result run(List<RunSelection> baseRuns, List<RunSelection> targetRuns) {
+        return run(baseRuns, targetRuns, Parallel.WHEN_SPARE);
+    }
+
+    /** The same, its independent halves at once as parallel says ({@link DiffQuery#run(ProfileData, ProfileData, Parallel)}). */
+    Result run(List<RunSelection> baseRuns, List<RunSelection> targetRuns, Parallel parallel) {
         List<RunSelection.Contribution> baseContributions = new ArrayList<>();
         List<RunSelection.Contribution> targetContributions = new ArrayList<>();
-        TreeWeights wa = MergedTree.of(RunSelection.weigh(baseRuns, baseContributions));
-        TreeWeights wb = MergedTree.of(RunSelection.weigh(targetRuns, targetContributions));
-        DiffResult diff = DiffQuery.compare(baseShape, targetShape, DiffQuery.Side.of(wa, maxNodes),
-                DiffQuery.Side.of(wb, maxNodes), RunSelection.seconds(baseRuns),
-                RunSelection.seconds(targetRuns), mode, () -> RunSelection.samplingInterval(baseRuns),
-                () -> RunSelection.samplingInterval(targetRuns));
-        return new Result(diff, baseContributions, targetContributions);
+        // the sides are independent until they are compared: each weighed, merged, cut and summed per method at once
+        // (each run then weighed in one pass, as a side of DiffQuery is)
+        Parallel.Both<DiffQuery.Side, DiffQuery.Side> sides = parallel.both(
+                () -> side(RunSelection.weigh(baseRuns, baseContributions, Parallel.NEVER)),
+                () -> side(RunSelection.weigh(targetRuns, targetContributions, Parallel.NEVER)));
+        try {
+            DiffResult diff = DiffQuery.compare(baseShape, targetShape, sides.first(), sides.second(),
+                    RunSelection.seconds(baseRuns), RunSelection.seconds(targetRuns), mode,
+                    () -> RunSelection.samplingInterval(baseRuns), () -> RunSelection.samplingInterval(targetRuns),
+                    parallel);
+            return new Result(diff, baseContributions, targetContributions);
+        } finally {
+            sides.first().release();
+            sides.second().release();
+        }
+    }
+
+    private DiffQuery.Side side(List<TreeWeights> runs) {
+        return DiffQuery.Side.of(MergedTree.of(runs), maxNodes);
     }
 }

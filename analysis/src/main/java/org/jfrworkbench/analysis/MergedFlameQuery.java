@@ -17,7 +17,7 @@ public record MergedFlameQuery(Selection shape, SearchPattern search, boolean in
 
     public Result run(List<RunSelection> runs) {
         List<RunSelection.Contribution> contributions = new ArrayList<>();
-        TreeWeights w = MergedTree.of(RunSelection.weigh(runs, contributions));
+        TreeWeights w = MergedTree.of(RunSelection.weigh(runs, contributions, Parallel.WHEN_SPARE));
         boolean[] matches = search == null ? null : search.matchAll(w.tree().names().names());
         if (!inverted) {
             return new Result(FlameLayout.of(w, shape, search, matches, 1.0, FlameLayout.threshold(w, maxNodes)),

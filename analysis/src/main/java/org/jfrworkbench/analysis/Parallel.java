@@ -12,13 +12,21 @@ import java.util.function.Supplier;
 /**
  * Two independent halves of one query (a diff's two sides; then its merged tree and its method rows) at once: the
  * second is offered to a helper thread while the caller's thread does the first, and whichever thread gets to the
- * second first does it. While another query
- * runs ({@link QueryLimits#running}), other processes leave no processor spare ({@link #spare}), or every helper is
- * busy, the caller does both in turn, as without helpers: parallelism only uses a core that would otherwise idle,
- * and a query never waits for a helper to free up. Helpers: one per core but one (none on one core;
+ * second first does it. Whether it is offered is a rule, one of these constants: the server's is {@link #WHEN_SPARE}
+ * (while another query runs, {@link QueryLimits#running}, other processes leave no processor spare, {@link #spare},
+ * or every helper is busy, the caller does both in turn, as without helpers: parallelism only uses a core that would
+ * otherwise idle, and a query never waits for a helper to free up); tests hand a query {@link #ALWAYS} or
+ * {@link #NEVER} to check that both ways answer alike. Helpers: one per core but one (none on one core;
  * {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off).
  */
-final class Parallel {
+enum Parallel {
+    /** Offered where a processor is spare: what queries do unless told otherwise. */
+    WHEN_SPARE,
+    /** Always offered (to a helper even where {@code queryHelpers} is 0). */
+    ALWAYS,
+    /** Never offered: the halves in turn on the caller's thread. */
+    NEVER;
+
     private static final int HELPERS = Integer.getInteger("jfrworkbench.queryHelpers",
             Runtime.getRuntime().availableProcessors() - 1);
     /** Its threads start on first use and end after 30 s idle. */
@@ -27,25 +35,28 @@ final class Parallel {
     private static final java.lang.management.OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
     /** How long one look at the machine's CPU use serves: the diffs of one client come a few per second. */
     private static final long LOOK_NANOS = 250_000_000L;
-    /** Null: halves offered when a processor is spare; tests set always (true) or never (false) to answer both ways. */
-    static volatile Boolean offered;
     private static long lookedAt;
     private static boolean looked;
     private static boolean spareSeen;
-
-    private Parallel() {
-    }
 
     /** The two results, in order. */
     record Both<A, B>(A first, B second) {
     }
 
-    static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
-        // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
-        // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
-        Boolean given = offered;
-        return both(first, second, given != null ? given
-                : HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare());
+    /** The two halves, the second offered to a helper as this rule says. */
+    <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
+        return both(first, second, offers());
+    }
+
+    /** Whether this rule offers a half to a helper now: for work that is split only if so. */
+    boolean offers() {
+        return switch (this) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
+            // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
+            case WHEN_SPARE -> HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare();
+        };
     }
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */

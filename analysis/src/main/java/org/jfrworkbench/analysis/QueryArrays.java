@@ -91,6 +91,28 @@ final class QueryArrays {
         return out;
     }
 
+    /**
+     * a's elements at the start of an array of length cap, the rest as the pool left them (not zeroed); a is given
+     * back. For columns whose every element is written before it is read: growing them zeroed
+     * took a tenth of an inverted graph's time.
+     */
+    static int[] extend(int[] a, int cap) {
+        int[] out = (int[]) take(int[].class, cap);
+        out = out == null ? new int[cap] : out;
+        System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
+        give(a);
+        return out;
+    }
+
+    /** {@link #extend(int[], int)} for longs. */
+    static long[] extend(long[] a, int cap) {
+        long[] out = (long[]) take(long[].class, cap);
+        out = out == null ? new long[cap] : out;
+        System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
+        give(a);
+        return out;
+    }
+
     /** Gives an array back (null is ignored); its giver no longer reads or writes it. */
     static void give(Object array) {
         if (array == null || length(array) < MIN_LENGTH) {

@@ -12,12 +12,12 @@ public record RunSelection(ProfileData data, Selection selection) {
     public record Contribution(String id, long samples, long weight) {
     }
 
-    /** Each part's weighed default call tree, with its contribution. */
-    static List<TreeWeights> weigh(List<RunSelection> runs, List<Contribution> contributions) {
+    /** Each part's weighed default call tree, with its contribution; parallel: whether a part's pass may go in halves. */
+    static List<TreeWeights> weigh(List<RunSelection> runs, List<Contribution> contributions, Parallel parallel) {
         List<TreeWeights> out = new java.util.ArrayList<>();
         for (RunSelection r : runs) {
             r.data.samples(r.selection.kind());
-            TreeWeights w = r.selection.weigh(r.data, r.data.tree());
+            TreeWeights w = r.selection.weigh(r.data, r.data.tree(), true, parallel);
             out.add(w);
             if (w.samples() > 0) {
                 contributions.add(new Contribution(r.data.id(), w.samples(), w.totalWeight()));

@@ -144,18 +144,98 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      * ({@link TreeWeights#release}) once it has answered; other callers leave them to the collector.
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
+        return weigh(data, tree, true);
+    }
+
+    /** totals: whether every node's total is summed, or only the root's ({@link TreeWeights#selfOnly}). */
+    TreeWeights weigh(ProfileData data, CallTree tree, boolean totals) {
+        return weigh(data, tree, totals, Parallel.WHEN_SPARE);
+    }
+
+    /**
+     * Samples from which the pass over them goes in two halves of their blocks at once, where parallel offers the
+     * second to a helper (else in one pass, with no second set of slot arrays): below, the hand-over would cost more
+     * than it saves.
+     */
+    static final int HALVES_FROM = 1 << 18;
+
+    /** parallel: whether a long pass over the samples is two halves at once, each into slot arrays of its own. */
+    TreeWeights weigh(ProfileData data, CallTree tree, boolean totals, Parallel parallel) {
         SampleTable t = data.samples(kind);
         SampleBlocks blocks = data.blocks(kind);
         Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
         long unit = countSamples ? 1 : blocks.uniform() ? blocks.uniformWeight() : 0;
         boolean counted = countSamples || blocks.uniform();
-        int[] slotSamples = QueryArrays.ints(tree.sampleSlots());
-        long[] slotWeight = counted ? null : QueryArrays.longs(slotSamples.length);
-        boolean classes = StackClasses.hasClassFrames(kind);
+        int slots = tree.sampleSlots();
+        int[] slotSamples;
+        long[] slotWeight;
+        int count = blocks.count();
+        if (t.size() < HALVES_FROM || !parallel.offers()) {
+            slotSamples = QueryArrays.ints(slots);
+            slotWeight = counted ? null : QueryArrays.longs(slots);
+            pass(t, blocks, f, tree, 0, count, slotSamples, slotWeight);
+        } else {
+            // a half of the blocks each, into arrays of its own, added up after: sums, so the same in any order
+            int mid = count / 2;
+            Parallel.Both<SlotWeights, SlotWeights> halves = Parallel.both(
+                    () -> SlotWeights.of(t, blocks, f, tree, 0, mid, slots, counted),
+                    () -> SlotWeights.of(t, blocks, f, tree, mid, count, slots, counted), true);
+            slotSamples = halves.first().samples;
+            slotWeight = halves.first().weight;
+            int[] otherSamples = halves.second().samples;
+            long[] otherWeight = halves.second().weight;
+            for (int s = 0; s < slots; s++) {
+                slotSamples[s] += otherSamples[s];
+            }
+            if (slotWeight != null) {
+                for (int s = 0; s < slots; s++) {
+                    slotWeight[s] += otherWeight[s];
+                }
+            }
+            QueryArrays.give(otherSamples);
+            QueryArrays.give(otherWeight);
+        }
+        int n = tree.size();
+        int[] selfSamples = QueryArrays.ints(n);
+        long[] self = counted ? null : QueryArrays.longs(n);
+        for (int s = 0; s < slotSamples.length; s++) {
+            if (slotSamples[s] != 0) {
+                int node = tree.slotNode(s);
+                selfSamples[node] += slotSamples[s];
+                if (self != null) {
+                    self[node] += slotWeight[s];
+                }
+            }
+        }
+        QueryArrays.give(slotSamples);
+        QueryArrays.give(slotWeight);
+        if (!totals) {
+            return TreeWeights.selfOnly(tree, self, selfSamples, unit);
+        }
+        return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
+    }
+
+    /** One half's sums per sample slot (weight null where only counts are kept). */
+    private record SlotWeights(int[] samples, long[] weight) {
+        static SlotWeights of(SampleTable t, SampleBlocks blocks, Filter f, CallTree tree, int fromBlock, int toBlock,
+                              int slots, boolean counted) {
+            SlotWeights out = new SlotWeights(QueryArrays.ints(slots), counted ? null : QueryArrays.longs(slots));
+            pass(t, blocks, f, tree, fromBlock, toBlock, out.samples, out.weight);
+            return out;
+        }
+    }
+
+    /**
+     * Adds the selected samples of blocks [fromBlock, toBlock) to their slots. The time range is tested per block
+     * where it can be: a block wholly outside is skipped, one wholly inside taken without a test per sample.
+     */
+    private static void pass(SampleTable t, SampleBlocks blocks, Filter f, CallTree tree, int fromBlock, int toBlock,
+                             int[] slotSamples, long[] slotWeight) {
+        boolean classes = StackClasses.hasClassFrames(t.kind());
         int stackSlots = tree.stackSlots();
         boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
         boolean others = f.tests && f.othersTested();
-        for (int b = 0, blockCount = blocks.count(), size = t.size(); b < blockCount; b++) {
+        for (int b = fromBlock, size = t.size(); b < toBlock; b++) {
             if ((b & 0xff) == 0xff) {
                 QueryLimits.check(); // a client that hung up stops its view's work here
             }
@@ -188,21 +268,6 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
                 }
             }
         }
-        int n = tree.size();
-        int[] selfSamples = QueryArrays.ints(n);
-        long[] self = counted ? null : QueryArrays.longs(n);
-        for (int s = 0; s < slotSamples.length; s++) {
-            if (slotSamples[s] != 0) {
-                int node = tree.slotNode(s);
-                selfSamples[node] += slotSamples[s];
-                if (self != null) {
-                    self[node] += slotWeight[s];
-                }
-            }
-        }
-        QueryArrays.give(slotSamples);
-        QueryArrays.give(slotWeight);
-        return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
     }
 
     /** The selection resolved against one table: epoch bounds, the source's id, the accepted state ids. */

@@ -17,6 +17,9 @@ public final class TreeWeights {
     /** The weight of each sample when only counts are kept (counted), else 0. */
     private final long unit;
     private final boolean counted;
+    /** The root's total weight and samples: the whole selection's, kept apart for weights without totals. */
+    private final long rootWeight;
+    private final int rootSamples;
 
     TreeWeights(CallTree tree, long[] self, int[] selfSamples) {
         this.tree = tree;
@@ -32,6 +35,8 @@ public final class TreeWeights {
             total[p] += total[i];
             totalSamples[p] += totalSamples[i];
         }
+        rootWeight = n == 0 ? 0 : total[0];
+        rootSamples = n == 0 ? 0 : totalSamples[0];
     }
 
     /** Samples that each weigh unit: self and total weights are the counts times unit. */
@@ -47,6 +52,39 @@ public final class TreeWeights {
             totals[tree.parent(i)] += totals[i];
         }
         totalSamples = totals;
+        rootSamples = totals.length == 0 ? 0 : totals[0];
+        rootWeight = unit * rootSamples;
+    }
+
+    /**
+     * Self weights only (self null where only counts are kept, unit then their weight): no node's total but the
+     * root's, for an answer that reads no other (an inverted graph from the tree's {@link InvertedTree}), which so
+     * saves an array the size of the tree and a pass over it. Reading another node's total fails.
+     */
+    private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit) {
+        this.tree = tree;
+        this.counted = self == null;
+        this.unit = counted ? unit : 0;
+        this.self = self;
+        this.selfSamples = selfSamples;
+        this.total = null;
+        this.totalSamples = null;
+        long weight = 0;
+        int samples = 0;
+        for (int i = 0; i < selfSamples.length; i++) {
+            samples += selfSamples[i];
+        }
+        if (self != null) {
+            for (long v : self) {
+                weight += v;
+            }
+        }
+        rootSamples = samples;
+        rootWeight = counted ? unit * samples : weight;
+    }
+
+    static TreeWeights selfOnly(CallTree tree, long[] self, int[] selfSamples, long unit) {
+        return new TreeWeights(tree, self, selfSamples, unit);
     }
 
     /** Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. */
@@ -89,10 +127,10 @@ public final class TreeWeights {
 
     /** The selection's whole weight (the root's total). */
     public long totalWeight() {
-        return total(0);
+        return rootWeight;
     }
 
     public int samples() {
-        return totalSamples[0];
+        return rootSamples;
     }
 }

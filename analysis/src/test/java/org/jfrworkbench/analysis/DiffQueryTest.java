@@ -168,26 +168,29 @@ class DiffQueryTest {
         ProfileData db = b.data();
         DiffQuery q = new DiffQuery(Selection.millis(Kind.CPU, 500L, 3500L, null, false),
                 Selection.millis(Kind.CPU, 1000L, 4000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE, 300);
-        try {
-            Parallel.offered = true;
-            DiffResult offered = q.run(da, db);
-            Parallel.offered = false;
-            DiffResult inTurn = q.run(da, db);
-            assertTrue(offered.names().contains("[other]"), "the bound cuts the merged tree");
-            assertEquals(inTurn.names(), offered.names());
-            assertEquals(inTurn.changes(), offered.changes());
-            DiffResult.Nodes x = inTurn.nodes();
-            DiffResult.Nodes y = offered.nodes();
-            assertArrayEquals(x.name(), y.name());
-            assertArrayEquals(x.parent(), y.parent());
-            assertArrayEquals(x.base(), y.base());
-            assertArrayEquals(x.target(), y.target());
-            assertArrayEquals(x.baseSelf(), y.baseSelf());
-            assertArrayEquals(x.targetSelf(), y.targetSelf());
-            assertArrayEquals(x.significance(), y.significance());
-        } finally {
-            Parallel.offered = null;
-        }
+        DiffResult offered = q.run(da, db, Parallel.ALWAYS);
+        DiffResult inTurn = q.run(da, db, Parallel.NEVER);
+        assertTrue(offered.names().contains("[other]"), "the bound cuts the merged tree");
+        assertSameDiff(inTurn, offered);
+    }
+
+    /** Every column, name and row of two diffs alike. */
+    static void assertSameDiff(DiffResult expected, DiffResult actual) {
+        assertEquals(expected.names(), actual.names());
+        assertEquals(expected.changes(), actual.changes());
+        assertEquals(expected.warnings(), actual.warnings());
+        assertEquals(expected.test(), actual.test());
+        DiffResult.Nodes x = expected.nodes();
+        DiffResult.Nodes y = actual.nodes();
+        assertArrayEquals(x.name(), y.name());
+        assertArrayEquals(x.parent(), y.parent());
+        assertArrayEquals(x.type(), y.type());
+        assertArrayEquals(x.count(), y.count());
+        assertArrayEquals(x.base(), y.base());
+        assertArrayEquals(x.target(), y.target());
+        assertArrayEquals(x.baseSelf(), y.baseSelf());
+        assertArrayEquals(x.targetSelf(), y.targetSelf());
+        assertArrayEquals(x.significance(), y.significance());
     }
 
     @Test

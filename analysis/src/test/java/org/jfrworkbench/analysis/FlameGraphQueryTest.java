@@ -195,4 +195,42 @@ class FlameGraphQueryTest {
         assertArrayEquals(a.nodes().total(), b.nodes().total());
         assertArrayEquals(a.nodes().name(), b.nodes().name());
     }
+
+    @Test
+    void anInvertedGraphFromTheTreesKeptPartIsTheGraphGroupedPerQuery() {
+        HandMade many = new HandMade();
+        Random r = new Random(7);
+        for (int i = 0; i < 3000; i++) {
+            // deep paths that mostly part early: the inverted part is small beside the tree, so the tree keeps it
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int depth = 0, n = 8 + r.nextInt(8); depth < n; depth++) {
+                stack.append(";m.F").append(depth % 3).append(".f").append(r.nextInt(4));
+            }
+            many.sample(Kind.CPU, i, "main", 1, stack.toString());
+            many.sample(Kind.ALLOC, i, "main", 1 + r.nextInt(5000), stack.toString(), r.nextBoolean() ? "byte[]" : "m.Item");
+        }
+        ProfileData d = many.data();
+        assertTrue(d.tree().inverted() != null, "the tree keeps its inverted part");
+        for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC}) {
+            for (int max : new int[] {20, 300, 1 << 20}) {
+                for (SearchPattern search : new SearchPattern[] {null, SearchPattern.of("F1\\.f2", false, false)}) {
+                    Selection s = Selection.millis(kind, 500L, 2500L, null, false);
+                    FlameGraph kept = new FlameGraphQuery(s, search, true, FrameNaming.DEFAULT, 1.0, max).run(d);
+                    TreeWeights w = s.weigh(d, d.tree());
+                    FlameGraph grouped = BoundedTree.inverted(w, max).graph(s, true, null, null, 1.0);
+                    String what = kind + " " + max + " " + search;
+                    assertEquals(grouped.names(), kept.names(), what);
+                    assertEquals(grouped.total(), kept.total(), what);
+                    assertEquals(grouped.samples(), kept.samples(), what);
+                    assertArrayEquals(grouped.nodes().name(), kept.nodes().name(), what);
+                    assertArrayEquals(grouped.nodes().parent(), kept.nodes().parent(), what);
+                    assertArrayEquals(grouped.nodes().total(), kept.nodes().total(), what);
+                    assertArrayEquals(grouped.nodes().self(), kept.nodes().self(), what);
+                    assertArrayEquals(grouped.nodes().samples(), kept.nodes().samples(), what);
+                    assertArrayEquals(grouped.nodes().type(), kept.nodes().type(), what);
+                    assertArrayEquals(grouped.nodes().count(), kept.nodes().count(), what);
+                }
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.Test;
@@ -122,5 +123,33 @@ class MergedRunsTest {
         assertEquals(0, rows.get("app.Svc.a").targetSamples());
         assertEquals(4, rows.get("app.Svc.b").targetSamples());
         assertEquals(0, rows.get("app.Svc.b").baseSamples());
+    }
+
+    @Test
+    void aDiffOfRunsAnswersAlikeWithItsSidesOnHelpersOrInTurn() {
+        Random r = new Random(11);
+        List<ProfileData> runs = new java.util.ArrayList<>();
+        for (int run = 0; run < 3; run++) {
+            HandMade h = new HandMade();
+            for (int i = 0; i < 3000; i++) {
+                h.sample(Kind.CPU, i, "w" + r.nextInt(3), 1, "app.Main.main;app.A.a" + r.nextInt(25)
+                        + (run == 2 ? ";app.C.c" : ";app.B.b") + r.nextInt(50) + ";app.D.d" + r.nextInt(8));
+            }
+            runs.add(h.data());
+        }
+        // the middle run on both sides, in different ranges: its tree weighed by both halves at once
+        List<RunSelection> base = List.of(new RunSelection(runs.get(0), Selection.millis(Kind.CPU, 100L, 2900L, null, false)),
+                new RunSelection(runs.get(1), Selection.millis(Kind.CPU, 0L, 1500L, null, false)));
+        List<RunSelection> target = List.of(new RunSelection(runs.get(1), Selection.millis(Kind.CPU, 1500L, 3000L, null, false)),
+                new RunSelection(runs.get(2), Selection.of(Kind.CPU)));
+        MergedDiffQuery q = new MergedDiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), DiffMode.RELATIVE, 300);
+        MergedDiffQuery.Result offered = q.run(base, target, Parallel.ALWAYS);
+        MergedDiffQuery.Result inTurn = q.run(base, target, Parallel.NEVER);
+        assertTrue(offered.diff().names().contains("[other]"), "the bound cuts the merged tree");
+        assertTrue(offered.diff().changes().size() > 10, "rows: " + offered.diff().changes().size());
+        DiffQueryTest.assertSameDiff(inTurn.diff(), offered.diff());
+        assertEquals(inTurn.base(), offered.base());
+        assertEquals(inTurn.target(), offered.target());
+        assertEquals(2, offered.base().size());
     }
 }

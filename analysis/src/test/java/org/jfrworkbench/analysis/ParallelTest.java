@@ -28,7 +28,7 @@ class ParallelTest {
     void theSecondHalfRunsBesideTheFirstWhenAHelperTakesIt() throws Exception {
         // the first half waits until the second has started: only a helper thread can start it meanwhile
         CountDownLatch secondStarted = new CountDownLatch(1);
-        Parallel.Both<Boolean, String> both = Parallel.both(() -> {
+        Parallel.Both<Boolean, String> both = Parallel.ALWAYS.both(() -> {
             try {
                 return secondStarted.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -37,9 +37,18 @@ class ParallelTest {
         }, () -> {
             secondStarted.countDown();
             return Thread.currentThread().getName();
-        }, true);
+        });
         assertEquals(true, both.first());
         assertEquals("query-helper", both.second());
+    }
+
+    @Test
+    void neverOfferedTheHalvesRunInTurnOnTheCallersThread() {
+        String caller = Thread.currentThread().getName();
+        Parallel.Both<String, String> both = Parallel.NEVER.both(() -> Thread.currentThread().getName(),
+                () -> Thread.currentThread().getName());
+        assertEquals(caller, both.first());
+        assertEquals(caller, both.second());
     }
 
     @Test

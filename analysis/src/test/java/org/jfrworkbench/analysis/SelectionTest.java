@@ -1,10 +1,13 @@
 package org.jfrworkbench.analysis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.BitSet;
 import java.util.Map;
+import java.util.Random;
 
 import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.Test;
@@ -64,5 +67,32 @@ class SelectionTest {
     void aKindTheRecordingLacksIsABadQueryNamingTheKindsItHas() {
         BadQueryException e = assertThrows(BadQueryException.class, () -> samples(Selection.of(Kind.LOCK)));
         assertEquals("recording hand-made has no 'lock' samples (it has [cpu, alloc])", e.getMessage());
+    }
+
+    @Test
+    void aLongPassOverTheSamplesInHalvesAtOnceWeighsAsInOne() {
+        HandMade many = new HandMade();
+        Random r = new Random(3);
+        for (int i = 0; i < Selection.HALVES_FROM + 1000; i++) {
+            String stack = "m.Main.run;m.A.a" + r.nextInt(20) + ";m.B.b" + r.nextInt(20);
+            many.sample(Kind.CPU, i / 100, r.nextBoolean() ? "main" : "worker", 1, stack);
+            many.sample(Kind.ALLOC, i / 100, "main", 1 + r.nextInt(4096), stack, r.nextBoolean() ? "byte[]" : "m.Item");
+        }
+        ProfileData d = many.data();
+        BitSet main = new BitSet();
+        main.set(many.thread("main"));
+        for (Selection s : new Selection[] {Selection.millis(Kind.CPU, 100L, 2500L, main, false),
+                Selection.millis(Kind.CPU, null, null, null, false), Selection.millis(Kind.ALLOC, 200L, 2000L, null, false)}) {
+            TreeWeights halves = s.weigh(d, d.tree(), true, Parallel.ALWAYS);
+            TreeWeights inOne = s.weigh(d, d.tree(), true, Parallel.NEVER);
+            assertTrue(inOne.samples() > 0);
+            assertEquals(inOne.samples(), halves.samples());
+            assertEquals(inOne.totalWeight(), halves.totalWeight());
+            for (int i = 0; i < d.tree().size(); i++) {
+                assertEquals(inOne.selfSamples(i), halves.selfSamples(i), "node " + i);
+                assertEquals(inOne.self(i), halves.self(i), "node " + i);
+                assertEquals(inOne.total(i), halves.total(i), "node " + i);
+            }
+        }
     }
 }
