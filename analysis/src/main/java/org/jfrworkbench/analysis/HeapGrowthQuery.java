@@ -21,8 +21,9 @@ import org.jfrworkbench.model.SampleTable;
  * alive there, scaled to the heap used after it); then per class a least-squares line of those bytes over time. Its
  * slope ranks the classes; its confidence is {@code (1 - p) * (1 - 1/sqrt(samples))}, p the one-sided p-value of
  * Student's t for a slope above zero (n - 2 degrees of freedom over n GCs), samples the class's live samples behind
- * the series: a line that fits and many samples, or neither (0 for a series of no slope at all). Series of fewer than {@link #MIN_SAMPLES} samples rank
- * after the others, whatever their slope: one or two samples make a step, not a trend.
+ * the series: a line that fits and many samples, or neither (0 for a series of no slope at all). Series of fewer
+ * than {@link #MIN_SAMPLES} samples rank after the others, whatever their slope: one or two samples make a step, not
+ * a trend.
  */
 public final class HeapGrowthQuery {
     public static final int DEFAULT_LIMIT = 20;

@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The branching part of a {@link CallTree}'s inverted graph, made once per tree on its first inverted query: the
+ * The branching part of a {@link CallTree}'s inverted graph, made once per tree after its first inverted query: the
  * inverted nodes (name paths from a frame with samples of its own up through its callers) that two or more such
  * frames (<i>origins</i>) share, plus, below them, one node per origin where its path becomes its own. Past that
  * node the path is the origin's callers in the call tree, one each, so it is not stored: {@link BoundedTree} walks
