@@ -154,7 +154,7 @@ final class BoundedTree {
             int parent = pending.parent(g);
             int first = node[from];
             if (first < 0) {
-                int emitted = out.add(inv.name(~first), parent, pending.total(g), 0, pending.samples(g), inv.typeName(~first, w));
+                int emitted = out.add(inv.name(~first), parent, pending.total(g), 0, pending.samples(g), inv.typeName(~first, invWeights));
                 out.childDone(parent);
                 out.setSelf(emitted, expandInverted(emitted, ~first));
                 continue;

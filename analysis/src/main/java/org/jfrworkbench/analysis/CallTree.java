@@ -1,6 +1,8 @@
 package org.jfrworkbench.analysis;
 
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jfrworkbench.model.FrameNaming;
 import org.jfrworkbench.model.FrameType;
@@ -33,9 +35,11 @@ public final class CallTree {
     private final byte[] type;
     private final int[] stackNode;
     private final int[] pairNode;
-    /** Made on the first inverted query ({@link #inverted}); null where it was too large to keep. */
-    private InvertedTree inverted;
-    private boolean invertedMade;
+    /**
+     * Made in the background once an inverted query asks ({@link #inverted}); its value null where too large to
+     * keep. Null until asked, or again when the maker's queue was full.
+     */
+    private final AtomicReference<CompletableFuture<InvertedTree>> inverted = new AtomicReference<>();
     /** Made on the first diff ({@link #outermost}, {@link #unordered}). */
     private volatile StableOrder stableOrder;
 
@@ -128,13 +132,32 @@ public final class CallTree {
         return sampleSlot < stackNode.length ? stackNode[sampleSlot] : pairNode[sampleSlot - stackNode.length];
     }
 
-    /** The branching part of this tree's inverted graph, made on first use; null where too large to keep. */
-    synchronized InvertedTree inverted() {
-        if (!invertedMade) {
-            inverted = InvertedTree.of(this);
-            invertedMade = true;
+    /**
+     * The branching part of this tree's inverted graph if made; else null, and the first call has it made on
+     * {@link InvertedTree}'s own thread. A query never waits for it: until it is made inverted graphs are grouped per
+     * query (the same answers), where waiting took a recording of two million nodes 1 to 3 s on its first inverted
+     * graph. Null for good where too large to keep.
+     */
+    InvertedTree inverted() {
+        CompletableFuture<InvertedTree> part = inverted.get();
+        if (part == null) {
+            CompletableFuture<InvertedTree> mine = new CompletableFuture<>();
+            if (inverted.compareAndSet(null, mine) && !InvertedTree.makeLater(this, mine)) {
+                inverted.compareAndSet(mine, null);
+            }
+            return null;
         }
-        return inverted;
+        return part.getNow(null);
+    }
+
+    /** The branching part of this tree's inverted graph, waiting until it is made (having it made if not asked yet). */
+    InvertedTree awaitInverted() {
+        CompletableFuture<InvertedTree> part;
+        while ((part = inverted.get()) == null) {
+            inverted();
+            Thread.onSpinWait();
+        }
+        return part.join();
     }
 
     /**

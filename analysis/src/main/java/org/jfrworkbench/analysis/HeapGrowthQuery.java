@@ -21,8 +21,9 @@ import org.jfrworkbench.model.SampleTable;
  * alive there, scaled to the heap used after it); then per class a least-squares line of those bytes over time. Its
  * slope ranks the classes; its confidence is {@code (1 - p) * (1 - 1/sqrt(samples))}, p the one-sided p-value of
  * Student's t for a slope above zero (n - 2 degrees of freedom over n GCs), samples the class's live samples behind
- * the series: a line that fits and many samples, or neither. Series of fewer than {@link #MIN_SAMPLES} samples rank
- * after the others, whatever their slope: one or two samples make a step, not a trend.
+ * the series: a line that fits and many samples, or neither (0 for a series of no slope at all). Series of fewer
+ * than {@link #MIN_SAMPLES} samples rank after the others, whatever their slope: one or two samples make a step, not
+ * a trend.
  */
 public final class HeapGrowthQuery {
     public static final int DEFAULT_LIMIT = 20;
@@ -238,8 +239,7 @@ public final class HeapGrowthQuery {
             for (int j = 0; j < m; j++) {
                 series.add(new long[] {start[used.get(j)] / 1_000_000, Math.round(y[j])});
             }
-            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
-            double confidence = m < 3 ? 0 : (1 - oneSided) * (1 - 1 / Math.sqrt(samples.size));
+            double confidence = Fit.confidence(fit, m, 1 / Math.sqrt(samples.size));
             top.add(new Suspect(name, fit.slope, m == 0 ? 0 : Math.round(y[0]), m == 0 ? 0 : Math.round(y[m - 1]),
                     confidence, m < 3 ? 1 : fit.pValue, fit.rSquared, m, samples.size, 0, stack,
                     best == null ? 0 : best[1], series));
@@ -335,8 +335,7 @@ public final class HeapGrowthQuery {
             // a class the JVM counted has its bytes pinned by the counts: the slope's test alone says how sure the
             // growth is; the others have their samples' error
             double error = countedPoints > 0 ? 0 : sampleCount == 0 ? 1 : 1 / Math.sqrt(sampleCount);
-            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
-            double confidence = points < 3 ? 0 : (1 - oneSided) * (1 - error);
+            double confidence = Fit.confidence(fit, points, error);
             suspects.add(new Suspect(name, fit.slope, points == 0 ? 0 : Math.round(ys[0]),
                     points == 0 ? 0 : Math.round(ys[points - 1]), confidence, points < 3 ? 1 : fit.pValue, fit.rSquared,
                     points, sampleCount, countedPoints, stackNames(p, topStack), best == null ? 0 : best[1], series));
@@ -413,6 +412,19 @@ public final class HeapGrowthQuery {
 
     /** An ordinary least-squares line y = a + slope * x with its R^2 and the two-sided p-value of its slope. */
     record Fit(double slope, double rSquared, double pValue) {
+        /**
+         * How sure a series grows: (1 - the one-sided p of a positive slope) * (1 - the figures' relative error); 0
+         * for fewer than 3 points or no slope at all. A flat series (exact counts that did not move) has nothing to
+         * test, and its p of 1 is not the one-sided 0.5 of a slope estimated at zero: it showed confidence 0.5.
+         */
+        static double confidence(Fit fit, int points, double error) {
+            if (points < 3 || fit.slope == 0) {
+                return 0;
+            }
+            double oneSided = fit.slope > 0 ? fit.pValue / 2 : 1 - fit.pValue / 2;
+            return (1 - oneSided) * (1 - error);
+        }
+
         static Fit of(double[] x, double[] y, int n) {
             if (n < 2) {
                 return new Fit(0, 0, 1);

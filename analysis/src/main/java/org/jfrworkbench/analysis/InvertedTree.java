@@ -1,11 +1,14 @@
 package org.jfrworkbench.analysis;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The branching part of a {@link CallTree}'s inverted graph, made once per tree on its first inverted query: the
+ * The branching part of a {@link CallTree}'s inverted graph, made once per tree after its first inverted query: the
  * inverted nodes (name paths from a frame with samples of its own up through its callers) that two or more such
  * frames (<i>origins</i>) share, plus, below them, one node per origin where its path becomes its own. Past that
  * node the path is the origin's callers in the call tree, one each, so it is not stored: {@link BoundedTree} walks
@@ -22,18 +25,27 @@ final class InvertedTree {
     private final int[] name;
     private final int[] end;
     private final byte[] type;
-    /** Per node, the call-tree node its one origin has reached there, or -1 where two or more share the node. */
+    /**
+     * Per node, the call-tree node its one origin has reached there; where two or more share the node, -1, or for a
+     * node whose members' types differ, {@code -2 - at} with {@code at} where its members start in {@link #mixed}.
+     */
     private final int[] chain;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
-    /** For nodes whose members' types differ (their type byte has {@link #MIXED}): pairs of origin and member, by origin. */
-    private final Map<Integer, int[]> mixed;
+    /**
+     * For nodes whose members' types differ (their type byte has {@link #MIXED}), one after another: the number of
+     * runs, then per run of members of one type (members in origin order) the index in {@link #origins} of its first
+     * member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
+     * recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss each per
+     * answer node and a scan of members per answer node cost several more, at several times the bytes.
+     */
+    private final int[] mixed;
 
     private static final int MIXED = 0x80;
 
     private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
-                         Map<Integer, int[]> mixed) {
+                         int[] mixed) {
         this.parent = parent;
         this.name = name;
         this.end = end;
@@ -56,74 +68,105 @@ final class InvertedTree {
         return end[node];
     }
 
-    /** The call-tree node where the node's one origin has reached, -1 where it has two or more. */
+    /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
+    boolean hasMixedTypes() {
+        return mixed.length > 0;
+    }
+
+    /** The call-tree node where the node's one origin has reached, negative where it has two or more. */
     int chain(int node) {
         return chain[node];
     }
 
-    /** The type of the node's first member that the selection reaches. */
-    String typeName(int node, TreeWeights w) {
-        if ((type[node] & MIXED) != 0) {
-            int[] pairs = mixed.get(node);
-            for (int i = 0; i < pairs.length; i += 2) {
-                if (w.selfSamples(pairs[i]) > 0) {
-                    return w.tree().typeName(pairs[i + 1]);
-                }
+    /**
+     * The type of the node's first member that the selection reaches: of the run its first selected origin
+     * ({@link Weights#first}) falls in.
+     */
+    String typeName(int node, Weights w) {
+        if ((type[node] & MIXED) == 0) {
+            return CallTree.TYPE_NAMES[type[node]];
+        }
+        int at = -2 - chain[node];
+        int origin = w.first()[node] - 1;
+        // the last run starting at or before that origin
+        int lo = 0;
+        int hi = mixed[at] - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (mixed[at + 1 + 2 * mid] <= origin) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
             }
         }
-        return CallTree.TYPE_NAMES[type[node] & (MIXED - 1)];
+        return CallTree.TYPE_NAMES[mixed[at + 2 + 2 * lo]];
     }
 
     /**
-     * Per node, the selected weight and samples ending there or below it (its total), in arrays of
-     * {@link QueryArrays} that the caller gives back ({@link Weights#release}).
+     * Per node, the selected weight and samples ending there or below it (its total), and where the part has nodes of
+     * mixed types the first selected origin there, in arrays of {@link QueryArrays} that the caller gives back
+     * ({@link Weights#release}).
      */
     Weights weigh(TreeWeights w) {
         int n = name.length;
         long[] total = QueryArrays.longs(n);
         int[] samples = QueryArrays.ints(n);
+        int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
             if (s > 0) {
-                total[target[i]] += w.self(o);
-                samples[target[i]] += s;
+                int t = target[i];
+                total[t] += w.self(o);
+                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
+                if (first != null && samples[t] == 0) {
+                    first[t] = i + 1;
+                }
+                samples[t] += s;
             }
         }
         int reached = 0;
         for (int i = n - 1; i > 0; i--) {
             if (samples[i] > 0) {
-                total[parent[i]] += total[i];
-                samples[parent[i]] += samples[i];
+                int p = parent[i];
+                if (first != null && (samples[p] == 0 || first[i] < first[p])) {
+                    first[p] = first[i];
+                }
+                total[p] += total[i];
+                samples[p] += samples[i];
                 reached++;
             }
         }
-        return new Weights(total, samples, reached);
-    }
-
-    /** Per node the selection's total weight and samples; reached: the nodes with samples. */
-    record Weights(long[] total, int[] samples, int reached) {
-        void release() {
-            QueryArrays.give(total);
-            QueryArrays.give(samples);
-        }
-    }
-
-    /** Heap bytes: 17 per node, 8 per origin, 8 per member of a node of mixed types. */
-    long footprint() {
-        long m = 0;
-        for (int[] pairs : mixed.values()) {
-            m += 48 + 4L * pairs.length;
-        }
-        return 128 + 17L * name.length + 8L * origins.length + m;
+        return new Weights(total, samples, first, reached);
     }
 
     /**
-     * What the profile cache counts for a tree's inverted part before it is made: 16 bytes per call-tree node (on
-     * deep stacks the part takes about 11). A part that would take more is not kept ({@link #of} gives up).
+     * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
+     * index of the first selected origin below it; reached: the nodes with samples.
+     */
+    record Weights(long[] total, int[] samples, int[] first, int reached) {
+        void release() {
+            QueryArrays.give(total);
+            QueryArrays.give(samples);
+            if (first != null) {
+                QueryArrays.give(first);
+            }
+        }
+    }
+
+    /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    long footprint() {
+        return 144 + 17L * name.length + 8L * origins.length + 4L * mixed.length;
+    }
+
+    /**
+     * What the profile cache counts for a tree's inverted part before it is made: 32 bytes per call-tree node. The
+     * generated deep stacks take about 11; a compiler's deep recursion (javac, async-profiler's cpu samples) about 23,
+     * where its types differ between members on many shared paths. A part that would take more is not kept
+     * ({@link #of} gives up).
      */
     static long footprintBound(CallTree tree) {
-        return 128 + 16L * tree.size();
+        return 128 + 32L * tree.size();
     }
 
     /**
@@ -140,8 +183,45 @@ final class InvertedTree {
     }
 
     /**
+     * One daemon thread at low priority makes the parts, one tree after another; a short queue, so that trees asked
+     * for and dropped from the cache meanwhile are not all held for it (a tree refused is asked for again by its next
+     * inverted query).
+     */
+    private static final ThreadPoolExecutor MAKER = maker();
+
+    private static ThreadPoolExecutor maker() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4), r -> {
+            Thread t = new Thread(r, "inverted-part");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Has the tree's part made on the maker's thread, completing part with it (null if not kept); false if refused. */
+    static boolean makeLater(CallTree tree, CompletableFuture<InvertedTree> part) {
+        try {
+            MAKER.execute(() -> {
+                InvertedTree made = null;
+                try {
+                    made = of(tree);
+                } catch (OutOfMemoryError | StackOverflowError e) {
+                    // not kept: inverted graphs of this tree stay grouped per query
+                } finally {
+                    part.complete(made);
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /**
      * Shared paths deeper than this (deep recursion shared by many stacks) are not kept: the part is made by
-     * recursion, two frames per level, on the query's thread.
+     * recursion, two frames per level, on its maker's thread.
      */
     private static final int MAX_SHARED_DEPTH = 1024;
 
@@ -178,14 +258,16 @@ final class InvertedTree {
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
         return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
-                Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target, b.mixed);
+                Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target,
+                Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
         final CallTree tree;
         final int[] origins;
         final int[] target;
-        final Map<Integer, int[]> mixed = new HashMap<>();
+        int[] mixed = new int[64];
+        int mixedSize;
         int[] parent = new int[1024];
         int[] name = new int[1024];
         int[] end = new int[1024];
@@ -276,17 +358,29 @@ final class InvertedTree {
                 }
             }
             if (differ) {
-                room -= 48 + 8L * (b - a);
+                int need = mixedSize + 1 + 2 * (b - a);
+                if (need > mixed.length) {
+                    mixed = Arrays.copyOf(mixed, Math.max(need, mixed.length * 2));
+                }
+                int at = mixedSize++;
+                int runs = 0;
+                int last = -1;
+                for (int c = a; c < b; c++) {
+                    int m = from + (int) keys[c];
+                    int t = tree.type(members[m]);
+                    if (t != last) {
+                        mixed[mixedSize++] = ids[m];
+                        mixed[mixedSize++] = t;
+                        runs++;
+                        last = t;
+                    }
+                }
+                mixed[at] = runs;
+                room -= 4 + 8L * runs;
                 if (room < 0) {
                     throw new TooLarge();
                 }
-                int[] pairs = new int[2 * (b - a)];
-                for (int c = a; c < b; c++) {
-                    int m = from + (int) keys[c];
-                    pairs[2 * (c - a)] = origins[ids[m]];
-                    pairs[2 * (c - a) + 1] = members[m];
-                }
-                mixed.put(node, pairs);
+                chain[node] = -2 - at;
                 type[node] |= MIXED;
             }
             if (up > 0) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -81,7 +83,56 @@ class FlameGraphQueryTest {
             assertConsistent(inverted);
             assertEquals(reversed(deep.collapsed(Kind.CPU, 0, 100, false)), stacks(inverted), "depth " + depth);
             // recursion shared deeper than the kept part goes is grouped per query instead
-            assertEquals(depth < 1024, d.tree().inverted() != null, "depth " + depth);
+            assertEquals(depth < 1024, d.tree().awaitInverted() != null, "depth " + depth);
+        }
+    }
+
+    /** An inverted graph of the selection, grouped per query or read from the tree's kept part. */
+    static FlameGraph inverted(ProfileData d, Selection selection, int maxNodes, boolean kept) {
+        d.samples(selection.kind());
+        CallTree tree = d.tree();
+        TreeWeights w = selection.weigh(d, tree);
+        try {
+            Emitted e = kept ? BoundedTree.inverted(w, tree.awaitInverted(), maxNodes) : BoundedTree.inverted(w, maxNodes);
+            return e.graph(selection, true, null, null, 1.0);
+        } finally {
+            w.release();
+        }
+    }
+
+    @Test
+    void invertedGraphsFromTheKeptPartAreThoseGroupedPerQueryTypesIncluded() {
+        // callers shared by many leaves whose frames differ in type from stack to stack (a method inlined into one
+        // caller, compiled alone in another), so that the kept part has nodes of mixed types
+        HandMade h = new HandMade();
+        Random r = new Random(7);
+        String[] types = {"", "_[i]", "_[0]", "_[1]"};
+        for (int i = 0; i < 600; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int level = 0, depth = 1 + r.nextInt(8); level < depth; level++) {
+                stack.append(";r.R.m").append(r.nextInt(3)).append(types[r.nextInt(types.length)]);
+            }
+            stack.append(";x.Leaf.").append((char) ('a' + r.nextInt(3))).append(types[r.nextInt(types.length)]);
+            h.sample(Kind.CPU, r.nextInt(10_000), i % 3 == 0 ? "worker" : "main", 1 + r.nextInt(5), stack.toString());
+        }
+        ProfileData d = h.data();
+        InvertedTree part = d.tree().awaitInverted();
+        assertTrue(part != null && part.hasMixedTypes(), "the case this test is for");
+        BitSet worker = new BitSet();
+        worker.set(h.thread("worker"));
+        for (Selection s : List.of(Selection.of(Kind.CPU), Selection.millis(Kind.CPU, 2_000L, 4_500L, null, false),
+                Selection.millis(Kind.CPU, 6_100L, 6_300L, null, false), Selection.millis(Kind.CPU, null, null, worker, false))) {
+            for (int maxNodes : new int[] {1 << 20, 60, 7}) {
+                FlameGraph perQuery = inverted(d, s, maxNodes, false);
+                FlameGraph kept = inverted(d, s, maxNodes, true);
+                String what = s + ", maxNodes=" + maxNodes;
+                assertEquals(perQuery.names(), kept.names(), what);
+                assertArrayEquals(perQuery.nodes().name(), kept.nodes().name(), what);
+                assertArrayEquals(perQuery.nodes().parent(), kept.nodes().parent(), what);
+                assertArrayEquals(perQuery.nodes().total(), kept.nodes().total(), what);
+                assertArrayEquals(perQuery.nodes().self(), kept.nodes().self(), what);
+                assertArrayEquals(perQuery.nodes().type(), kept.nodes().type(), what);
+            }
         }
     }
 
@@ -210,7 +261,7 @@ class FlameGraphQueryTest {
             many.sample(Kind.ALLOC, i, "main", 1 + r.nextInt(5000), stack.toString(), r.nextBoolean() ? "byte[]" : "m.Item");
         }
         ProfileData d = many.data();
-        assertTrue(d.tree().inverted() != null, "the tree keeps its inverted part");
+        assertTrue(d.tree().awaitInverted() != null, "the tree keeps its inverted part");
         for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC}) {
             for (int max : new int[] {20, 300, 1 << 20}) {
                 for (SearchPattern search : new SearchPattern[] {null, SearchPattern.of("F1\\.f2", false, false)}) {

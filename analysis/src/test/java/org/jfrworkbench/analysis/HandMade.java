@@ -12,7 +12,8 @@ import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.ThreadTable;
 
 /**
- * Small profiles written by hand: samples given as collapsed stacks ({@code a.A.x;b.B.y}, root first), with a time
+ * Small profiles written by hand: samples given as collapsed stacks ({@code a.A.x;b.B.y}, root first; a frame JIT
+ * compiled unless it ends in async-profiler's {@code _[i]}, {@code _[0]} or {@code _[1]}), with a time
  * in milliseconds from the start, a thread and a weight; and the reference answers the tests compare with,
  * computed from the samples directly (not through the call tree).
  */
@@ -45,10 +46,21 @@ final class HandMade {
             int[] frames = new int[names.length];
             for (int i = 0; i < names.length; i++) {
                 String name = names[names.length - 1 - i];
+                FrameType type = FrameType.JIT;
+                if (name.endsWith("]") && name.length() > 4 && name.startsWith("_[", name.length() - 4)) {
+                    // async-profiler's suffixes: inlined, interpreted, C1
+                    type = switch (name.charAt(name.length() - 2)) {
+                        case 'i' -> FrameType.INLINED;
+                        case '0' -> FrameType.INTERPRETED;
+                        case '1' -> FrameType.C1;
+                        default -> FrameType.JIT;
+                    };
+                    name = name.substring(0, name.length() - 4);
+                }
                 int dot = name.lastIndexOf('.');
                 int method = p.methods().add(p.strings().intern(name.substring(0, dot)),
                         p.strings().intern(name.substring(dot + 1)), p.strings().intern("()V"));
-                frames[i] = p.frames().add(method, 0, FrameType.JIT);
+                frames[i] = p.frames().add(method, 0, type);
             }
             s = p.stacks().add(frames);
         }

@@ -15,6 +15,7 @@ import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.bench.inputs.BenchInputs;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.http.RunningServer;
@@ -23,8 +24,9 @@ import org.jfrworkbench.server.store.ProfileCodec;
 
 /**
  * Query speed of the server on recordings it was not tuned for (run on demand:
- * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES...]}): for each size, two generated
- * deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), imported into a real
+ * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES | input:NAME ...]}): for each size, two
+ * generated deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), or a recorded
+ * benchmark input and its other run ({@code input:javac-cpu-140mb}: {@link BenchInputs}), imported into a real
  * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, searches,
  * inverted, sandwich and diff queries; per kind of view the p50 and p99 of the server's own time (Server-Timing
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
@@ -53,11 +55,17 @@ public final class ServerBenchmark {
         Path inputs = Files.createDirectories(Path.of("benchmarks", "target", "bench-inputs"));
         try (ConverterPeer peer = PEER_RUNS > 0 ? ConverterPeer.start(peerJvmOptions()) : null) {
             for (String size : sizes) {
+                if (size.startsWith("input:")) {
+                    // a recorded benchmark input against its other run; searches made of its own class names
+                    String name = size.substring("input:".length());
+                    run(BenchInputs.get(name), BenchInputs.get(name + "-b"), peer, false);
+                    continue;
+                }
                 int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
                 int samples = Integer.parseInt(size.substring(size.indexOf('x') + 1));
                 Path base = input(inputs, stacks, samples, 0);
                 Path target = input(inputs, stacks, samples, 1);
-                run(base, target, peer);
+                run(base, target, peer, true);
             }
         }
     }
@@ -97,7 +105,7 @@ public final class ServerBenchmark {
         return file;
     }
 
-    private static void run(Path base, Path target, ConverterPeer peer) throws Exception {
+    private static void run(Path base, Path target, ConverterPeer peer, boolean generated) throws Exception {
         System.out.printf(Locale.ROOT, "%n== %s (%.1f MB), load average %s%n", base.getFileName(), Files.size(base) / 1e6, load());
         Path data = Files.createTempDirectory("workbench-bench");
         try (RunningServer server = RunningServer.start(
@@ -118,7 +126,9 @@ public final class ServerBenchmark {
             List<Integer> threads = new ArrayList<>();
             rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
             List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400"));
-            Views views = new Views(a, b, duration, threads, methods);
+            List<String> searches = generated ? List.of(SEARCHES) : searches(methods);
+            System.out.println("searches: " + searches);
+            Views views = new Views(a, b, duration, threads, methods, searches);
 
             Random random = new Random(42);
             for (int i = 0; i < WARMUP; i++) {
@@ -222,6 +232,30 @@ public final class ServerBenchmark {
         return out;
     }
 
+    /**
+     * Searches for a recording the patterns were not written for: class names of its own frames (those of a small
+     * graph, so each matches), alone, two as alternatives, and one with the start of a method name.
+     */
+    private static List<String> searches(List<String> methods) {
+        List<String> classes = new ArrayList<>();
+        for (String m : methods) {
+            int dot = m.lastIndexOf('.');
+            String cls = dot > 0 ? m.substring(m.lastIndexOf('.', dot - 1) + 1, dot) : "";
+            if (cls.matches("[A-Za-z][A-Za-z0-9_]{2,}") && !classes.contains(cls)) {
+                classes.add(cls);
+            }
+        }
+        Random r = new Random(7);
+        java.util.Collections.shuffle(classes, r);
+        if (classes.size() < 5) {
+            throw new IllegalStateException("too few class names to search for: " + classes);
+        }
+        String withMethod = methods.stream().filter(m -> m.contains("." + classes.get(4) + ".")).findFirst()
+                .map(m -> classes.get(4) + "\\." + m.substring(m.lastIndexOf('.') + 1, Math.min(m.length(),
+                        m.lastIndexOf('.') + 4)).replaceAll("[^A-Za-z0-9_]", "") + ".*").orElse(classes.get(4));
+        return List.of(classes.get(0), classes.get(1), classes.get(2) + "|" + classes.get(3), withMethod, "HashMap");
+    }
+
     private static String load() {
         return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
@@ -231,7 +265,8 @@ public final class ServerBenchmark {
     }
 
     /** Random views of the two recordings. */
-    private record Views(String a, String b, long duration, List<Integer> threads, List<String> methods) {
+    private record Views(String a, String b, long duration, List<Integer> threads, List<String> methods,
+                         List<String> searches) {
         record Query(String path, String[] peerArgs) {
         }
 
@@ -251,7 +286,7 @@ public final class ServerBenchmark {
                     yield new Query(flame + "&threads=" + ids, ConverterPeer.range(from, to));
                 }
                 case "search" -> {
-                    String s = SEARCHES[r.nextInt(SEARCHES.length)];
+                    String s = searches.get(r.nextInt(searches.size()));
                     yield new Query(flame + "&search=" + q(s), ConverterPeer.range(from, to, "--include", ".*(" + s + ").*"));
                 }
                 case "inverted" -> new Query(flame + "&invert=true", ConverterPeer.range(from, to, "--reverse"));

@@ -23,7 +23,8 @@ import org.jfrworkbench.model.Profile;
 /**
  * The benchmark inputs: recordings of a generated service workload ({@link ServiceWorkload}: thousands of classes,
  * stacks 20 to 120 deep, hundreds of thousands of distinct stacks) made by async-profiler in its modes and by the
- * JDK's recorder, in sizes of about 5, 50 and 300 MB, as one long chunk and as many chunks. Each is made on first
+ * JDK's recorder, in sizes of about 5, 50 and 300 MB, as one long chunk and as many chunks; and of a real program,
+ * the JDK's compiler ({@link CompilerWorkload}). Each is made on first
  * use and cached, with its facts (size, chunks, samples, distinct stacks), under {@code benchmarks/target/bench-inputs}
  * or the directory named by the system property {@code bench.inputs}. Benchmarks name the inputs they need:
  * {@code BenchInputs.get("ap-cpu-50mb")}.
@@ -34,6 +35,8 @@ import org.jfrworkbench.model.Profile;
 public final class BenchInputs {
     private static final long MB = 1L << 20;
     private static final Map<String, InputSpec> SPECS = new LinkedHashMap<>();
+    /** Inputs made only as the other side of a diff: {@link #get} and {@link #facts} know them, {@link #names} not. */
+    private static final Map<String, InputSpec> PARTNERS = new LinkedHashMap<>();
 
     static {
         // async-profiler samples cpu every 100 us of CPU time: on a small machine that gives as many samples per
@@ -63,6 +66,12 @@ public final class BenchInputs {
                 .stopAfter(3600, 360, 0));
         add(InputSpec.of("ap-cpuwall-300mb-chunks", "async-profiler cpu and wall clock, a chunk every 10 s",
                 Producer.ASYNC_PROFILER, cpu + ",wall=1ms,chunktime=10s").stopAfter(3600, 0, 300 * MB));
+        // a real program beside the generated one: javac's deep recursion, on two threads
+        add(InputSpec.of("javac-cpu-140mb", "async-profiler cpu of javac compiling this project, one chunk",
+                Producer.ASYNC_PROFILER, cpu).stopAfter(1800, 100, 0).compiling(2, 1));
+        // another run of it for diffs (ServerBenchmark input:javac-cpu-140mb), not an input of its own
+        PARTNERS.put("javac-cpu-140mb-b", InputSpec.of("javac-cpu-140mb-b", "async-profiler cpu of javac compiling this "
+                + "project, one chunk, another run", Producer.ASYNC_PROFILER, cpu).stopAfter(1800, 80, 0).compiling(2, 2));
     }
 
     private static void add(InputSpec spec) {
@@ -91,7 +100,8 @@ public final class BenchInputs {
             Files.createDirectories(dir);
             System.err.printf("bench-inputs: recording %s (%s) into %s%n", name, spec.description(), out);
             long t0 = System.nanoTime();
-            Path classes = ServiceWorkload.compiled(dir, spec.seed(), spec.classes());
+            Path classes = spec.workload() == InputSpec.Workload.SERVICE
+                    ? ServiceWorkload.compiled(dir, spec.seed(), spec.classes()) : null;
             try {
                 Recorder.record(spec, classes, dir, out);
             } catch (InterruptedException e) {
@@ -167,7 +177,7 @@ public final class BenchInputs {
     }
 
     private static InputSpec spec(String name) {
-        InputSpec spec = SPECS.get(name);
+        InputSpec spec = SPECS.containsKey(name) ? SPECS.get(name) : PARTNERS.get(name);
         if (spec == null) {
             throw new IllegalArgumentException("no benchmark input " + name + "; there are " + names());
         }
@@ -176,7 +186,9 @@ public final class BenchInputs {
 
     /** The name carries the workload's version and the spec's hash, so a changed spec is recorded afresh. */
     private static String fileName(InputSpec spec) {
-        String recipe = spec.producer() + " " + spec.options() + " " + spec.jvmOptions() + " " + spec.seed() + " "
+        // the service's recipes read as before the compiler came, so that their recorded files stay valid
+        String recipe = (spec.workload() == InputSpec.Workload.SERVICE ? "" : spec.workload() + " ")
+                + spec.producer() + " " + spec.options() + " " + spec.jvmOptions() + " " + spec.seed() + " "
                 + spec.classes() + " " + spec.workers() + " " + spec.shapes() + " " + spec.diverge() + " " + spec.maxSeconds() + " "
                 + spec.cpuSeconds() + " " + spec.stopAtBytes() + " " + spec.heap();
         return spec.name() + "-v" + ServiceWorkload.VERSION + "-" + Integer.toHexString(recipe.hashCode()) + ".jfr";

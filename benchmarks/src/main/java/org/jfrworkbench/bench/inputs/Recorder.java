@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Records the service workload in a child JVM (this JVM's JDK) with async-profiler or the JDK's recorder. */
+/**
+ * Records a workload (the generated service or the JDK's compiler) in a child JVM (this JVM's JDK) with async-profiler
+ * or the JDK's recorder.
+ */
 final class Recorder {
     private Recorder() {
     }
@@ -33,10 +36,22 @@ final class Recorder {
                 cmd.add("-XX:StartFlightRecording=" + spec.options() + ",filename=" + part);
             }
         }
-        cmd.addAll(List.of("-cp", classes.toString(), ServiceWorkload.MAIN, Long.toString(spec.seed()),
-                Integer.toString(spec.workers()), Long.toString(spec.shapes()), Integer.toString(spec.diverge()),
-                Double.toString(spec.maxSeconds()),
-                Double.toString(spec.cpuSeconds())));
+        if (spec.workload() == InputSpec.Workload.COMPILER) {
+            // this module's own classes hold the workload; it compiles the project's main sources against this JVM's
+            // class path (the dependencies of the server, which those sources need)
+            cmd.addAll(List.of("-cp", codeSource().toString(), CompilerWorkload.class.getName(), Long.toString(spec.seed()),
+                    Integer.toString(spec.workers()), Double.toString(spec.maxSeconds()), Double.toString(spec.cpuSeconds()),
+                    System.getProperty("java.class.path")));
+            Path root = codeSource().getParent().getParent().getParent();
+            for (String module : List.of("importer", "analysis", "server")) {
+                cmd.add(root.resolve(module).resolve("src/main/java").toString());
+            }
+        } else {
+            cmd.addAll(List.of("-cp", classes.toString(), ServiceWorkload.MAIN, Long.toString(spec.seed()),
+                    Integer.toString(spec.workers()), Long.toString(spec.shapes()), Integer.toString(spec.diverge()),
+                    Double.toString(spec.maxSeconds()),
+                    Double.toString(spec.cpuSeconds())));
+        }
         if (spec.stopAtBytes() > 0) {
             cmd.addAll(List.of(part.toString(), Long.toString(spec.stopAtBytes())));
         }
@@ -51,6 +66,15 @@ final class Recorder {
                     + ": " + String.join(" ", cmd));
         }
         Files.move(part, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** This module's classes: benchmarks/target/classes (or a jar in benchmarks/target). */
+    private static Path codeSource() {
+        try {
+            return Path.of(Recorder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** async-profiler's linux-x64 library, extracted once from its jar on the class path. */

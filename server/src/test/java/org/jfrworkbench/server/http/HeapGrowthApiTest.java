@@ -197,6 +197,11 @@ class HeapGrowthApiTest {
         assertEquals(CountedLeakRecording.leakBytes(0), first.get("firstBytes").asLong(), first.toString());
         assertEquals(CountedLeakRecording.leakBytes(CountedLeakRecording.CHUNKS - 1), first.get("lastBytes").asLong());
         assertEquals(CountedLeakRecording.CHUNKS, first.get("countedPoints").asInt());
+        JsonNode flat = growth.get("suspects").get(indexOf(growth.get("suspects"), CountedLeakRecording.FLAT));
+        // counted the same at every count: no slope, and nothing that says it grows
+        assertEquals(flat.get("firstBytes").asLong(), flat.get("lastBytes").asLong(), flat.toString());
+        assertEquals(0, flat.get("bytesPerSecond").asDouble(), 0, flat.toString());
+        assertEquals(0, flat.get("confidence").asDouble(), 0, flat.toString());
         for (JsonNode w : growth.get("warnings")) {
             assertFalse(w.asText().contains("no live-object samples"), w.asText());
         }
