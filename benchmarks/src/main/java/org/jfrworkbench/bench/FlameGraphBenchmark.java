@@ -287,6 +287,7 @@ public final class FlameGraphBenchmark {
         DiffTimings[] befores = new DiffTimings[uis.size()], firsts = new DiffTimings[uis.size()];
         for (int u = 0; u < uis.size(); u++) {
             befores[u] = new DiffTimings();
+            befores[u].opened = true;
             firsts[u] = new DiffTimings();
         }
         for (int round = -WARMUP; round < RUNS; round++) {
@@ -309,6 +310,10 @@ public final class FlameGraphBenchmark {
                     uis.get(u).label(), t == befores[u] ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
                     median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page), median(t.frame),
                     median(t.table));
+            StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): /api/diff fetch started %.1f", median(t.fetchStart)));
+            t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
+                    .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
+            System.out.println(marks);
           }
         }
     }
@@ -320,8 +325,12 @@ public final class FlameGraphBenchmark {
         final double[] paint = new double[RUNS], requestStart = new double[RUNS], server = new double[RUNS];
         final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS];
         final double[] encode = new double[RUNS], gzip = new double[RUNS], frame = new double[RUNS], table = new double[RUNS];
+        final double[] fetchStart = new double[RUNS];
+        final Map<String, double[]> marks = new java.util.TreeMap<>();
         long wire;
         int run;
+        // the pair every round opens (opened before), not a first open
+        boolean opened;
 
         DiffTimings at(int r) {
             run = r;
@@ -333,10 +342,25 @@ public final class FlameGraphBenchmark {
         try (BrowserContext context = ui.open(browser, base)) {
             context.addInitScript(WATCH_DIFF);
             Page page = context.newPage();
+            int run = t.run;
+            String trace = System.getProperty("bench.trace");
+            boolean last = run == RUNS - 1, tracing = trace != null && last;
+            String name = "diff-" + (t.opened ? "cached" : "first-open");
+            if (tracing) {
+                browser.chromium.startTracing(page, new com.microsoft.playwright.Browser.StartTracingOptions()
+                        .setPath(Path.of(trace, (ui.dir() == null ? "" : ui.label() + "-") + name + ".json")));
+            }
             page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
             page.waitForSelector(".flame-canvas[data-drawn]");
             page.waitForFunction("() => window.benchDiff.frame !== undefined && window.benchDiff.table !== undefined");
-            int run = t.run;
+            if (tracing) {
+                browser.chromium.stopTracing();
+            }
+            if (last && Boolean.getBoolean("bench.resources")) {
+                System.out.println("requests (" + name + "):");
+                System.out.println(page.evaluate(RESOURCES));
+                System.out.println("  page milestones (ms since navigation): " + page.evaluate(PAGE_MARKS));
+            }
             t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
             // each run's gap after its drawing, so the median is of gaps, not a gap between two medians
             t.frame[run] = ((Number) page.evaluate("() => window.benchDiff.frame")).doubleValue() - t.paint[run];
@@ -345,7 +369,7 @@ public final class FlameGraphBenchmark {
             Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
                     + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
                     + " return { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd,"
-                    + " encodedBodySize: e.encodedBodySize, build: st('build'), encode: st('encode'), gzip: st('gzip') }; }");
+                    + " encodedBodySize: e.encodedBodySize, fetchStart: e.fetchStart, build: st('build'), encode: st('encode'), gzip: st('gzip') }; }");
             t.requestStart[run] = r.get("requestStart").doubleValue();
             t.server[run] = r.get("responseStart").doubleValue() - r.get("requestStart").doubleValue();
             t.transfer[run] = r.get("responseEnd").doubleValue() - r.get("responseStart").doubleValue();
@@ -354,6 +378,10 @@ public final class FlameGraphBenchmark {
             t.encode[run] = r.get("encode").doubleValue();
             t.gzip[run] = r.get("gzip").doubleValue();
             t.wire = r.get("encodedBodySize").longValue();
+            @SuppressWarnings("unchecked")
+            Map<String, Number> marks = (Map<String, Number>) page.evaluate(PAGE_MARKS);
+            marks.forEach((mark, at) -> t.marks.computeIfAbsent(mark, k -> new double[RUNS])[run] = at.doubleValue());
+            t.fetchStart[run] = r.get("fetchStart").doubleValue();
         }
     }
 
