@@ -58,34 +58,55 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  *
  * <p>{@code -Dbench.ui=LABEL=DIR,LABEL=DIR} opens our pages with the UI of each folder in turn (a copy of a build's
  * {@code web/src/main/resources/public}, its {@code /js/} and {@code /css/} files served through the browser's request
- * routing, for both alike): two builds' pages side by side in one run, against the same server and peer.
+ * routing, for both alike): two builds' pages side by side in one run, against the same server and peer. An entry
+ * {@code LABEL=http://HOST:PORT} opens the pages of another server instead (a build of other code, started with
+ * {@code workbench serve}; the inputs are uploaded to it too, the same bytes being the same ids), and {@code LABEL=this}
+ * this process's server with its own UI: two builds' servers and pages side by side, such as a change to the page's
+ * head.
  */
 public final class FlameGraphBenchmark {
     private static final int WARMUP = 2;
-    private static final int RUNS = 5;
+    // -Dbench.runs=N timed rounds (on a busy machine, more of them steady the medians)
+    private static final int RUNS = Integer.getInteger("bench.runs", 5);
     private static final int SERVER_WARMUP = 20;
     private static final String[] MEASURES = {"first paint, view opened before", "first paint, first open",
         "new time range (peer: first paint)", "zoom", "search", "hover"};
 
-    /** A UI to open our pages with: the server's own (dir null), or the files of a folder. */
-    private record Ui(String label, Path dir) {
+    /**
+     * A UI to open our pages with: the server's own (dir and server null), the files of a folder, or the pages and API
+     * of another server (a build of other code, running on this machine).
+     */
+    private record Ui(String label, Path dir, String server) {
         static List<Ui> configured() {
             String spec = System.getProperty("bench.ui");
             if (spec == null || spec.isBlank()) {
-                return List.of(new Ui("ours", null));
+                return List.of(new Ui("ours", null, null));
             }
             return Arrays.stream(spec.split(",")).map(part -> {
                 int eq = part.indexOf('=');
-                if (eq <= 0 || !Files.isDirectory(Path.of(part.substring(eq + 1), "js"))) {
-                    throw new IllegalArgumentException("bench.ui: want LABEL=DIR with DIR/js, not " + part);
+                String value = part.substring(eq + 1);
+                if (eq > 0 && value.equals("this")) {
+                    return new Ui(part.substring(0, eq), null, null);
                 }
-                return new Ui(part.substring(0, eq), Path.of(part.substring(eq + 1)));
+                if (eq > 0 && value.startsWith("http://")) {
+                    return new Ui(part.substring(0, eq), null, value.replaceAll("/+$", ""));
+                }
+                if (eq <= 0 || !Files.isDirectory(Path.of(value, "js"))) {
+                    throw new IllegalArgumentException("bench.ui: want LABEL=DIR with DIR/js, LABEL=http://HOST:PORT or LABEL=this, not " + part);
+                }
+                return new Ui(part.substring(0, eq), Path.of(value), null);
             }).toList();
         }
 
-        /** A fresh context whose /js/ and /css/ requests (under the server's assets path or not) this UI answers. */
+        /** The servers the UIs talk to: this one (base) and any other named. */
+        static List<String> servers(List<Ui> uis, String base) {
+            return java.util.stream.Stream.concat(java.util.stream.Stream.of(base), uis.stream().map(Ui::server)
+                    .filter(java.util.Objects::nonNull)).distinct().toList();
+        }
+
+        /** A fresh context on this UI's server whose /js/ and /css/ requests (under the assets path or not) a folder's UI answers. */
         BrowserContext open(Browser browser, String base) {
-            BrowserContext context = browser.newContext(base);
+            BrowserContext context = browser.newContext(server == null ? base : server);
             if (dir != null) {
                 context.route(u -> { String path = plain(URI.create(u).getPath()); return path.startsWith("/js/") || path.startsWith("/css/"); }, route -> {
                     Path file = dir.resolve(plain(URI.create(route.request().url()).getPath()).substring(1));
@@ -141,84 +162,90 @@ public final class FlameGraphBenchmark {
                 collapsedToHtml(upload, peerHtml);
             }
         }
-        String id = upload(base, upload);
+        List<Ui> uis = Ui.configured();
+        String id = uploadToAll(Ui.servers(uis, base), upload);
         int[] shape = nodeCount(base, id);
         // a long-running server has its tree build compiled: warm it with views nobody opens afterwards
-        for (int i = 0; i < SERVER_WARMUP; i++) {
-            get(base + "/api/recordings/" + id + "/flame?kind=cpu&format=binary&from=0&to=" + (2_000_000_000L + i));
+        for (String server : Ui.servers(uis, base)) {
+            for (int i = 0; i < SERVER_WARMUP; i++) {
+                get(server + "/api/recordings/" + id + "/flame?kind=cpu&format=binary&from=0&to=" + (2_000_000_000L + i));
+            }
         }
-        String loadBefore = loadAverage();
-        List<Ui> uis = Ui.configured();
-        Timings[] colds = new Timings[uis.size()], cacheds = new Timings[uis.size()];
-        double[][][] oursByUi = new double[uis.size()][MEASURES.length][RUNS];
-        double[][] peer = new double[MEASURES.length][RUNS];
-        String view = "/?page=recording&id=" + id + "&kind=cpu";
-        // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
-        for (int round = -WARMUP; round < RUNS; round++) {
-            int run = Math.max(0, round);
-          for (int k = 0; k < uis.size(); k++) {
-            // the UIs take turns going first (a server's or browser's warm state favours the later)
-            int u = (round & 1) == 0 ? k : uis.size() - 1 - k;
-            Ui ui = uis.get(u);
-            Timings cold = colds[u] == null ? colds[u] = new Timings() : colds[u];
-            Timings cached = cacheds[u] == null ? cacheds[u] = new Timings() : cacheds[u];
-            double[][] ours = oursByUi[u];
-            // a time range past the recording's end selects every sample but is a query the server has not seen
-            ours[1][run] = ourPaint(browser, base, ui, view + "&from=0&to=" + (1_000_000_000L + round * uis.size() + u), cold, run, null);
-            double[] interactions = new double[4];
-            long rangeEnd = 1_500_000_000L + round * uis.size() + u;
-            ours[0][run] = ourPaint(browser, base, ui, view, cached, run, page -> {
-                interactions[3] = average(page, HOVER, 20);
-                interactions[1] = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
-                if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
-                    throw new IllegalStateException("the benchmark click did not zoom");
+        String diff = System.getProperty("bench.diff", "false");
+        // -Dbench.diff=only: the diff page alone, for more rounds of it in the same time
+        if (!diff.equals("only")) {
+            String loadBefore = loadAverage();
+            Timings[] colds = new Timings[uis.size()], cacheds = new Timings[uis.size()];
+            double[][][] oursByUi = new double[uis.size()][MEASURES.length][RUNS];
+            double[][] peer = new double[MEASURES.length][RUNS];
+            String view = "/?page=recording&id=" + id + "&kind=cpu";
+            // untimed warm-up rounds for both (JIT of the server and of Chromium's code paths), then timed rounds
+            for (int round = -WARMUP; round < RUNS; round++) {
+                int run = Math.max(0, round);
+              for (int k = 0; k < uis.size(); k++) {
+                // the UIs take turns going first (a server's or browser's warm state favours the later)
+                int u = (round & 1) == 0 ? k : uis.size() - 1 - k;
+                Ui ui = uis.get(u);
+                Timings cold = colds[u] == null ? colds[u] = new Timings() : colds[u];
+                Timings cached = cacheds[u] == null ? cacheds[u] = new Timings() : cacheds[u];
+                double[][] ours = oursByUi[u];
+                // a time range past the recording's end selects every sample but is a query the server has not seen
+                ours[1][run] = ourPaint(browser, base, ui, view + "&from=0&to=" + (1_000_000_000L + round * uis.size() + u), cold, run, null);
+                double[] interactions = new double[4];
+                long rangeEnd = 1_500_000_000L + round * uis.size() + u;
+                ours[0][run] = ourPaint(browser, base, ui, view, cached, run, page -> {
+                    interactions[3] = average(page, HOVER, 20);
+                    interactions[1] = ((Number) page.evaluate(OUR_ZOOM)).doubleValue();
+                    if ("0".equals(page.getAttribute(".flame-canvas", "data-zoom"))) {
+                        throw new IllegalStateException("the benchmark click did not zoom");
+                    }
+                    interactions[2] = ((Number) page.evaluate(OUR_SEARCH, search)).doubleValue();
+                    interactions[0] = ((Number) page.evaluate(NEW_RANGE, (double) rangeEnd)).doubleValue();
+                });
+                ours[2][run] = interactions[0];
+                ours[3][run] = interactions[1];
+                ours[4][run] = interactions[2];
+                ours[5][run] = interactions[3];
+              }
+                try (BrowserContext context = browser.newContext(base)) {
+                    Page page = context.newPage();
+                    page.navigate(peerHtml.toUri().toString());
+                    page.waitForFunction("() => typeof levels !== 'undefined' && levels[0].length > 0");
+                    double paint = ((Number) page.evaluate(
+                            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue();
+                    peer[0][run] = peer[1][run] = peer[2][run] = paint;
+                    peer[5][run] = average(page, PEER_HOVER, 20);
+                    peer[3][run] = ((Number) page.evaluate(PEER_ZOOM)).doubleValue();
+                    peer[4][run] = ((Number) page.evaluate(PEER_SEARCH, quoteRegex(search))).doubleValue();
                 }
-                interactions[2] = ((Number) page.evaluate(OUR_SEARCH, search)).doubleValue();
-                interactions[0] = ((Number) page.evaluate(NEW_RANGE, (double) rangeEnd)).doubleValue();
-            });
-            ours[2][run] = interactions[0];
-            ours[3][run] = interactions[1];
-            ours[4][run] = interactions[2];
-            ours[5][run] = interactions[3];
+            }
+            System.out.printf("%ninput %s: %,d flame graph nodes (ours), %d levels; Chromium headless 1280x800; medians of %d"
+                    + " paired rounds; load average %s before, %s after%n", input, shape[0], shape[1], RUNS, loadBefore, loadAverage());
+          for (int u = 0; u < uis.size(); u++) {
+            double[][] ours = oursByUi[u];
+            Timings cached = cacheds[u], cold = colds[u];
+            System.out.printf("%-36s %12s %22s %12s%n", "measure", uis.get(u).label(), "async-profiler HTML", "peer/ours");
+            for (int m = 0; m < MEASURES.length; m++) {
+                double[] ratios = new double[RUNS];
+                for (int r = 0; r < RUNS; r++) {
+                    ratios[r] = peer[m][r] / ours[m][r];
+                }
+                System.out.printf("%-36s %9.1f ms %19.1f ms %11.2fx%n", MEASURES[m], median(ours[m]), median(peer[m]), median(ratios));
+            }
+            for (Timings t : new Timings[] {cached, cold}) {
+                System.out.printf("%s first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
+                                + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
+                                + " (%d bytes on the wire)%n",
+                        uis.get(u).label(), t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
+                        median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
+                StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
+                t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
+                        .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
+                System.out.println(marks);
+            }
           }
-            try (BrowserContext context = browser.newContext(base)) {
-                Page page = context.newPage();
-                page.navigate(peerHtml.toUri().toString());
-                page.waitForFunction("() => typeof levels !== 'undefined' && levels[0].length > 0");
-                double paint = ((Number) page.evaluate(
-                        "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue();
-                peer[0][run] = peer[1][run] = peer[2][run] = paint;
-                peer[5][run] = average(page, PEER_HOVER, 20);
-                peer[3][run] = ((Number) page.evaluate(PEER_ZOOM)).doubleValue();
-                peer[4][run] = ((Number) page.evaluate(PEER_SEARCH, quoteRegex(search))).doubleValue();
-            }
         }
-        System.out.printf("%ninput %s: %,d flame graph nodes (ours), %d levels; Chromium headless 1280x800; medians of %d"
-                + " paired rounds; load average %s before, %s after%n", input, shape[0], shape[1], RUNS, loadBefore, loadAverage());
-      for (int u = 0; u < uis.size(); u++) {
-        double[][] ours = oursByUi[u];
-        Timings cached = cacheds[u], cold = colds[u];
-        System.out.printf("%-36s %12s %22s %12s%n", "measure", uis.get(u).label(), "async-profiler HTML", "peer/ours");
-        for (int m = 0; m < MEASURES.length; m++) {
-            double[] ratios = new double[RUNS];
-            for (int r = 0; r < RUNS; r++) {
-                ratios[r] = peer[m][r] / ours[m][r];
-            }
-            System.out.printf("%-36s %9.1f ms %19.1f ms %11.2fx%n", MEASURES[m], median(ours[m]), median(peer[m]), median(ratios));
-        }
-        for (Timings t : new Timings[] {cached, cold}) {
-            System.out.printf("%s first paint (%s) = %.1f ms to the /flame request (page HTML in at %.1f ms) + %.1f ms server"
-                            + " (tree build %.1f ms, encoding %.1f ms, gzip %.1f ms) + %.1f ms transfer + %.1f ms in the page after it arrived"
-                            + " (%d bytes on the wire)%n",
-                    uis.get(u).label(), t == cached ? "cached" : "first open", median(t.beforeRequest), median(t.html), median(t.server),
-                    median(t.build), median(t.encode), median(t.gzip), median(t.transfer), median(t.page), t.wireBytes);
-            StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): fetch() called %.1f", median(t.fetchStart)));
-            t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
-                    .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
-            System.out.println(marks);
-        }
-      }
-        if (Boolean.getBoolean("bench.diff") && (input.startsWith("service:") || input.startsWith("synthetic:"))) {
+        if ((diff.equals("true") || diff.equals("only")) && (input.startsWith("service:") || input.startsWith("synthetic:"))) {
             diffPaint(browser, base, uis, id, dir, input);
         }
     }
@@ -277,18 +304,22 @@ public final class FlameGraphBenchmark {
             Path other = temp.resolve("other" + i + ".collapsed.txt");
             Files.writeString(other, input.startsWith("service:") ? ServiceProfile.collapsed(stacks, 8 + i)
                     : SyntheticProfile.collapsed(stacks, 8 + i));
-            targets[i] = upload(base, other);
+            targets[i] = uploadToAll(Ui.servers(uis, base), other);
         }
         // the diff's build compiled, as in a long-running server, with pairs no round opens
-        for (int i = WARMUP + RUNS + 1; i < targets.length; i++) {
-            get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu&format=binary");
-            get(base + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu");
+        for (String server : Ui.servers(uis, base)) {
+            for (int i = WARMUP + RUNS + 1; i < targets.length; i++) {
+                get(server + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu&format=binary");
+                get(server + "/api/diff?base=" + id + "&target=" + targets[i] + "&kind=cpu");
+            }
         }
         DiffTimings[] befores = new DiffTimings[uis.size()], firsts = new DiffTimings[uis.size()];
         for (int u = 0; u < uis.size(); u++) {
             befores[u] = new DiffTimings();
+            befores[u].opened = true;
             firsts[u] = new DiffTimings();
         }
+        String loadBefore = loadAverage();
         for (int round = -WARMUP; round < RUNS; round++) {
             int run = Math.max(0, round);
             for (int k = 0; k < uis.size(); k++) {
@@ -301,6 +332,7 @@ public final class FlameGraphBenchmark {
                 diffRound(browser, base, uis.get(u), id, targets[0], befores[u].at(run));
             }
         }
+        System.out.printf("%ndiff page, input %s: medians of %d rounds; load average %s before, %s after%n", input, RUNS, loadBefore, loadAverage());
         for (int u = 0; u < uis.size(); u++) {
           for (DiffTimings t : new DiffTimings[] {befores[u], firsts[u]}) {
             System.out.printf("%s diff page first paint, %s: %.1f ms (/api/diff requested at %.1f ms; %.1f ms server: build %.1f,"
@@ -309,6 +341,10 @@ public final class FlameGraphBenchmark {
                     uis.get(u).label(), t == befores[u] ? "opened before" : "first open", median(t.paint), median(t.requestStart), median(t.server),
                     median(t.build), median(t.encode), median(t.gzip), median(t.transfer), t.wire, median(t.page), median(t.frame),
                     median(t.table));
+            StringBuilder marks = new StringBuilder(String.format("  page milestones (ms since navigation): /api/diff fetch started %.1f", median(t.fetchStart)));
+            t.marks.entrySet().stream().sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingDouble(FlameGraphBenchmark::median)))
+                    .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
+            System.out.println(marks);
           }
         }
     }
@@ -320,8 +356,12 @@ public final class FlameGraphBenchmark {
         final double[] paint = new double[RUNS], requestStart = new double[RUNS], server = new double[RUNS];
         final double[] transfer = new double[RUNS], page = new double[RUNS], build = new double[RUNS];
         final double[] encode = new double[RUNS], gzip = new double[RUNS], frame = new double[RUNS], table = new double[RUNS];
+        final double[] fetchStart = new double[RUNS];
+        final Map<String, double[]> marks = new java.util.TreeMap<>();
         long wire;
         int run;
+        // the pair every round opens (opened before), not a first open
+        boolean opened;
 
         DiffTimings at(int r) {
             run = r;
@@ -333,10 +373,25 @@ public final class FlameGraphBenchmark {
         try (BrowserContext context = ui.open(browser, base)) {
             context.addInitScript(WATCH_DIFF);
             Page page = context.newPage();
+            int run = t.run;
+            String trace = System.getProperty("bench.trace");
+            boolean last = run == RUNS - 1, tracing = trace != null && last;
+            String name = "diff-" + (t.opened ? "cached" : "first-open");
+            if (tracing) {
+                browser.chromium.startTracing(page, new com.microsoft.playwright.Browser.StartTracingOptions()
+                        .setPath(Path.of(trace, (ui.dir() == null && ui.server() == null ? "" : ui.label() + "-") + name + ".json")));
+            }
             page.navigate("/?page=diff&base=" + id + "&id=" + target + "&kind=cpu");
             page.waitForSelector(".flame-canvas[data-drawn]");
             page.waitForFunction("() => window.benchDiff.frame !== undefined && window.benchDiff.table !== undefined");
-            int run = t.run;
+            if (tracing) {
+                browser.chromium.stopTracing();
+            }
+            if (last && Boolean.getBoolean("bench.resources")) {
+                System.out.println("requests (" + name + "):");
+                System.out.println(page.evaluate(RESOURCES));
+                System.out.println("  page milestones (ms since navigation): " + page.evaluate(PAGE_MARKS));
+            }
             t.paint[run] = ((Number) page.evaluate(FIRST_PAINT)).doubleValue();
             // each run's gap after its drawing, so the median is of gaps, not a gap between two medians
             t.frame[run] = ((Number) page.evaluate("() => window.benchDiff.frame")).doubleValue() - t.paint[run];
@@ -345,7 +400,7 @@ public final class FlameGraphBenchmark {
             Map<String, Number> r = (Map<String, Number>) page.evaluate("() => { const e = performance.getEntriesByType('resource')"
                     + ".find(r => r.name.includes('/api/diff?')); const st = n => (e.serverTiming.find(t => t.name === n) || {}).duration || 0;"
                     + " return { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd,"
-                    + " encodedBodySize: e.encodedBodySize, build: st('build'), encode: st('encode'), gzip: st('gzip') }; }");
+                    + " encodedBodySize: e.encodedBodySize, fetchStart: e.fetchStart, build: st('build'), encode: st('encode'), gzip: st('gzip') }; }");
             t.requestStart[run] = r.get("requestStart").doubleValue();
             t.server[run] = r.get("responseStart").doubleValue() - r.get("requestStart").doubleValue();
             t.transfer[run] = r.get("responseEnd").doubleValue() - r.get("responseStart").doubleValue();
@@ -354,6 +409,10 @@ public final class FlameGraphBenchmark {
             t.encode[run] = r.get("encode").doubleValue();
             t.gzip[run] = r.get("gzip").doubleValue();
             t.wire = r.get("encodedBodySize").longValue();
+            @SuppressWarnings("unchecked")
+            Map<String, Number> marks = (Map<String, Number>) page.evaluate(PAGE_MARKS);
+            marks.forEach((mark, at) -> t.marks.computeIfAbsent(mark, k -> new double[RUNS])[run] = at.doubleValue());
+            t.fetchStart[run] = r.get("fetchStart").doubleValue();
         }
     }
 
@@ -397,7 +456,7 @@ public final class FlameGraphBenchmark {
             if (tracing) {
                 // -Dbench.trace=DIR: a Chromium trace of the last run's first paint (open it in DevTools' Performance panel)
                 browser.chromium.startTracing(page, new com.microsoft.playwright.Browser.StartTracingOptions()
-                        .setPath(Path.of(trace, (ui.dir() == null ? "" : ui.label() + "-") + (view.contains("&to=") ? "first-open" : "cached") + ".json")));
+                        .setPath(Path.of(trace, (ui.dir() == null && ui.server() == null ? "" : ui.label() + "-") + (view.contains("&to=") ? "first-open" : "cached") + ".json")));
             }
             page.navigate(view);
             page.waitForSelector(".flame-canvas[data-drawn]");
@@ -556,6 +615,19 @@ public final class FlameGraphBenchmark {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
+    }
+
+    /** Uploads a file to every server; the same bytes are the same recording id on each. */
+    private static String uploadToAll(List<String> servers, Path file) throws Exception {
+        String id = null;
+        for (String server : servers) {
+            String got = upload(server, file);
+            if (id != null && !id.equals(got)) {
+                throw new IllegalStateException(server + " named " + file + " " + got + ", not " + id);
+            }
+            id = got;
+        }
+        return id;
     }
 
     private static String upload(String base, Path file) throws Exception {

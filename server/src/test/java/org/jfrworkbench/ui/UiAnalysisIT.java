@@ -305,6 +305,62 @@ class UiAnalysisIT {
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void aDiffLinksHeadAsksForTheDataItsPageFetchesWithTheSameUrlsSoEachIsAskedForOnce() throws Exception {
+        String thread = null;
+        long most = -1;
+        for (JsonNode t : get("/api/recordings/" + sort).get("threads")) {
+            if (t.get("samples").asLong() > most) {
+                most = t.get("samples").asLong();
+                thread = t.get("id").asText();
+            }
+        }
+        List<String> errors = Browser.errors();
+        for (String link : new String[] {"/?page=diff&base=" + sort + "&id=" + maps + "&kind=cpu",
+            // every kind of parameter of a diff's view, in another order than the page writes them, one named twice
+            "/?targetTo=1200&targetFrom=100&baseThreads=" + thread + "&baseTo=1400&baseFrom=0&weight=samples&mode=absolute"
+                    + "&kind=cpu&kind=wall&id=" + maps + "&base=" + sort + "&search=HashMap&literal=1",
+            "/?page=diff&base=" + maps + "&id=" + maps + "&kind=cpu&baseFrom=0&baseTo=700&targetFrom=700&targetTo=1400"}) {
+            try (BrowserContext context = browser.newContext(server.baseUrl())) {
+                List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+                context.onRequest(r -> asked.add(pathAndQuery(r.url())));
+                Page page = Browser.watched(context, errors);
+                page.navigate(link);
+                page.waitForSelector(".flame-canvas[data-drawn]");
+                page.waitForSelector("#changes tbody tr");
+                List<String> named = headData(page);
+                assertEquals(link.contains("&id=" + maps + "&kind=cpu&baseFrom") ? 2 : 3, named.size(), link + ": " + named);
+                assertTrue(named.stream().anyMatch(u -> u.startsWith("/api/diff?")), link + ": " + named);
+                // a URL the head writes otherwise than the page's code would be asked for twice (or an unused one once)
+                assertEquals(named.stream().sorted().toList(), asked.stream().filter(u -> u.startsWith("/api/")).sorted().toList(),
+                        link + ": the page's data is what its head asked for, each once");
+            }
+        }
+        assertEquals(List.of(), errors);
+        // a value no view has: the head asks for the metadata only, the page for the diff (which the server refuses)
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+            context.onRequest(r -> asked.add(pathAndQuery(r.url())));
+            Page page = Browser.watched(context, Browser.errors());
+            page.navigate("/?page=diff&base=" + sort + "&id=" + maps + "&kind=cpu&mode=" + enc("\"><b>per second</b>"));
+            page.waitForSelector("#view-problem:not([hidden])");
+            assertEquals(List.of("/api/recordings/" + maps, "/api/recordings/" + sort), headData(page));
+            assertEquals(1L, asked.stream().filter(u -> u.startsWith("/api/diff?")).count(), String.valueOf(asked));
+            assertEquals(0, page.locator("#view-problem b").count(), "the server's message shown as text");
+        }
+    }
+
+    /** The data URLs the page's head asks for (preload links), as written. */
+    @SuppressWarnings("unchecked")
+    private static List<String> headData(Page page) {
+        return (List<String>) page.evaluate("() => [...document.querySelectorAll('link[rel=preload][as=fetch]')].map(l => l.getAttribute('href'))");
+    }
+
+    private static String pathAndQuery(String url) {
+        URI u = URI.create(url);
+        return u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+    }
+
     /** The linked diff's graph, legend and table are the server's for its view, asked for once, its tree built once. */
     private static void assertLinkedDiff(Page page, JsonNode expected, String how) {
         page.waitForSelector(".flame-canvas[data-drawn]");

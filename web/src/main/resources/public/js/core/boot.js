@@ -18,22 +18,24 @@ function buildEarly(url, read, build) {
 
 const params = new URLSearchParams(location.search);
 const param = name => params.get(name) || undefined;
+// the view as the page reads it (state.js): the first value of each parameter
+const view = Object.fromEntries([...params.keys()].map(k => [k, params.get(k)]));
 const id = param('id'), base = param('base'), kind = param('kind');
 const page = param('page') || defaultPage(id, base);
-if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
 // a range that ends before it starts (or is no number) shows no graph: the page explains it instead
-const from = param('from'), to = param('to');
-const rangeOk = [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
-if (id && page === 'recording' && kind && rangeOk) {
-  const view = Object.fromEntries(params), url = urls.flame(id, view);
+const rangeOk = (from, to) => [from, to].every(v => v === undefined || /^\d+$/.test(v)) && !(from && to && Number(from) > Number(to));
+if (id && (page === 'recording' || page === 'heap' || page === 'diff')) fetchEarly(urls.recording(id));
+if (id && page === 'recording' && kind && rangeOk(param('from'), param('to'))) {
+  const url = urls.flame(id, view);
   fetchEarly(url);
   buildEarly(url, api => api.flame(id, view), (flame, { buildTree }) => ({ flame, tree: buildTree(flame) }));
 }
 if (id && page === 'diff' && base) {
-  fetchEarly(urls.recording(base));
+  // a diff of two ranges of one recording needs its metadata once
+  if (base !== id) fetchEarly(urls.recording(base));
   // without a kind in the address the page picks one from both recordings' kinds
-  if (kind) {
-    const view = Object.fromEntries(params), url = urls.diff(base, id, view);
+  if (kind && ['base', 'target'].every(side => rangeOk(param(side + 'From'), param(side + 'To')))) {
+    const url = urls.diff(base, id, view);
     fetchEarly(url);
     // the merged tree too, as the flame graph's above; the diff page takes it for the same URL
     buildEarly(url, api => api.diff(base, id, view), (diff, { buildDiffTree }) => ({ diff, ...buildDiffTree(diff) }));

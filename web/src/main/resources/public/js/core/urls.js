@@ -2,8 +2,9 @@
 // before the rest of the code has loaded; the responses boot.js started (and a flame graph's tree it built from one)
 // wait here until a page takes them.
 // Imports nothing: boot.js cannot run before this module has arrived.
-// The server writes a linked recording view's metadata and flame graph URLs into the page's head as these build them
-// (IndexPage.earlyData), so that boot.js's requests take those answers: a change here changes it there.
+// The server writes a linked view's metadata, flame graph and diff URLs into the page's head as these build them
+// (IndexPage.earlyData, which reads SELECTION_KEYS and DIFF_KEYS from this file), so that boot.js's requests take those
+// answers: a change to how these URLs are built changes it there.
 
 // the binary flame graph, diff and live heap are read as typed arrays in the machine's byte order; they are little-endian
 const FORMAT = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'binary' : undefined;
@@ -18,16 +19,18 @@ function query(params) {
 
 const recordingPath = id => '/api/recordings/' + encodeURIComponent(id);
 
-/** The sample selection every view of one recording shares, as the page's URL state has it (docs/ui.md). */
-const selection = ({ kind, from, to, threads, states, source, weight }) => ({ kind, from, to, threads, states, source, weight });
+// one line each, a list of quoted names: IndexPage reads them from this file
+const SELECTION_KEYS = ['kind', 'from', 'to', 'threads', 'states', 'source', 'weight'];
+const DIFF_KEYS = ['kind', 'mode', 'weight', 'states', 'source', 'baseFrom', 'baseTo', 'baseThreads', 'baseStates', 'baseSource', 'targetFrom', 'targetTo', 'targetThreads', 'targetStates', 'targetSource'];
 
-const SIDE_KEYS = ['From', 'To', 'Threads', 'States', 'Source'];
+const pick = (keys, view) => Object.fromEntries(keys.map(k => [k, view[k]]));
+
+/** The sample selection every view of one recording shares, as the page's URL state has it (docs/ui.md). */
+const selection = view => pick(SELECTION_KEYS, view);
 
 /** The diff's parameters of a view: kind, mode, weight, states, source, and each side's own range, threads, states, source. */
 export function diffSelection(view) {
-  const out = { kind: view.kind, mode: view.mode, weight: view.weight, states: view.states, source: view.source };
-  for (const side of ['base', 'target']) for (const k of SIDE_KEYS) out[side + k] = view[side + k];
-  return out;
+  return pick(DIFF_KEYS, view);
 }
 
 export const urls = {

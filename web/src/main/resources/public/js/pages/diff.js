@@ -39,8 +39,10 @@ export async function mount(root, st, lifetime) {
   root.appendChild(loading());
   // no recording named: a diff of two ranges across the runs of the query q
   const runs = !st.base && !st.id;
+  // two ranges of one recording: its metadata asked for once (as core/boot.js and the page's head ask for it)
+  const metadata = runs ? null : api.get(st.id);
   const [base, target, listed] = runs ? [null, null, await api.list(st.q, 1)]
-    : [...await Promise.all([api.get(st.base), api.get(st.id)]), null];
+    : [...await Promise.all([st.base === st.id ? metadata : api.get(st.base), metadata]), null];
   if (lifetime.aborted) return { update() {} };
   clear(root);
   const baseKinds = runs ? [] : kindsOf(base);

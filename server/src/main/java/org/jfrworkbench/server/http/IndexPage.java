@@ -9,6 +9,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
 import io.javalin.http.Context;
+import org.jfrworkbench.model.Kind;
 
 /**
  * The page at {@code /}, answered with its own type and length. Javalin's precompressing static handler served "/"
@@ -39,8 +41,12 @@ final class IndexPage {
     // recording ids are hex hashes; anything else is left to the entry, which encodes it as the browser does
     private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9_-]{1,200}");
     private static final Pattern DIGITS = Pattern.compile("\\d{1,18}");
-    // a recording's view selection, in the order js/core/urls.js writes it into the flame graph's URL
-    private static final List<String> SELECTION = List.of("kind", "from", "to", "threads", "states", "source", "weight");
+    // what a selection's values are (thread ids, thread state and source names, weight, mode); a link with any other
+    // value is left to the entry: nothing a link holds is asked for before the page's code has read it
+    private static final Pattern PLAIN_VALUE = Pattern.compile("[A-Za-z0-9_.,:-]{1,2000}");
+    // js/core/urls.js's lists of a view's parameters, in the order it writes them into the URLs: const NAME = ['a', 'b'];
+    private static final Pattern KEY_LIST = Pattern.compile("(?m)^const (SELECTION_KEYS|DIFF_KEYS) = \\[([^\\]\\n]*)\\];$");
+    private static final Pattern QUOTED = Pattern.compile("'([A-Za-z]+)'");
     // the code's static imports are one line each, with a relative path: import { a } from './x.js'; import './y.js';
     private static final Pattern STATIC_IMPORT = Pattern.compile("(?m)^import\\s[^'\"\\n]*?['\"](\\.{1,2}/[^'\"\\n]+\\.js)['\"]");
     // the router's pages: import('./pages/NAME.js')
@@ -51,6 +57,23 @@ final class IndexPage {
     // per view page: the page with its module list, the data's place still open
     private final Map<String, String> pages = new TreeMap<>();
     private final String other;
+    private final ViewKeys keys;
+
+    /** The parameters a recording's flame graph (selection) and a diff (diff) are asked for with, in their URLs' order. */
+    record ViewKeys(List<String> selection, List<String> diff) {
+        /** As js/core/urls.js lists them: one description of the URLs, for the page's code and the page's head. */
+        static ViewKeys of(String urlsJs) {
+            Map<String, List<String>> lists = new TreeMap<>();
+            Matcher list = KEY_LIST.matcher(urlsJs == null ? "" : urlsJs);
+            while (list.find()) {
+                lists.put(list.group(1), QUOTED.matcher(list.group(2)).results().map(m -> m.group(1)).toList());
+            }
+            if (urlsJs != null && lists.size() != 2) {
+                throw new IllegalStateException("js/core/urls.js has no SELECTION_KEYS and DIFF_KEYS lines to build the page's data URLs from");
+            }
+            return new ViewKeys(lists.getOrDefault("SELECTION_KEYS", List.of()), lists.getOrDefault("DIFF_KEYS", List.of()));
+        }
+    }
 
     /**
      * assets: the path the page's scripts and styles are named under, one per server process, whose answers the
@@ -61,6 +84,7 @@ final class IndexPage {
         String html = resource("index.html");
         html = html == null ? "" : html.replace("\"/js/", "\"" + assets + "/js/").replace("\"/css/", "\"" + assets + "/css/");
         String app = resource("js/app.js");
+        keys = ViewKeys.of(resource("js/core/urls.js"));
         other = variant(html, assets, modules(List.of("js/app.js")));
         if (app != null) {
             Matcher page = PAGE_IMPORT.matcher(app);
@@ -78,7 +102,7 @@ final class IndexPage {
         ctx.header("Vary", "Accept-Encoding");
         String page = pageOf(ctx.queryParam("page"), ctx.queryParam("id"), ctx.queryParam("base"));
         StringBuilder links = new StringBuilder();
-        for (String url : earlyData(page, ctx.queryParamMap())) {
+        for (String url : earlyData(page, ctx.queryParamMap(), keys)) {
             // as the entry's fetch() asks (same origin, cors mode), so that request takes this one's answer
             links.append(links.isEmpty() ? "" : "\n  ").append("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"")
                     .append(url.replace("&", "&amp;")).append("\">");
@@ -94,12 +118,14 @@ final class IndexPage {
     }
 
     /**
-     * The URLs js/core/boot.js asks for first for this view, built as js/core/urls.js builds them: a recording's
-     * metadata, and its flame graph when the link names a kind and a range that can be shown. The view's other early
-     * requests (a diff, the service timeline) are left to the entry alone. A URL built otherwise than the entry's is
-     * only a request too many, never a wrong answer: the page uses what its own URL returns.
+     * The URLs js/core/boot.js asks for first for this view, built as js/core/urls.js builds them from the view as the
+     * page reads it (the first value of each parameter, state.js): a recording's metadata; its flame graph when the link
+     * names a kind and a range that can be shown; a diff's other recording's metadata and, when the link names a kind
+     * and ranges that can be shown, the diff. The service timeline is left to the entry alone, as is a link with a value
+     * no recording's view has ({@link #PLAIN_VALUE}, a kind of none of {@link Kind}'s). A URL built otherwise than the
+     * entry's is only a request too many, never a wrong answer: the page uses what its own URL returns.
      */
-    static List<String> earlyData(String page, Map<String, List<String>> query) {
+    static List<String> earlyData(String page, Map<String, List<String>> query, ViewKeys keys) {
         String id = first(query, "id");
         if (id == null || !PLAIN_ID.matcher(id).matches()) {
             return List.of();
@@ -108,21 +134,56 @@ final class IndexPage {
         if (page.equals("recording") || page.equals("heap") || page.equals("diff")) {
             urls.add("/api/recordings/" + id);
         }
-        String from = first(query, "from"), to = first(query, "to");
-        boolean rangeOk = (from == null || DIGITS.matcher(from).matches()) && (to == null || DIGITS.matcher(to).matches())
-                && !(from != null && to != null && Long.parseLong(from) > Long.parseLong(to));
-        if (page.equals("recording") && first(query, "kind") != null && rangeOk) {
-            // the page's view is every parameter of its address, the last of each name (Object.fromEntries)
+        if (page.equals("recording") && viewable(query, keys.selection()) && rangeOk(query, "from", "to")) {
             StringBuilder q = new StringBuilder();
-            for (String key : SELECTION) {
-                append(q, key, last(query, key));
+            for (String key : keys.selection()) {
+                append(q, key, first(query, key));
             }
-            append(q, "invert", "1".equals(last(query, "invert")) ? "true" : null);
+            append(q, "invert", "1".equals(first(query, "invert")) ? "true" : null);
             // the page reads the binary form on little-endian machines, which browsers run on
             append(q, "format", "binary");
             urls.add("/api/recordings/" + id + "/flame?" + q);
         }
+        String base = first(query, "base");
+        if (page.equals("diff") && base != null && PLAIN_ID.matcher(base).matches()) {
+            if (!base.equals(id)) {
+                urls.add("/api/recordings/" + base);
+            }
+            if (viewable(query, keys.diff()) && rangeOk(query, "baseFrom", "baseTo") && rangeOk(query, "targetFrom", "targetTo")) {
+                StringBuilder q = new StringBuilder();
+                append(q, "base", base);
+                append(q, "target", id);
+                for (String key : keys.diff()) {
+                    append(q, key, first(query, key));
+                }
+                append(q, "format", "binary");
+                urls.add("/api/diff?" + q);
+            }
+        }
         return urls;
+    }
+
+    /** Whether the link names a kind there is and its other view parameters are plain values (or absent). */
+    private static boolean viewable(Map<String, List<String>> query, List<String> keys) {
+        String kind = first(query, "kind");
+        // as the page names it: another spelling is no kind of the recording's to the page, which shows its first
+        if (kind == null || keys.isEmpty() || Arrays.stream(Kind.values()).noneMatch(k -> k.id().equals(kind))) {
+            return false;
+        }
+        for (String key : keys) {
+            String value = first(query, key);
+            if (value != null && !PLAIN_VALUE.matcher(value).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a range's ends are whole numbers (or absent) and it does not end before it starts, as the entry checks. */
+    private static boolean rangeOk(Map<String, List<String>> query, String fromKey, String toKey) {
+        String from = first(query, fromKey), to = first(query, toKey);
+        return (from == null || DIGITS.matcher(from).matches()) && (to == null || DIGITS.matcher(to).matches())
+                && !(from != null && to != null && Long.parseLong(from) > Long.parseLong(to));
     }
 
     private static void append(StringBuilder q, String key, String value) {
@@ -135,11 +196,6 @@ final class IndexPage {
     private static String first(Map<String, List<String>> query, String key) {
         List<String> values = query.get(key);
         return values == null || values.isEmpty() || values.get(0).isEmpty() ? null : values.get(0);
-    }
-
-    private static String last(Map<String, List<String>> query, String key) {
-        List<String> values = query.get(key);
-        return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
     }
 
     /** The view page an address shows, as the page's own code picks it (defaultPage in js/core/urls.js). */

@@ -95,6 +95,58 @@ class PageAssetsTest {
             assertEquals(List.of("/api/recordings/3f2a"), data(s, "/?page=heap&id=3f2a&kind=cpu"));
             assertEquals(List.of(), data(s, "/?id=%22%3E%3Cscript%3E&kind=cpu"), "an id that is no recording's is left to the entry");
             assertEquals(List.of(), data(s, "/"));
+            assertEquals(List.of("/api/recordings/3f2a", "/api/recordings/3f2a/flame?kind=cpu&amp;from=5&amp;format=binary"),
+                    data(s, "/?id=3f2a&kind=cpu&kind=wall&from=5&from=7"), "the first value of each parameter, as the page reads them");
+        }
+    }
+
+    @Test
+    void aDiffsHeadNamesBothRecordingsAndTheDiffBuiltAsTheEntryBuildsItsUrl() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            assertEquals(List.of("/api/recordings/t2", "/api/recordings/b1", "/api/diff?base=b1&amp;target=t2&amp;kind=cpu&amp;format=binary"),
+                    data(s, "/?page=diff&base=b1&id=t2&kind=cpu&zoom=a;b&search=x"));
+            assertEquals(data(s, "/?page=diff&base=b1&id=t2&kind=cpu"), data(s, "/?base=b1&id=t2&kind=cpu"), "the page an address shows without page=");
+            // every parameter of the diff's view, in the order js/core/urls.js writes them, whatever the link's order
+            assertEquals(List.of("/api/diff?base=b1&amp;target=t2&amp;kind=alloc&amp;mode=absolute&amp;weight=samples"
+                    + "&amp;states=STATE_RUNNABLE%2CSTATE_SLEEPING&amp;source=jdk&amp;baseFrom=0&amp;baseTo=1200&amp;baseThreads=3"
+                    + "&amp;baseStates=STATE_RUNNABLE&amp;baseSource=async-profiler&amp;targetFrom=100&amp;targetTo=900"
+                    + "&amp;targetThreads=1%2C2&amp;targetStates=STATE_SLEEPING&amp;targetSource=jdk&amp;format=binary"),
+                    data(s, "/?targetSource=jdk&targetStates=STATE_SLEEPING&targetThreads=1,2&targetTo=900&targetFrom=100"
+                            + "&baseSource=async-profiler&baseStates=STATE_RUNNABLE&baseThreads=3&baseTo=1200&baseFrom=0&source=jdk"
+                            + "&states=STATE_RUNNABLE,STATE_SLEEPING&weight=samples&mode=absolute&kind=alloc&kind=cpu&id=t2&base=b1&page=diff").subList(2, 3));
+            assertEquals(List.of("/api/recordings/a", "/api/diff?base=a&amp;target=a&amp;kind=cpu&amp;baseFrom=0&amp;baseTo=10"
+                    + "&amp;targetFrom=10&amp;targetTo=20&amp;format=binary"),
+                    data(s, "/?page=diff&base=a&id=a&kind=cpu&baseFrom=0&baseTo=10&targetFrom=10&targetTo=20"),
+                    "two ranges of one recording: its metadata once");
+            assertEquals(List.of("/api/recordings/t2", "/api/recordings/b1"), data(s, "/?page=diff&base=b1&id=t2"),
+                    "no kind named: the page picks one both recordings have");
+            assertEquals(List.of("/api/recordings/t2"), data(s, "/?page=diff&id=t2&kind=cpu"), "no baseline: the page asks for one");
+        }
+    }
+
+    @Test
+    void aLinksInvalidOrHostileValuesAreNotAskedForAndNeverReachThePageUnescaped() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            List<String> metadata = List.of("/api/recordings/t2", "/api/recordings/b1");
+            for (String view : new String[] {"kind=CPU", "kind=bogus", "kind=cpu%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+                "kind=cpu&baseFrom=20&baseTo=10", "kind=cpu&targetTo=x", "kind=cpu&baseFrom=-1", "kind=cpu&targetFrom=1e3",
+                "kind=cpu&states=%22%3E%3Cscript%3E", "kind=cpu&targetThreads=1%202", "kind=cpu&source=a%26b%3Dc",
+                "kind=cpu&mode=%3Cimg%20src%3Dx%3E", "kind=cpu&baseStates=" + "A".repeat(2001)}) {
+                assertEquals(metadata, data(s, "/?page=diff&base=b1&id=t2&" + view), view + ": the diff left to the entry");
+            }
+            for (String view : new String[] {"kind=CPU", "kind=bogus", "kind=cpu%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+                "kind=cpu&to=x", "kind=cpu&from=-1", "kind=cpu&from=1e3", "kind=cpu&states=%22%3E%3Cscript%3E",
+                "kind=cpu&threads=1%202", "kind=cpu&source=a%26b%3Dc", "kind=cpu&weight=" + "A".repeat(2001)}) {
+                assertEquals(List.of("/api/recordings/t2"), data(s, "/?page=recording&id=t2&" + view), view + ": the flame graph left to the entry");
+            }
+            assertEquals(List.of("/api/recordings/t2"), data(s, "/?page=diff&base=%22%3E%3Cscript%3E&id=t2&kind=cpu"),
+                    "a baseline that is no recording's: neither its metadata nor the diff");
+            for (String link : new String[] {"/?page=diff&base=b1&id=t2&kind=cpu&states=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+                "/?page=diff&base=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&id=t2&kind=cpu",
+                "/?page=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&base=b1&id=t2&kind=cpu"}) {
+                String html = s.http.send(HttpRequest.newBuilder(URI.create(s.base + link)).build(), HttpResponse.BodyHandlers.ofString()).body();
+                assertFalse(html.contains("alert(1)"), link + ": " + html);
+            }
         }
     }
 
