@@ -310,30 +310,27 @@ final class DiffTree {
             type[i] = t.typeName(first);
         }
         parent[i] = parentIndex;
-        // summed apart and stored once: the columns grow without zeroing (every row is written whole)
+        sums(a, aFrom, aLength, i, base, baseSelf, baseSamples);
+        sums(b, bFrom, bLength, i, target, targetSelf, targetSamples);
+        return i;
+    }
+
+    /**
+     * One side's sums over a merged node's members, stored once into row i: the columns grow without zeroing (every
+     * row is written whole).
+     */
+    private void sums(TreeWeights w, int from, int length, int i, long[] totals, long[] selves, int[] sampleCounts) {
         long total = 0;
         long self = 0;
         int samples = 0;
-        for (int m = aFrom; m < aFrom + aLength; m++) {
-            total += a.total(members[m]);
-            self += a.self(members[m]);
-            samples += a.totalSamples(members[m]);
+        for (int m = from; m < from + length; m++) {
+            total += w.total(members[m]);
+            self += w.self(members[m]);
+            samples += w.totalSamples(members[m]);
         }
-        base[i] = total;
-        baseSelf[i] = self;
-        baseSamples[i] = samples;
-        total = 0;
-        self = 0;
-        samples = 0;
-        for (int m = bFrom; m < bFrom + bLength; m++) {
-            total += b.total(members[m]);
-            self += b.self(members[m]);
-            samples += b.totalSamples(members[m]);
-        }
-        target[i] = total;
-        targetSelf[i] = self;
-        targetSamples[i] = samples;
-        return i;
+        totals[i] = total;
+        selves[i] = self;
+        sampleCounts[i] = samples;
     }
 
     private void addOther(int parentIndex, long baseLeft, long targetLeft, int baseLeftSamples, int targetLeftSamples) {

@@ -87,6 +87,20 @@ class FlameGraphQueryTest {
         }
     }
 
+    /** The same graph: names, totals and every node column. */
+    static void assertSameGraph(FlameGraph expected, FlameGraph actual, String what) {
+        assertEquals(expected.names(), actual.names(), what);
+        assertEquals(expected.total(), actual.total(), what);
+        assertEquals(expected.samples(), actual.samples(), what);
+        assertArrayEquals(expected.nodes().name(), actual.nodes().name(), what);
+        assertArrayEquals(expected.nodes().parent(), actual.nodes().parent(), what);
+        assertArrayEquals(expected.nodes().total(), actual.nodes().total(), what);
+        assertArrayEquals(expected.nodes().self(), actual.nodes().self(), what);
+        assertArrayEquals(expected.nodes().samples(), actual.nodes().samples(), what);
+        assertArrayEquals(expected.nodes().type(), actual.nodes().type(), what);
+        assertArrayEquals(expected.nodes().count(), actual.nodes().count(), what);
+    }
+
     /** An inverted graph of the selection, grouped per query or read from the tree's kept part. */
     static FlameGraph inverted(ProfileData d, Selection selection, int maxNodes, boolean kept) {
         d.samples(selection.kind());
@@ -125,13 +139,7 @@ class FlameGraphQueryTest {
             for (int maxNodes : new int[] {1 << 20, 60, 7}) {
                 FlameGraph perQuery = inverted(d, s, maxNodes, false);
                 FlameGraph kept = inverted(d, s, maxNodes, true);
-                String what = s + ", maxNodes=" + maxNodes;
-                assertEquals(perQuery.names(), kept.names(), what);
-                assertArrayEquals(perQuery.nodes().name(), kept.nodes().name(), what);
-                assertArrayEquals(perQuery.nodes().parent(), kept.nodes().parent(), what);
-                assertArrayEquals(perQuery.nodes().total(), kept.nodes().total(), what);
-                assertArrayEquals(perQuery.nodes().self(), kept.nodes().self(), what);
-                assertArrayEquals(perQuery.nodes().type(), kept.nodes().type(), what);
+                assertSameGraph(perQuery, kept, s + ", maxNodes=" + maxNodes);
             }
         }
     }
@@ -269,17 +277,7 @@ class FlameGraphQueryTest {
                     FlameGraph kept = new FlameGraphQuery(s, search, true, FrameNaming.DEFAULT, 1.0, max).run(d);
                     TreeWeights w = s.weigh(d, d.tree());
                     FlameGraph grouped = BoundedTree.inverted(w, max).graph(s, true, null, null, 1.0);
-                    String what = kind + " " + max + " " + search;
-                    assertEquals(grouped.names(), kept.names(), what);
-                    assertEquals(grouped.total(), kept.total(), what);
-                    assertEquals(grouped.samples(), kept.samples(), what);
-                    assertArrayEquals(grouped.nodes().name(), kept.nodes().name(), what);
-                    assertArrayEquals(grouped.nodes().parent(), kept.nodes().parent(), what);
-                    assertArrayEquals(grouped.nodes().total(), kept.nodes().total(), what);
-                    assertArrayEquals(grouped.nodes().self(), kept.nodes().self(), what);
-                    assertArrayEquals(grouped.nodes().samples(), kept.nodes().samples(), what);
-                    assertArrayEquals(grouped.nodes().type(), kept.nodes().type(), what);
-                    assertArrayEquals(grouped.nodes().count(), kept.nodes().count(), what);
+                    assertSameGraph(grouped, kept, kind + " " + max + " " + search);
                 }
             }
         }
