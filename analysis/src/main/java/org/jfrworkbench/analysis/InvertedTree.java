@@ -27,14 +27,14 @@ final class InvertedTree {
     private final byte[] type;
     /**
      * Per node, the call-tree node its one origin has reached there; where two or more share the node, -1, or for a
-     * node whose members' types differ, {@code -2 - at} with {@code at} where its members start in {@link #mixed}.
+     * node whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
      */
     private final int[] chain;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
     /**
-     * For nodes whose members' types differ (their type byte has {@link #MIXED}), one after another: the number of
+     * For nodes whose members' types differ (their {@link #chain} below -1), one after another: the number of
      * runs, then per run of members of one type (members in origin order) the index in {@link #origins} of its first
      * member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
      * recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss each per
@@ -42,7 +42,6 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-    private static final int MIXED = 0x80;
 
     private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
                          int[] mixed) {
@@ -83,10 +82,10 @@ final class InvertedTree {
      * ({@link Weights#first}) falls in.
      */
     String typeName(int node, Weights w) {
-        if ((type[node] & MIXED) == 0) {
+        int at = -2 - chain[node];
+        if (at < 0) {
             return CallTree.TYPE_NAMES[type[node]];
         }
-        int at = -2 - chain[node];
         int origin = w.first()[node] - 1;
         // the last run starting at or before that origin
         int lo = 0;
@@ -381,7 +380,6 @@ final class InvertedTree {
                     throw new TooLarge();
                 }
                 chain[node] = -2 - at;
-                type[node] |= MIXED;
             }
             if (up > 0) {
                 children(node, nextIds, nextMembers, 0, up, depth + 1);
