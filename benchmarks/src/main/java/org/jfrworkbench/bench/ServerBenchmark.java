@@ -27,8 +27,9 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES | input:NAME ...]}): for each size, two
  * generated deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), or a recorded
  * benchmark input and its other run ({@code input:javac-cpu-140mb}: {@link BenchInputs}), imported into a real
- * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, searches,
- * inverted, sandwich and diff queries; per kind of view the p50 and p99 of the server's own time (Server-Timing
+ * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, thread-state sets
+ * (of the kind with the most states), searches, inverted, sandwich and diff queries (an input without another run has
+ * no diff); per kind of view the p50 and p99 of the server's own time (Server-Timing
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
  * by side with async-profiler's converter making the same view from the same
  * file ({@link ConverterPeer}, in a JVM of its own started once for all sizes), their runs interleaved so that both
@@ -43,7 +44,7 @@ public final class ServerBenchmark {
     private static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final List<String> ALL_VIEWS = List.of("range", "threads", "search", "inverted", "sandwich", "diff");
+    private static final List<String> ALL_VIEWS = List.of("range", "threads", "states", "search", "inverted", "sandwich", "diff");
     /** -Dbench.views=diff,range: only those kinds of view (default all), e.g. to compare two builds on one. */
     private static final List<String> VIEWS = views(System.getProperty("bench.views"));
 
@@ -57,8 +58,9 @@ public final class ServerBenchmark {
             for (String size : sizes) {
                 if (size.startsWith("input:")) {
                     // a recorded benchmark input against its other run; searches made of its own class names
+                    // (an input without another run, e.g. input:ap-cpuwall-50mb for its thread states, has no diff)
                     String name = size.substring("input:".length());
-                    run(BenchInputs.get(name), BenchInputs.get(name + "-b"), peer, false);
+                    run(BenchInputs.get(name), BenchInputs.hasPartner(name) ? BenchInputs.get(name + "-b") : null, peer, false);
                     continue;
                 }
                 int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
@@ -113,7 +115,7 @@ public final class ServerBenchmark {
             long t0 = System.nanoTime();
             String a = server.library().importFile(base, "base", Map.of(), Kind.CPU).info().id();
             double importMs = (System.nanoTime() - t0) / 1e6;
-            String b = server.library().importFile(target, "target", Map.of(), Kind.CPU).info().id();
+            String b = target == null ? null : server.library().importFile(target, "target", Map.of(), Kind.CPU).info().id();
             ProfileData pa = server.library().load(a);
             System.out.printf(Locale.ROOT, "import (parse, call tree, profile file, fsync, index): %.0f ms; %d distinct stacks, "
                     + "%d call tree nodes (%.1f MB of tree columns)%n", importMs, pa.profile().stacks().size(), pa.tree().size(),
@@ -128,11 +130,21 @@ public final class ServerBenchmark {
             List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400"));
             List<String> searches = generated ? List.of(SEARCHES) : searches(methods);
             System.out.println("searches: " + searches);
-            Views views = new Views(a, b, duration, threads, methods, searches);
+            StateChoice states = StateChoice.of(rec);
+            Views views = new Views(a, b, duration, threads, methods, searches, states);
+            List<String> kinds = new ArrayList<>(VIEWS);
+            if (b == null) {
+                kinds.remove("diff");
+            }
+            if (states == null) {
+                kinds.remove("states");
+            }
+            System.out.println(states == null ? "thread states: no kind has two or more, no states view"
+                    : "thread states (" + states.kind() + "): " + states.states());
 
             Random random = new Random(42);
             for (int i = 0; i < WARMUP; i++) {
-                for (String view : VIEWS) {
+                for (String view : kinds) {
                     timer.time(views.query(view, random).path());
                 }
             }
@@ -141,7 +153,7 @@ public final class ServerBenchmark {
             Map<String, List<Long>> allocated = new LinkedHashMap<>();
             // -Dbench.peerRuns=0: ours alone (the converter is never run)
             for (int round = 0; round < ROUNDS; round++) {
-                for (String view : VIEWS) {
+                for (String view : kinds) {
                     Views.Query q = views.query(view, random);
                     long before = THREADS.getTotalThreadAllocatedBytes();
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
@@ -264,9 +276,42 @@ public final class ServerBenchmark {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    /** Random views of the two recordings. */
+    /**
+     * The kind whose samples have the most thread states (wall before cpu on a tie: a wall-clock recording's states
+     * are what users filter by), and those states; null when no kind has two.
+     */
+    private record StateChoice(String kind, List<String> states) {
+        static StateChoice of(JsonNode rec) {
+            StateChoice best = null;
+            for (String kind : List.of("wall", "cpu")) {
+                JsonNode k = rec.path("kinds").path(kind).path("states");
+                List<String> names = new ArrayList<>();
+                k.fieldNames().forEachRemaining(names::add);
+                if (names.size() >= 2 && (best == null || names.size() > best.states().size())) {
+                    best = new StateChoice(kind, names);
+                }
+            }
+            return best;
+        }
+
+        /** A random non-empty subset of the states, not all of them. */
+        List<String> pick(Random r) {
+            List<String> out = new ArrayList<>();
+            while (out.isEmpty() || out.size() == states.size()) {
+                out.clear();
+                for (String s : states) {
+                    if (r.nextBoolean()) {
+                        out.add(s);
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Random views of the two recordings (b null: no diff; states null: no states view). */
     private record Views(String a, String b, long duration, List<Integer> threads, List<String> methods,
-                         List<String> searches) {
+                         List<String> searches, StateChoice states) {
         record Query(String path, String[] peerArgs) {
         }
 
@@ -284,6 +329,14 @@ public final class ServerBenchmark {
                     }
                     // the converter has no thread filter: its graph of the range stands in
                     yield new Query(flame + "&threads=" + ids, ConverterPeer.range(from, to));
+                }
+                case "states" -> {
+                    List<String> picked = states.pick(r);
+                    // the converter takes the names without their STATE_ prefix and filters its samples alike
+                    String peerStates = String.join(",", picked.stream().map(x -> x.startsWith("STATE_") ? x.substring(6) : x).toList());
+                    yield new Query("/api/recordings/" + a + "/flame?kind=" + states.kind() + "&format=binary&from=" + from
+                            + "&to=" + to + "&states=" + q(String.join(",", picked)),
+                            ConverterPeer.range(from, to, "--" + states.kind(), "--state", peerStates));
                 }
                 case "search" -> {
                     String s = searches.get(r.nextInt(searches.size()));

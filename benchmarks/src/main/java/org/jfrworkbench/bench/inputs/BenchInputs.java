@@ -176,6 +176,11 @@ public final class BenchInputs {
         }
     }
 
+    /** Whether the input has another run of its workload, NAME-b, for diffs. */
+    public static boolean hasPartner(String name) {
+        return PARTNERS.containsKey(name + "-b");
+    }
+
     private static InputSpec spec(String name) {
         InputSpec spec = SPECS.containsKey(name) ? SPECS.get(name) : PARTNERS.get(name);
         if (spec == null) {
