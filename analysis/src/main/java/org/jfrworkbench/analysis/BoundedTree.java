@@ -35,9 +35,8 @@ final class BoundedTree {
     private long[] candWeight = new long[64];
     private int[] candSamples = new int[64];
     private long[] keys = new long[64];
-    /** The tree's inverted part and its weights, where the inverted graph starts from them; else null. */
-    private InvertedTree inv;
-    private InvertedTree.Weights invWeights;
+    /** The kept inverted part's nodes an inverted graph may take, where it starts from them; else null. */
+    private HeavyPart heavy;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
         this.w = w;
@@ -49,42 +48,48 @@ final class BoundedTree {
 
     /**
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
-     * groups of two or more members read from that part (a member there is an inverted node, stored as its
-     * complement) instead of grouped by name per query.
+     * groups of two or more members read from that part's nodes that the answer may take ({@link HeavyPart}: a
+     * member there is one of them, stored as its complement) instead of grouped by name per query.
      */
     static Emitted inverted(TreeWeights w, InvertedTree inv, int maxNodes) {
         BoundedTree b = new BoundedTree(w, true, maxNodes);
-        b.inv = inv;
-        b.invWeights = inv.weigh(w);
+        InvertedTree.Weights weights = inv.weigh(w);
+        b.heavy = HeavyPart.of(inv, weights, weights.floor(b.maxNodes));
         // every group of the answer is an inverted node reached or one origin's caller beyond it
-        int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
+        int room = (int) Math.min(b.maxNodes + 64L, 2L * weights.reached() + 64);
+        weights.release();
         b.grow(room);
         b.pending.reserve(room);
         b.out.reserve(Math.min(b.maxNodes, room));
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
-        b.expandInverted(root, 0);
+        b.expandHeavy(root, 0);
         b.drain();
-        b.invWeights.release();
-        b.invWeights = null;
+        b.heavy.release();
+        b.heavy = null;
         return b.done();
     }
 
-    /** Pushes an inverted node's children reached by the selection; returns its self weight (the paths ending there). */
-    private long expandInverted(int emitted, int at) {
-        long[] total = invWeights.total();
-        int[] count = invWeights.samples();
-        long self = total[at];
-        for (int c = at + 1, end = inv.end(at); c < end; c = inv.end(c)) {
-            if (count[c] > 0) {
-                grow(used + 1);
-                int chain = inv.chain(c);
-                node[used] = chain >= 0 ? chain : ~c;
-                weight[used] = total[c];
-                samples[used] = count[c];
-                pending.push(emitted, used++, 1, total[c], count[c]);
-                out.childPending(emitted);
-                self -= total[c];
-            }
+    /**
+     * Pushes a heavy node's children; those below the floor go to its "[other]" at once, as they would once the
+     * graph stopped. Returns its self weight (the paths ending there).
+     */
+    private long expandHeavy(int emitted, int at) {
+        HeavyPart h = heavy;
+        long self = h.total(at) - h.lightTotal(at);
+        for (int c = at + 1, end = h.end(at); c < end; c = h.end(c)) {
+            grow(used + 1);
+            int chain = h.chain(c);
+            long total = h.total(c);
+            node[used] = chain >= 0 ? chain : ~c;
+            weight[used] = total;
+            samples[used] = h.samples(c);
+            pending.push(emitted, used++, 1, total, h.samples(c));
+            out.childPending(emitted);
+            self -= total;
+        }
+        if (h.light(at) > 0) {
+            out.childrenPending(emitted, h.light(at));
+            out.leftOut(emitted, h.lightTotal(at), h.lightSamples(at));
         }
         return self;
     }
@@ -154,9 +159,9 @@ final class BoundedTree {
             int parent = pending.parent(g);
             int first = node[from];
             if (first < 0) {
-                int emitted = out.add(inv.name(~first), parent, pending.total(g), 0, pending.samples(g), inv.typeName(~first, invWeights));
+                int emitted = out.add(heavy.name(~first), parent, pending.total(g), 0, pending.samples(g), heavy.typeName(~first));
                 out.childDone(parent);
-                out.setSelf(emitted, expandInverted(emitted, ~first));
+                out.setSelf(emitted, expandHeavy(emitted, ~first));
                 continue;
             }
             int emitted = out.add(tree.name(first), parent, pending.total(g), 0, pending.samples(g), tree.typeName(first));

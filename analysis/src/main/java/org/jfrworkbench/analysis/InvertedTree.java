@@ -21,15 +21,19 @@ import java.util.concurrent.TimeUnit;
  * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
  */
 final class InvertedTree {
-    private final int[] parent;
-    private final int[] name;
-    private final int[] end;
-    private final byte[] type;
     /**
-     * Per node, the call-tree node its one origin has reached there; where two or more share the node, -1, or for a
-     * node whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     * Per node, side by side, its name, the end of its subtree, its {@link #chain} entry and its type: an inverted
+     * graph's walk over the nodes it may take ({@link HeavyPart}) reads them together, one cache line a node where
+     * a column each took four.
      */
-    private final int[] chain;
+    private final int[] node;
+    private static final int NAME = 0;
+    private static final int END = 1;
+    private static final int CHAIN = 2;
+    private static final int TYPE = 3;
+    private static final int STRIDE = 4;
+    /** Read in order, by the weighing's backward pass only. */
+    private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
@@ -42,29 +46,24 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-
-    private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
-                         int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
+        this.node = node;
         this.parent = parent;
-        this.name = name;
-        this.end = end;
-        this.type = type;
-        this.chain = chain;
         this.origins = origins;
         this.target = target;
         this.mixed = mixed;
     }
 
     int size() {
-        return name.length;
+        return parent.length;
     }
 
-    int name(int node) {
-        return name[node];
+    int name(int at) {
+        return node[STRIDE * at + NAME];
     }
 
-    int end(int node) {
-        return end[node];
+    int end(int at) {
+        return node[STRIDE * at + END];
     }
 
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
@@ -72,21 +71,24 @@ final class InvertedTree {
         return mixed.length > 0;
     }
 
-    /** The call-tree node where the node's one origin has reached, negative where it has two or more. */
-    int chain(int node) {
-        return chain[node];
+    /**
+     * The call-tree node where the node's one origin has reached, negative where it has two or more: -1, or for a node
+     * whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     */
+    int chain(int at) {
+        return node[STRIDE * at + CHAIN];
     }
 
     /**
-     * The type of the node's first member that the selection reaches: of the run its first selected origin
-     * ({@link Weights#first}) falls in.
+     * The type ({@link CallTree#TYPE_NAMES}) of the node's first member that the selection reaches: of the run its
+     * first selected origin ({@link Weights#first}) falls in.
      */
-    String typeName(int node, Weights w) {
-        int at = -2 - chain[node];
+    int typeCode(int n, Weights w) {
+        int at = -2 - chain(n);
         if (at < 0) {
-            return CallTree.TYPE_NAMES[type[node]];
+            return node[STRIDE * n + TYPE];
         }
-        int origin = w.first()[node] - 1;
+        int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
         int hi = mixed[at] - 1;
@@ -98,7 +100,7 @@ final class InvertedTree {
                 hi = mid - 1;
             }
         }
-        return CallTree.TYPE_NAMES[mixed[at + 2 + 2 * lo]];
+        return mixed[at + 2 + 2 * lo];
     }
 
     /**
@@ -107,55 +109,105 @@ final class InvertedTree {
      * ({@link Weights#release}).
      */
     Weights weigh(TreeWeights w) {
-        int n = name.length;
-        long[] total = QueryArrays.longs(n);
-        int[] samples = QueryArrays.ints(n);
-        int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
+        int n = parent.length;
+        long[] weights = QueryArrays.longs(2 * n);
+        boolean mixedTypes = hasMixedTypes();
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
             if (s > 0) {
-                int t = target[i];
-                total[t] += w.self(o);
+                int t = 2 * target[i];
+                weights[t] += w.self(o);
                 // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (first != null && samples[t] == 0) {
-                    first[t] = i + 1;
+                if (mixedTypes && weights[t + 1] == 0) {
+                    weights[t + 1] = (long) (i + 1) << 32;
                 }
-                samples[t] += s;
+                weights[t + 1] += s;
             }
         }
         int reached = 0;
+        int[] buckets = new int[65];
+        boolean weightless = false;
         for (int i = n - 1; i > 0; i--) {
-            if (samples[i] > 0) {
-                int p = parent[i];
-                if (first != null && (samples[p] == 0 || first[i] < first[p])) {
-                    first[p] = first[i];
+            long c = weights[2 * i + 1];
+            if (c != 0) {
+                int p = 2 * parent[i];
+                long pc = weights[p + 1];
+                long t = weights[2 * i];
+                weights[p] += t;
+                buckets[GroupHeap.bucket(t, c & 0xffffffffL)]++;
+                weightless |= t == 0;
+                // the samples add up in the low half; the first selected origin is the smaller of the high halves
+                if (mixedTypes && (pc == 0 || (c >>> 32) < (pc >>> 32))) {
+                    pc = (c & 0xffffffff00000000L) | (pc & 0xffffffffL);
                 }
-                total[p] += total[i];
-                samples[p] += samples[i];
+                weights[p + 1] = pc + (c & 0xffffffffL);
                 reached++;
             }
         }
-        return new Weights(total, samples, first, reached);
+        // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
+        return new Weights(weights, reached, weightless && weights[0] > 0 ? null : buckets);
     }
 
     /**
-     * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
-     * index of the first selected origin below it; reached: the nodes with samples.
+     * Per node, side by side (an answer node reads them together), the selection's total weight, and its samples in
+     * the low half of the next long with, where the part has nodes of mixed types, one more than the index of the
+     * first selected origin below it in the high half; reached: the nodes with samples. Its array is one of
+     * {@link QueryArrays} that the caller gives back ({@link #release}).
      */
-    record Weights(long[] total, int[] samples, int[] first, int reached) {
-        void release() {
-            QueryArrays.give(total);
-            QueryArrays.give(samples);
-            if (first != null) {
-                QueryArrays.give(first);
+    record Weights(long[] weights, int reached, int[] buckets) {
+        /**
+         * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
+         * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
+         * first, and none heavier than its parent). 0 where there is none, or where weightless nodes (ranked by
+         * their samples) sit among weighed ones, so that a child may rank above its parent.
+         */
+        /** The reached nodes but the root in the floor's bucket or above it (all of them without buckets). */
+        int reachedFrom(int floor) {
+            if (buckets == null) {
+                return reached;
             }
+            int n = 0;
+            for (int b = Math.max(floor, 0); b < buckets.length; b++) {
+                n += buckets[b];
+            }
+            return n;
+        }
+
+        int floor(int maxNodes) {
+            if (buckets == null) {
+                return 0;
+            }
+            long above = 0;
+            for (int b = buckets.length - 1; b > 0; b--) {
+                above += buckets[b];
+                if (above >= maxNodes) {
+                    return b;
+                }
+            }
+            return 0;
+        }
+
+        long total(int node) {
+            return weights[2 * node];
+        }
+
+        int samples(int node) {
+            return (int) weights[2 * node + 1];
+        }
+
+        int first(int node) {
+            return (int) (weights[2 * node + 1] >>> 32);
+        }
+
+        void release() {
+            QueryArrays.give(weights);
         }
     }
 
-    /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /** Heap bytes: 20 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 144 + 17L * name.length + 8L * origins.length + 4L * mixed.length;
+        return 128 + 20L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
@@ -256,9 +308,14 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
-                Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target,
-                Arrays.copyOf(b.mixed, b.mixedSize));
+        int[] node = new int[STRIDE * b.size];
+        for (int i = 0; i < b.size; i++) {
+            node[STRIDE * i + NAME] = b.name[i];
+            node[STRIDE * i + END] = b.end[i];
+            node[STRIDE * i + CHAIN] = b.chain[i];
+            node[STRIDE * i + TYPE] = b.type[i];
+        }
+        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
@@ -284,7 +341,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 17;
+            room -= 20;
             if (room < 0) {
                 throw new TooLarge();
             }
