@@ -35,7 +35,14 @@ final class BoundedTree {
     private long[] candWeight = new long[64];
     private int[] candSamples = new int[64];
     private long[] keys = new long[64];
-    /** The kept inverted part's nodes an inverted graph may take, where it starts from them; else null. */
+    /**
+     * Where the inverted graph starts from the tree's kept part: that part and its weights, and the floor below which
+     * its nodes are left out unpushed; or, where those at or above the floor are a small share of the reached ones,
+     * a copy of them (then inv is null).
+     */
+    private InvertedTree inv;
+    private InvertedTree.Weights invWeights;
+    private int floor;
     private HeavyPart heavy;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
@@ -54,19 +61,65 @@ final class BoundedTree {
     static Emitted inverted(TreeWeights w, InvertedTree inv, int maxNodes) {
         BoundedTree b = new BoundedTree(w, true, maxNodes);
         InvertedTree.Weights weights = inv.weigh(w);
-        b.heavy = HeavyPart.of(inv, weights, weights.floor(b.maxNodes));
+        int floor = weights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * weights.reached() + 64);
-        weights.release();
         b.grow(room);
         b.pending.reserve(room);
         b.out.reserve(Math.min(b.maxNodes, room));
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
-        b.expandHeavy(root, 0);
-        b.drain();
-        b.heavy.release();
-        b.heavy = null;
+        if (weights.reachedFrom(floor) <= weights.reached() / HEAVY_SHARE) {
+            b.heavy = HeavyPart.of(inv, weights, floor);
+            weights.release();
+            b.expandHeavy(root, 0);
+            b.drain();
+            b.heavy.release();
+            b.heavy = null;
+        } else {
+            b.inv = inv;
+            b.invWeights = weights;
+            b.floor = floor;
+            b.expandInverted(root, 0);
+            b.drain();
+            weights.release();
+            b.invWeights = null;
+        }
         return b.done();
+    }
+
+    /**
+     * The copy of the nodes at or above the floor pays where they are at most this share of those reached (a
+     * compiler's recording: a sixth of them); where they are most of them, as on generated deep stacks, it is a
+     * second walk over what the graph reads anyway.
+     */
+    static final int HEAVY_SHARE = 3;
+
+    /**
+     * Pushes an inverted node's children reached by the selection, those below the floor to its "[other]" at once;
+     * returns its self weight (the paths ending there).
+     */
+    private long expandInverted(int emitted, int at) {
+        InvertedTree.Weights iw = invWeights;
+        long self = iw.total(at);
+        for (int c = at + 1, end = inv.end(at); c < end; c = inv.end(c)) {
+            int count = iw.samples(c);
+            if (count > 0) {
+                long total = iw.total(c);
+                self -= total;
+                out.childPending(emitted);
+                if (GroupHeap.bucket(total, count) < floor) {
+                    out.leftOut(emitted, total, count);
+                    continue;
+                }
+                grow(used + 1);
+                int chain = inv.chain(c);
+                node[used] = chain >= 0 ? chain : ~c;
+                weight[used] = total;
+                samples[used] = count;
+                pending.push(emitted, used++, 1, total, count);
+            }
+        }
+        return self;
     }
 
     /**
@@ -158,10 +211,19 @@ final class BoundedTree {
             int from = pending.from(g);
             int parent = pending.parent(g);
             int first = node[from];
-            if (first < 0) {
-                int emitted = out.add(heavy.name(~first), parent, pending.total(g), 0, pending.samples(g), heavy.typeName(~first));
+            if (first < 0 && heavy != null) {
+                int emitted = out.add(heavy.name(~first), parent, pending.total(g), 0, pending.samples(g),
+                        heavy.typeName(~first));
                 out.childDone(parent);
                 out.setSelf(emitted, expandHeavy(emitted, ~first));
+                continue;
+            }
+            if (first < 0) {
+                int at = ~first;
+                int emitted = out.add(inv.name(at), parent, pending.total(g), 0, pending.samples(g),
+                        CallTree.TYPE_NAMES[inv.typeCode(inv.chain(at), inv.typeKey(at, invWeights))]);
+                out.childDone(parent);
+                out.setSelf(emitted, expandInverted(emitted, at));
                 continue;
             }
             int emitted = out.add(tree.name(first), parent, pending.total(g), 0, pending.samples(g), tree.typeName(first));

@@ -12,7 +12,11 @@ import java.util.Arrays;
  * walk in the part's order, they lie within a few megabytes.
  */
 final class HeavyPart {
-    /** Per node: its name, type code, chain ({@link InvertedTree#chain}: a call-tree node, or negative) and end. */
+    private final InvertedTree inv;
+    /**
+     * Per node: its name, what gives its type ({@link InvertedTree#typeKey}), chain ({@link InvertedTree#chain}: a
+     * call-tree node, or negative) and end.
+     */
     private final int[] name;
     private final int[] type;
     private final int[] chain;
@@ -24,8 +28,9 @@ final class HeavyPart {
     private final long[] lightTotal;
     private final long[] lightSamples;
 
-    private HeavyPart(int[] name, int[] type, int[] chain, int[] end, long[] total, int[] samples, int[] light,
-                      long[] lightTotal, long[] lightSamples) {
+    private HeavyPart(InvertedTree inv, int[] name, int[] type, int[] chain, int[] end, long[] total, int[] samples,
+                      int[] light, long[] lightTotal, long[] lightSamples) {
+        this.inv = inv;
         this.name = name;
         this.type = type;
         this.chain = chain;
@@ -57,6 +62,7 @@ final class HeavyPart {
         int[] openEnd = new int[64];
         int depth = 0;
         name[0] = -1;
+        type[0] = 0;
         chain[0] = -1;
         total[0] = w.total(0);
         samples[0] = w.samples(0);
@@ -82,7 +88,8 @@ final class HeavyPart {
                 continue;
             }
             name[k] = inv.name(i);
-            type[k] = inv.typeCode(i, w);
+            // resolved where the node is taken: most copied nodes never are, and a run's lookup is a cache miss
+            type[k] = inv.typeKey(i, w);
             chain[k] = inv.chain(i);
             total[k] = t;
             samples[k] = s;
@@ -97,7 +104,7 @@ final class HeavyPart {
         while (depth > 0) {
             end[openAt[--depth]] = k;
         }
-        return new HeavyPart(name, type, chain, end, total, samples, light, lightTotal, lightSamples);
+        return new HeavyPart(inv, name, type, chain, end, total, samples, light, lightTotal, lightSamples);
     }
 
     int name(int node) {
@@ -105,7 +112,7 @@ final class HeavyPart {
     }
 
     String typeName(int node) {
-        return CallTree.TYPE_NAMES[type[node]];
+        return CallTree.TYPE_NAMES[inv.typeCode(chain[node], type[node])];
     }
 
     int chain(int node) {

@@ -80,21 +80,29 @@ final class InvertedTree {
     }
 
     /**
-     * The type ({@link CallTree#TYPE_NAMES}) of the node's first member that the selection reaches: of the run its
-     * first selected origin ({@link Weights#first}) falls in.
+     * What gives the node's type ({@link #typeCode}) once the weighing is given back: its type where its members
+     * agree, else the index in {@link #origins} of its first selected origin ({@link Weights#first}).
      */
-    int typeCode(int n, Weights w) {
-        int at = -2 - chain(n);
+    int typeKey(int n, Weights w) {
+        return chain(n) < -1 ? w.first(n) - 1 : node[STRIDE * n + TYPE];
+    }
+
+    /**
+     * The type ({@link CallTree#TYPE_NAMES}) of the node's first member that the selection reaches: where its members
+     * differ, of the run its first selected origin falls in. chain and key: the node's {@link #chain} and
+     * {@link #typeKey}.
+     */
+    int typeCode(int chain, int key) {
+        int at = -2 - chain;
         if (at < 0) {
-            return node[STRIDE * n + TYPE];
+            return key;
         }
-        int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
         int hi = mixed[at] - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            if (mixed[at + 1 + 2 * mid] <= origin) {
+            if (mixed[at + 1 + 2 * mid] <= key) {
                 lo = mid;
             } else {
                 hi = mid - 1;
@@ -110,58 +118,51 @@ final class InvertedTree {
      */
     Weights weigh(TreeWeights w) {
         int n = parent.length;
-        long[] weights = QueryArrays.longs(2 * n);
-        boolean mixedTypes = hasMixedTypes();
+        long[] total = QueryArrays.longs(n);
+        int[] samples = QueryArrays.ints(n);
+        int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
             if (s > 0) {
-                int t = 2 * target[i];
-                weights[t] += w.self(o);
+                int t = target[i];
+                total[t] += w.self(o);
                 // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (mixedTypes && weights[t + 1] == 0) {
-                    weights[t + 1] = (long) (i + 1) << 32;
+                if (first != null && samples[t] == 0) {
+                    first[t] = i + 1;
                 }
-                weights[t + 1] += s;
+                samples[t] += s;
             }
         }
         int reached = 0;
         int[] buckets = new int[65];
         boolean weightless = false;
         for (int i = n - 1; i > 0; i--) {
-            long c = weights[2 * i + 1];
-            if (c != 0) {
-                int p = 2 * parent[i];
-                long pc = weights[p + 1];
-                long t = weights[2 * i];
-                weights[p] += t;
-                buckets[GroupHeap.bucket(t, c & 0xffffffffL)]++;
-                weightless |= t == 0;
-                // the samples add up in the low half; the first selected origin is the smaller of the high halves
-                if (mixedTypes && (pc == 0 || (c >>> 32) < (pc >>> 32))) {
-                    pc = (c & 0xffffffff00000000L) | (pc & 0xffffffffL);
+            int s = samples[i];
+            if (s > 0) {
+                int p = parent[i];
+                long t = total[i];
+                if (first != null && (samples[p] == 0 || first[i] < first[p])) {
+                    first[p] = first[i];
                 }
-                weights[p + 1] = pc + (c & 0xffffffffL);
+                total[p] += t;
+                samples[p] += s;
+                buckets[GroupHeap.bucket(t, s)]++;
+                weightless |= t == 0;
                 reached++;
             }
         }
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(weights, reached, weightless && weights[0] > 0 ? null : buckets);
+        return new Weights(total, samples, first, reached, weightless && total[0] > 0 ? null : buckets);
     }
 
     /**
-     * Per node, side by side (an answer node reads them together), the selection's total weight, and its samples in
-     * the low half of the next long with, where the part has nodes of mixed types, one more than the index of the
-     * first selected origin below it in the high half; reached: the nodes with samples. Its array is one of
-     * {@link QueryArrays} that the caller gives back ({@link #release}).
+     * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
+     * index of the first selected origin below it; reached: the nodes with samples, and how many per bucket
+     * ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}). Its arrays are of
+     * {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long[] weights, int reached, int[] buckets) {
-        /**
-         * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
-         * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
-         * first, and none heavier than its parent). 0 where there is none, or where weightless nodes (ranked by
-         * their samples) sit among weighed ones, so that a child may rank above its parent.
-         */
+    record Weights(long[] totals, int[] counts, int[] firsts, int reached, int[] buckets) {
         /** The reached nodes but the root in the floor's bucket or above it (all of them without buckets). */
         int reachedFrom(int floor) {
             if (buckets == null) {
@@ -174,6 +175,12 @@ final class InvertedTree {
             return n;
         }
 
+        /**
+         * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
+         * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
+         * first, and none heavier than its parent). 0 where there is none, or where weightless nodes (ranked by
+         * their samples) sit among weighed ones, so that a child may rank above its parent.
+         */
         int floor(int maxNodes) {
             if (buckets == null) {
                 return 0;
@@ -189,19 +196,21 @@ final class InvertedTree {
         }
 
         long total(int node) {
-            return weights[2 * node];
+            return totals[node];
         }
 
         int samples(int node) {
-            return (int) weights[2 * node + 1];
+            return counts[node];
         }
 
         int first(int node) {
-            return (int) (weights[2 * node + 1] >>> 32);
+            return firsts[node];
         }
 
         void release() {
-            QueryArrays.give(weights);
+            QueryArrays.give(totals);
+            QueryArrays.give(counts);
+            QueryArrays.give(firsts);
         }
     }
 
@@ -315,7 +324,8 @@ final class InvertedTree {
             node[STRIDE * i + CHAIN] = b.chain[i];
             node[STRIDE * i + TYPE] = b.type[i];
         }
-        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target, Arrays.copyOf(b.mixed, b.mixedSize));
+        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target,
+                Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {

@@ -306,6 +306,7 @@ class FlameGraphQueryTest {
         InvertedTree part = tree.awaitInverted();
         assertTrue(part != null, "the tree keeps its inverted part");
         int floors = 0;
+        int copied = 0;
         for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC, Kind.LOCK}) {
             for (Selection s : List.of(Selection.of(kind), Selection.millis(kind, 1_000L, 4_000L, null, false))) {
                 for (int maxNodes = 2; maxNodes < 3000; maxNodes += 1 + maxNodes / 8) {
@@ -320,6 +321,9 @@ class FlameGraphQueryTest {
                         if (weights.reachedFrom(floor) < weights.reached()) {
                             floors++;
                         }
+                        if (weights.reachedFrom(floor) <= weights.reached() / BoundedTree.HEAVY_SHARE) {
+                            copied++;
+                        }
                     }
                     if (kind == Kind.LOCK && s.equals(Selection.of(kind))) {
                         assertEquals(0, floor, "weightless nodes among weighed ones rank by samples: no floor");
@@ -330,5 +334,7 @@ class FlameGraphQueryTest {
             }
         }
         assertTrue(floors > 20, "the case this test is for: budgets whose floor leaves nodes out, " + floors);
+        assertTrue(copied > 5 && copied < floors, "graphs from a copy of the nodes at or above the floor ("
+                + copied + ") and from the part itself");
     }
 }
