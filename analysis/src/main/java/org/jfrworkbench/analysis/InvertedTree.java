@@ -22,16 +22,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class InvertedTree {
     /**
-     * Per node, side by side, its name, the end of its subtree, its {@link #chain} entry and its type: an inverted
-     * graph's walk over the nodes it may take ({@link HeavyPart}) reads them together, one cache line a node where
-     * a column each took four.
+     * Per node, side by side, its name, the end of its subtree and its {@link #chain} entry: an inverted graph reads
+     * them together, in the walk that copies the nodes it may take ({@link HeavyPart}) or per answer node, one cache
+     * line a node where a column each took three.
      */
     private final int[] node;
     private static final int NAME = 0;
     private static final int END = 1;
     private static final int CHAIN = 2;
-    private static final int TYPE = 3;
-    private static final int STRIDE = 4;
+    private static final int STRIDE = 3;
+    /** Per node, its type where its members agree (read for the nodes an answer takes only). */
+    private final byte[] type;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
@@ -46,8 +47,9 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
+    private InvertedTree(int[] node, byte[] type, int[] parent, int[] origins, int[] target, int[] mixed) {
         this.node = node;
+        this.type = type;
         this.parent = parent;
         this.origins = origins;
         this.target = target;
@@ -84,7 +86,7 @@ final class InvertedTree {
      * agree, else the index in {@link #origins} of its first selected origin ({@link Weights#first}).
      */
     int typeKey(int n, Weights w) {
-        return chain(n) < -1 ? w.first(n) - 1 : node[STRIDE * n + TYPE];
+        return chain(n) < -1 ? w.first(n) - 1 : type[n];
     }
 
     /**
@@ -214,9 +216,9 @@ final class InvertedTree {
         }
     }
 
-    /** Heap bytes: 20 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 128 + 20L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 17L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
@@ -322,9 +324,8 @@ final class InvertedTree {
             node[STRIDE * i + NAME] = b.name[i];
             node[STRIDE * i + END] = b.end[i];
             node[STRIDE * i + CHAIN] = b.chain[i];
-            node[STRIDE * i + TYPE] = b.type[i];
         }
-        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target,
+        return new InvertedTree(node, Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.parent, b.size), origins, b.target,
                 Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
@@ -351,7 +352,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 20;
+            room -= 17;
             if (room < 0) {
                 throw new TooLarge();
             }
