@@ -36,14 +36,12 @@ final class BoundedTree {
     private int[] candSamples = new int[64];
     private long[] keys = new long[64];
     /**
-     * Where the inverted graph starts from the tree's kept part: that part and its weights, and the floor below which
-     * its nodes are left out unpushed; or, where those at or above the floor are a small share of the reached ones,
-     * a copy of them (then inv is null).
+     * The tree's inverted part and its weights, where the inverted graph starts from them, else null; and the floor
+     * below which its nodes are left out unpushed ({@link InvertedTree.Weights#floor}).
      */
     private InvertedTree inv;
     private InvertedTree.Weights invWeights;
     private int floor;
-    private HeavyPart heavy;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
         this.w = w;
@@ -55,48 +53,30 @@ final class BoundedTree {
 
     /**
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
-     * groups of two or more members read from that part's nodes that the answer may take ({@link HeavyPart}: a
-     * member there is one of them, stored as its complement) instead of grouped by name per query.
+     * groups of two or more members read from that part (a member there is an inverted node, stored as its
+     * complement) instead of grouped by name per query.
      */
     static Emitted inverted(TreeWeights w, InvertedTree inv, int maxNodes) {
         BoundedTree b = new BoundedTree(w, true, maxNodes);
-        InvertedTree.Weights weights = inv.weigh(w);
-        int floor = weights.floor(b.maxNodes);
+        b.inv = inv;
+        b.invWeights = inv.weigh(w);
+        b.floor = b.invWeights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
-        int room = (int) Math.min(b.maxNodes + 64L, 2L * weights.reached() + 64);
+        int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
         b.grow(room);
         b.pending.reserve(room);
         b.out.reserve(Math.min(b.maxNodes, room));
         int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
-        if (weights.reachedFrom(floor) <= weights.reached() / HEAVY_SHARE) {
-            b.heavy = HeavyPart.of(inv, weights, floor);
-            weights.release();
-            b.expandHeavy(root, 0);
-            b.drain();
-            b.heavy.release();
-            b.heavy = null;
-        } else {
-            b.inv = inv;
-            b.invWeights = weights;
-            b.floor = floor;
-            b.expandInverted(root, 0);
-            b.drain();
-            weights.release();
-            b.invWeights = null;
-        }
+        b.expandInverted(root, 0);
+        b.drain();
+        b.invWeights.release();
+        b.invWeights = null;
         return b.done();
     }
 
     /**
-     * The copy of the nodes at or above the floor pays where they are at most this share of those reached (a
-     * compiler's recording: a sixth of them); where they are most of them, as on generated deep stacks, it is a
-     * second walk over what the graph reads anyway.
-     */
-    static final int HEAVY_SHARE = 3;
-
-    /**
-     * Pushes an inverted node's children reached by the selection, those below the floor to its "[other]" at once;
-     * returns its self weight (the paths ending there).
+     * Pushes an inverted node's children reached by the selection, those below the floor to its "[other]" at once (as
+     * they would go once the graph stopped); returns its self weight (the paths ending there).
      */
     private long expandInverted(int emitted, int at) {
         InvertedTree.Weights iw = invWeights;
@@ -118,31 +98,6 @@ final class BoundedTree {
                 samples[used] = count;
                 pending.push(emitted, used++, 1, total, count);
             }
-        }
-        return self;
-    }
-
-    /**
-     * Pushes a heavy node's children; those below the floor go to its "[other]" at once, as they would once the
-     * graph stopped. Returns its self weight (the paths ending there).
-     */
-    private long expandHeavy(int emitted, int at) {
-        HeavyPart h = heavy;
-        long self = h.total(at) - h.lightTotal(at);
-        for (int c = at + 1, end = h.end(at); c < end; c = h.end(c)) {
-            grow(used + 1);
-            int chain = h.chain(c);
-            long total = h.total(c);
-            node[used] = chain >= 0 ? chain : ~c;
-            weight[used] = total;
-            samples[used] = h.samples(c);
-            pending.push(emitted, used++, 1, total, h.samples(c));
-            out.childPending(emitted);
-            self -= total;
-        }
-        if (h.light(at) > 0) {
-            out.childrenPending(emitted, h.light(at));
-            out.leftOut(emitted, h.lightTotal(at), h.lightSamples(at));
         }
         return self;
     }
@@ -211,17 +166,10 @@ final class BoundedTree {
             int from = pending.from(g);
             int parent = pending.parent(g);
             int first = node[from];
-            if (first < 0 && heavy != null) {
-                int emitted = out.add(heavy.name(~first), parent, pending.total(g), 0, pending.samples(g),
-                        heavy.typeName(~first));
-                out.childDone(parent);
-                out.setSelf(emitted, expandHeavy(emitted, ~first));
-                continue;
-            }
             if (first < 0) {
                 int at = ~first;
                 int emitted = out.add(inv.name(at), parent, pending.total(g), 0, pending.samples(g),
-                        CallTree.TYPE_NAMES[inv.typeCode(inv.chain(at), inv.typeKey(at, invWeights))]);
+                        inv.typeName(at, invWeights));
                 out.childDone(parent);
                 out.setSelf(emitted, expandInverted(emitted, at));
                 continue;

@@ -79,14 +79,6 @@ final class Emitted {
         }
     }
 
-    /** n children of p pending at once. */
-    void childrenPending(int p, int n) {
-        if (pendingChildren[p] == 0) {
-            others++;
-        }
-        pendingChildren[p] += n;
-    }
-
     void childDone(int p) {
         if (--pendingChildren[p] == 0) {
             others--;

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 final class InvertedTree {
     /**
      * Per node, side by side, its name, the end of its subtree and its {@link #chain} entry: an inverted graph reads
-     * them together, in the walk that copies the nodes it may take ({@link HeavyPart}) or per answer node, one cache
-     * line a node where a column each took three.
+     * them together per answer node and per child it pushes, in the order the buckets hand the groups out, not in
+     * the part's, one cache line where a column each took three.
      */
     private final int[] node;
     private static final int NAME = 0;
@@ -82,35 +82,27 @@ final class InvertedTree {
     }
 
     /**
-     * What gives the node's type ({@link #typeCode}) once the weighing is given back: its type where its members
-     * agree, else the index in {@link #origins} of its first selected origin ({@link Weights#first}).
+     * The type of the node's first member that the selection reaches: where its members differ, of the run its first
+     * selected origin ({@link Weights#first}) falls in.
      */
-    int typeKey(int n, Weights w) {
-        return chain(n) < -1 ? w.first(n) - 1 : type[n];
-    }
-
-    /**
-     * The type ({@link CallTree#TYPE_NAMES}) of the node's first member that the selection reaches: where its members
-     * differ, of the run its first selected origin falls in. chain and key: the node's {@link #chain} and
-     * {@link #typeKey}.
-     */
-    int typeCode(int chain, int key) {
-        int at = -2 - chain;
+    String typeName(int n, Weights w) {
+        int at = -2 - chain(n);
         if (at < 0) {
-            return key;
+            return CallTree.TYPE_NAMES[type[n]];
         }
+        int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
         int hi = mixed[at] - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            if (mixed[at + 1 + 2 * mid] <= key) {
+            if (mixed[at + 1 + 2 * mid] <= origin) {
                 lo = mid;
             } else {
                 hi = mid - 1;
             }
         }
-        return mixed[at + 2 + 2 * lo];
+        return CallTree.TYPE_NAMES[mixed[at + 2 + 2 * lo]];
     }
 
     /**
@@ -165,18 +157,6 @@ final class InvertedTree {
      * {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
     record Weights(long[] totals, int[] counts, int[] firsts, int reached, int[] buckets) {
-        /** The reached nodes but the root in the floor's bucket or above it (all of them without buckets). */
-        int reachedFrom(int floor) {
-            if (buckets == null) {
-                return reached;
-            }
-            int n = 0;
-            for (int b = Math.max(floor, 0); b < buckets.length; b++) {
-                n += buckets[b];
-            }
-            return n;
-        }
-
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
