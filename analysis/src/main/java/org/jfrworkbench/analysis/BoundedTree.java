@@ -35,9 +35,13 @@ final class BoundedTree {
     private long[] candWeight = new long[64];
     private int[] candSamples = new int[64];
     private long[] keys = new long[64];
-    /** The tree's inverted part and its weights, where the inverted graph starts from them; else null. */
+    /**
+     * The tree's inverted part and its weights, where the inverted graph starts from them, else null; and the floor
+     * below which its nodes are left out unpushed ({@link InvertedTree.Weights#floor}).
+     */
     private InvertedTree inv;
     private InvertedTree.Weights invWeights;
+    private int floor;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
         this.w = w;
@@ -56,6 +60,7 @@ final class BoundedTree {
         BoundedTree b = new BoundedTree(w, true, maxNodes);
         b.inv = inv;
         b.invWeights = inv.weigh(w);
+        b.floor = b.invWeights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
         b.grow(room);
@@ -69,21 +74,29 @@ final class BoundedTree {
         return b.done();
     }
 
-    /** Pushes an inverted node's children reached by the selection; returns its self weight (the paths ending there). */
+    /**
+     * Pushes an inverted node's children reached by the selection, those below the floor to its "[other]" at once (as
+     * they would go once the graph stopped); returns its self weight (the paths ending there).
+     */
     private long expandInverted(int emitted, int at) {
-        long[] total = invWeights.total();
-        int[] count = invWeights.samples();
-        long self = total[at];
+        InvertedTree.Weights iw = invWeights;
+        long self = iw.total(at);
         for (int c = at + 1, end = inv.end(at); c < end; c = inv.end(c)) {
-            if (count[c] > 0) {
+            int count = iw.samples(c);
+            if (count > 0) {
+                long total = iw.total(c);
+                self -= total;
+                out.childPending(emitted);
+                if (GroupHeap.bucket(total, count) < floor) {
+                    out.leftOut(emitted, total, count);
+                    continue;
+                }
                 grow(used + 1);
                 int chain = inv.chain(c);
                 node[used] = chain >= 0 ? chain : ~c;
-                weight[used] = total[c];
-                samples[used] = count[c];
-                pending.push(emitted, used++, 1, total[c], count[c]);
-                out.childPending(emitted);
-                self -= total[c];
+                weight[used] = total;
+                samples[used] = count;
+                pending.push(emitted, used++, 1, total, count);
             }
         }
         return self;
@@ -154,9 +167,11 @@ final class BoundedTree {
             int parent = pending.parent(g);
             int first = node[from];
             if (first < 0) {
-                int emitted = out.add(inv.name(~first), parent, pending.total(g), 0, pending.samples(g), inv.typeName(~first, invWeights));
+                int at = ~first;
+                int emitted = out.add(inv.name(at), parent, pending.total(g), 0, pending.samples(g),
+                        inv.typeName(at, invWeights));
                 out.childDone(parent);
-                out.setSelf(emitted, expandInverted(emitted, ~first));
+                out.setSelf(emitted, expandInverted(emitted, at));
                 continue;
             }
             int emitted = out.add(tree.name(first), parent, pending.total(g), 0, pending.samples(g), tree.typeName(first));

@@ -150,6 +150,12 @@ public final class CallTree {
         return part.getNow(null);
     }
 
+    /** The branching part of this tree's inverted graph if made by now, without having it made. */
+    InvertedTree invertedIfMade() {
+        CompletableFuture<InvertedTree> part = inverted.get();
+        return part == null ? null : part.getNow(null);
+    }
+
     /** The branching part of this tree's inverted graph, waiting until it is made (having it made if not asked yet). */
     InvertedTree awaitInverted() {
         CompletableFuture<InvertedTree> part;

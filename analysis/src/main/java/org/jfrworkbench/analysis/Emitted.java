@@ -148,6 +148,9 @@ final class Emitted {
         int hitCount = 0;
         int[] stack = new int[Math.max(1, withOthers)];
         int[] stackParent = new int[stack.length];
+        // where each node goes: the walk reads only what orders the answer (children, names in the order they are
+        // met), and the weights follow in the order the nodes were chosen, not in the walk's jumps between them
+        int[] at = QueryArrays.extend(new int[0], Math.max(1, size));
         int sp = 0;
         stack[sp] = 0;
         stackParent[sp++] = -1;
@@ -155,35 +158,41 @@ final class Emitted {
         int other = -1;
         while (sp > 0) {
             int e = stack[--sp];
-            int at = k++;
-            parentCol[at] = stackParent[sp];
+            int to = k++;
+            parentCol[to] = stackParent[sp];
             if (e < 0) {
                 int of = -e - 1;
                 other = other < 0 ? names.literal(BoundedTree.OTHER) : other;
-                nameCol[at] = other;
-                totalCol[at] = FlameLayout.scaled(leftOut[of], scale);
-                selfCol[at] = totalCol[at];
-                typeCol[at] = "";
-                samplesCol[at] = leftOutSamples[of];
+                nameCol[to] = other;
+                totalCol[to] = FlameLayout.scaled(leftOut[of], scale);
+                selfCol[to] = totalCol[to];
+                typeCol[to] = "";
+                samplesCol[to] = leftOutSamples[of];
                 continue;
             }
-            nameCol[at] = names.id(name[e]);
-            totalCol[at] = FlameLayout.scaled(total[e], scale);
-            selfCol[at] = FlameLayout.scaled(self[e], scale);
-            typeCol[at] = type[e];
-            samplesCol[at] = samples[e];
-            if (matches != null && name[e] >= 0 && matches[name[e]]) {
+            at[e] = to;
+            int nm = name[e];
+            nameCol[to] = names.id(nm);
+            if (matches != null && nm >= 0 && matches[nm]) {
                 if (hitCount == hits.length) {
                     hits = Arrays.copyOf(hits, hitCount * 2);
                 }
-                hits[hitCount++] = at;
+                hits[hitCount++] = to;
             }
             for (int c = fill[e] - 1; c >= start[e]; c--) {
                 long key = children[c];
                 stack[sp] = (key & 0x80000000L) != 0 ? -((int) (key & 0x7fffffffL)) - 1 : (int) key;
-                stackParent[sp++] = at;
+                stackParent[sp++] = to;
             }
         }
+        for (int e = 0; e < size; e++) {
+            int to = at[e];
+            totalCol[to] = FlameLayout.scaled(total[e], scale);
+            selfCol[to] = FlameLayout.scaled(self[e], scale);
+            typeCol[to] = type[e];
+            samplesCol[to] = samples[e];
+        }
+        QueryArrays.give(at);
         for (int i = withOthers - 1; i >= 0; i--) {
             count[i]++;
             if (parentCol[i] >= 0) {

@@ -39,8 +39,7 @@ final class GroupHeap {
         total[g] = totalWeight;
         samples[g] = sampleCount;
         next[g] = -1;
-        // weightless groups (a zero-weight kind) still order by their sample counts
-        int b = 64 - Long.numberOfLeadingZeros(Math.max(0, totalWeight > 0 ? totalWeight : sampleCount));
+        int b = bucket(totalWeight, sampleCount);
         if (tail[b] < 0) {
             head[b] = g;
         } else {
@@ -49,6 +48,11 @@ final class GroupHeap {
         tail[b] = g;
         top = Math.max(top, b);
         size++;
+    }
+
+    /** The bucket of a group: weightless groups (a zero-weight kind) still order by their sample counts. */
+    static int bucket(long totalWeight, long sampleCount) {
+        return 64 - Long.numberOfLeadingZeros(Math.max(0, totalWeight > 0 ? totalWeight : sampleCount));
     }
 
     /** Room for cap groups in all, made at once where the caller can tell (copies of growing arrays add up). */

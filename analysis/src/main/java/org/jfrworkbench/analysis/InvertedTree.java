@@ -21,15 +21,20 @@ import java.util.concurrent.TimeUnit;
  * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
  */
 final class InvertedTree {
-    private final int[] parent;
-    private final int[] name;
-    private final int[] end;
-    private final byte[] type;
     /**
-     * Per node, the call-tree node its one origin has reached there; where two or more share the node, -1, or for a
-     * node whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     * Per node, side by side, its name, the end of its subtree and its {@link #chain} entry: an inverted graph reads
+     * them together per answer node and per child it pushes, in the order the buckets hand the groups out, not in
+     * the part's, one cache line where a column each took three.
      */
-    private final int[] chain;
+    private final int[] node;
+    private static final int NAME = 0;
+    private static final int END = 1;
+    private static final int CHAIN = 2;
+    private static final int STRIDE = 3;
+    /** Per node, its type where its members agree (read for the nodes an answer takes only). */
+    private final byte[] type;
+    /** Read in order, by the weighing's backward pass only. */
+    private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
@@ -42,29 +47,25 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-
-    private InvertedTree(int[] parent, int[] name, int[] end, byte[] type, int[] chain, int[] origins, int[] target,
-                         int[] mixed) {
-        this.parent = parent;
-        this.name = name;
-        this.end = end;
+    private InvertedTree(int[] node, byte[] type, int[] parent, int[] origins, int[] target, int[] mixed) {
+        this.node = node;
         this.type = type;
-        this.chain = chain;
+        this.parent = parent;
         this.origins = origins;
         this.target = target;
         this.mixed = mixed;
     }
 
     int size() {
-        return name.length;
+        return parent.length;
     }
 
-    int name(int node) {
-        return name[node];
+    int name(int at) {
+        return node[STRIDE * at + NAME];
     }
 
-    int end(int node) {
-        return end[node];
+    int end(int at) {
+        return node[STRIDE * at + END];
     }
 
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
@@ -72,21 +73,24 @@ final class InvertedTree {
         return mixed.length > 0;
     }
 
-    /** The call-tree node where the node's one origin has reached, negative where it has two or more. */
-    int chain(int node) {
-        return chain[node];
+    /**
+     * The call-tree node where the node's one origin has reached, negative where it has two or more: -1, or for a node
+     * whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     */
+    int chain(int at) {
+        return node[STRIDE * at + CHAIN];
     }
 
     /**
-     * The type of the node's first member that the selection reaches: of the run its first selected origin
-     * ({@link Weights#first}) falls in.
+     * The type of the node's first member that the selection reaches: where its members differ, of the run its first
+     * selected origin ({@link Weights#first}) falls in.
      */
-    String typeName(int node, Weights w) {
-        int at = -2 - chain[node];
+    String typeName(int n, Weights w) {
+        int at = -2 - chain(n);
         if (at < 0) {
-            return CallTree.TYPE_NAMES[type[node]];
+            return CallTree.TYPE_NAMES[type[n]];
         }
-        int origin = w.first()[node] - 1;
+        int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
         int hi = mixed[at] - 1;
@@ -107,7 +111,7 @@ final class InvertedTree {
      * ({@link Weights#release}).
      */
     Weights weigh(TreeWeights w) {
-        int n = name.length;
+        int n = parent.length;
         long[] total = QueryArrays.longs(n);
         int[] samples = QueryArrays.ints(n);
         int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
@@ -125,37 +129,76 @@ final class InvertedTree {
             }
         }
         int reached = 0;
+        int[] buckets = new int[65];
+        boolean weightless = false;
         for (int i = n - 1; i > 0; i--) {
-            if (samples[i] > 0) {
+            int s = samples[i];
+            if (s > 0) {
                 int p = parent[i];
+                long t = total[i];
                 if (first != null && (samples[p] == 0 || first[i] < first[p])) {
                     first[p] = first[i];
                 }
-                total[p] += total[i];
-                samples[p] += samples[i];
+                total[p] += t;
+                samples[p] += s;
+                buckets[GroupHeap.bucket(t, s)]++;
+                weightless |= t == 0;
                 reached++;
             }
         }
-        return new Weights(total, samples, first, reached);
+        // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
+        return new Weights(total, samples, first, reached, weightless && total[0] > 0 ? null : buckets);
     }
 
     /**
      * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
-     * index of the first selected origin below it; reached: the nodes with samples.
+     * index of the first selected origin below it; reached: the nodes with samples, and how many per bucket
+     * ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}). Its arrays are of
+     * {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long[] total, int[] samples, int[] first, int reached) {
-        void release() {
-            QueryArrays.give(total);
-            QueryArrays.give(samples);
-            if (first != null) {
-                QueryArrays.give(first);
+    record Weights(long[] totals, int[] counts, int[] firsts, int reached, int[] buckets) {
+        /**
+         * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
+         * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
+         * first, and none heavier than its parent). 0 where there is none, or where weightless nodes (ranked by
+         * their samples) sit among weighed ones, so that a child may rank above its parent.
+         */
+        int floor(int maxNodes) {
+            if (buckets == null) {
+                return 0;
             }
+            long above = 0;
+            for (int b = buckets.length - 1; b > 0; b--) {
+                above += buckets[b];
+                if (above >= maxNodes) {
+                    return b;
+                }
+            }
+            return 0;
+        }
+
+        long total(int node) {
+            return totals[node];
+        }
+
+        int samples(int node) {
+            return counts[node];
+        }
+
+        int first(int node) {
+            return firsts[node];
+        }
+
+        void release() {
+            QueryArrays.give(totals);
+            QueryArrays.give(counts);
+            QueryArrays.give(firsts);
         }
     }
 
     /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 144 + 17L * name.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 17L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
@@ -256,8 +299,13 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        return new InvertedTree(Arrays.copyOf(b.parent, b.size), Arrays.copyOf(b.name, b.size), Arrays.copyOf(b.end, b.size),
-                Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.chain, b.size), origins, b.target,
+        int[] node = new int[STRIDE * b.size];
+        for (int i = 0; i < b.size; i++) {
+            node[STRIDE * i + NAME] = b.name[i];
+            node[STRIDE * i + END] = b.end[i];
+            node[STRIDE * i + CHAIN] = b.chain[i];
+        }
+        return new InvertedTree(node, Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.parent, b.size), origins, b.target,
                 Arrays.copyOf(b.mixed, b.mixedSize));
     }
 

@@ -82,6 +82,20 @@ public final class ProfileData {
         return tree;
     }
 
+    /**
+     * Has the default tree's inverted part ({@link InvertedTree}) made on its own thread now rather than on the first
+     * inverted graph: until it is made inverted graphs are grouped per query, several times slower on deep recursion
+     * (140 to 400 ms against 40 to 60 on a compiler's recording). Its bytes are in {@link #approximateBytes} anyway.
+     */
+    public void prepareInvertedGraphs() {
+        tree.inverted();
+    }
+
+    /** Whether the default tree's inverted part is made and kept (not while it is being made, nor where too large). */
+    public boolean invertedGraphsPrepared() {
+        return tree.invertedIfMade() != null;
+    }
+
     /** The call tree of a naming; built on first use and kept while recently used. */
     public CallTree tree(FrameNaming naming) {
         if (naming.equals(FrameNaming.DEFAULT)) {

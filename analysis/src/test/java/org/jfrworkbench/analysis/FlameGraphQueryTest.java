@@ -282,4 +282,57 @@ class FlameGraphQueryTest {
             }
         }
     }
+
+    @Test
+    void anInvertedGraphFromTheKeptPartLeavesOutBelowItsFloorWhatGroupingPerQueryLeavesOut() {
+        // many leaves under shared callers, weights spread over several powers of two, some weightless among them:
+        // at every budget the kept part's graph skips the nodes below its floor and must still be the graph grouped
+        // per query, its "[other]" weights included
+        HandMade h = new HandMade();
+        Random r = new Random(11);
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int level = 0, depth = 2 + r.nextInt(10); level < depth; level++) {
+                stack.append(";m.F").append(r.nextInt(4)).append(".f").append(r.nextInt(3));
+            }
+            stack.append(";x.Leaf.l").append(r.nextInt(40));
+            String s = stack.toString();
+            h.sample(Kind.CPU, r.nextInt(10_000), "main", 1, s);
+            h.sample(Kind.ALLOC, r.nextInt(10_000), "main", 1L << r.nextInt(20), s, "byte[]");
+            h.sample(Kind.LOCK, r.nextInt(10_000), "main", r.nextInt(4) == 0 ? 0 : 1 + r.nextInt(1000), s);
+        }
+        ProfileData d = h.data();
+        CallTree tree = d.tree();
+        InvertedTree part = tree.awaitInverted();
+        assertTrue(part != null, "the tree keeps its inverted part");
+        int floors = 0;
+        for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC, Kind.LOCK}) {
+            for (Selection s : List.of(Selection.of(kind), Selection.millis(kind, 1_000L, 4_000L, null, false))) {
+                for (int maxNodes = 2; maxNodes < 3000; maxNodes += 1 + maxNodes / 8) {
+                    assertSameGraph(inverted(d, s, maxNodes, false), inverted(d, s, maxNodes, true),
+                            kind + " " + s + ", maxNodes=" + maxNodes);
+                    TreeWeights w = s.weigh(d, tree);
+                    InvertedTree.Weights weights = part.weigh(w);
+                    int floor = weights.floor(maxNodes);
+                    if (floor > 0) {
+                        int atOrAbove = 0;
+                        for (int b = floor; b < weights.buckets().length; b++) {
+                            atOrAbove += weights.buckets()[b];
+                        }
+                        assertTrue(atOrAbove >= maxNodes, "more nodes at or above the floor than the answer has room"
+                                + " for: " + kind + " " + maxNodes);
+                        if (atOrAbove < weights.reached()) {
+                            floors++;
+                        }
+                    }
+                    if (kind == Kind.LOCK && s.equals(Selection.of(kind))) {
+                        assertEquals(0, floor, "weightless nodes among weighed ones rank by samples: no floor");
+                    }
+                    weights.release();
+                    w.release();
+                }
+            }
+        }
+        assertTrue(floors > 20, "the case this test is for: budgets whose floor leaves nodes out, " + floors);
+    }
 }

@@ -144,6 +144,7 @@ public final class RecordingLibrary implements Closeable {
                 store(staged, info, data, timings);
                 infos.put(id, info);
                 cache.put(id, data);
+                data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
         } finally {
@@ -310,6 +311,7 @@ public final class RecordingLibrary implements Closeable {
                 }
                 if (infos.get(id) == seen) {
                     cache.put(id, data);
+                    data.prepareInvertedGraphs();
                     if (!infos.containsKey(id)) {
                         cache.remove(id); // deleted while it was read: keep no copy
                     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
@@ -53,6 +54,27 @@ class RecordingLibraryTest {
         try (RecordingLibrary library = open()) {
             assertEquals("after-fix", library.info(id).labels().get("version"), "the info is stored with its labels");
             assertEquals("before", library.load(id).profile().labels().get("version"), "and the stored profile without");
+        }
+    }
+
+    @Test
+    void aRecordingsInvertedGraphsArePreparedOnceItIsImportedOrLoadedWithoutAnInvertedQuery() throws Exception {
+        String id;
+        try (RecordingLibrary library = open()) {
+            id = library.importFile(CHECKOUT, null, Map.of(), Kind.CPU).info().id();
+            ProfileData imported = library.loaded(id);
+            awaitPrepared(imported, "after its import");
+        }
+        try (RecordingLibrary library = open()) {
+            awaitPrepared(library.load(id), "after it was read from the store");
+        }
+    }
+
+    private static void awaitPrepared(ProfileData data, String when) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!data.invertedGraphsPrepared()) {
+            assertTrue(System.nanoTime() < deadline, "the tree's inverted part is made " + when);
+            Thread.sleep(10);
         }
     }
 
