@@ -172,6 +172,10 @@ final class QueryParams {
         return kind(ctx.queryParam("kind"), "kind");
     }
 
+    static Kind kind(Query ctx) {
+        return kind(ctx.param("kind"), "kind");
+    }
+
     private static Kind kind(String k, String name) {
         try {
             return k == null || k.isBlank() ? Kind.CPU : Kind.parse(k);

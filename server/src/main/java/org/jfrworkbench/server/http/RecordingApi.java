@@ -77,6 +77,7 @@ final class RecordingApi {
     RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
         this.gate = gate;
+        buildsEarly("/api/diff", this::diffView);
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
@@ -540,7 +541,28 @@ final class RecordingApi {
     }
 
     void diff(Context ctx) throws IOException {
-        // a diff permalink's page started this view's build when it was served: wait for that one, not build it twice
+        sendView(ctx, this::diffView);
+    }
+
+    /** A view as its parameters name it, checked (404, 400) before anything is built: what send builds on a cache miss. */
+    record View(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode) {
+    }
+
+    /** Reads a view from its parameters (a request's, or those of a URL a page's head names). */
+    interface ViewOf {
+        View of(QueryParams.Query params) throws IOException;
+    }
+
+    /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
+    private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Lets the view at path be built as soon as a page whose head names it is served; its handler answers with sendView. */
+    void buildsEarly(String path, ViewOf view) {
+        earlyPaths.put(path, view);
+    }
+
+    /** Answers a view whose page may have started building it (startEarly): waits for that build rather than building it twice. */
+    void sendView(Context ctx, ViewOf view) throws IOException {
         EarlyViews.View early = null;
         String url = ctx.path() + "?" + ctx.queryString();
         if (earlyViews.underWay(url)) {
@@ -548,15 +570,11 @@ final class RecordingApi {
                 early = earlyViews.await(url, client::goneNow);
             }
         }
-        Diff diff = diff(ctx::queryParam);
-        send(ctx, diff.key(), diff.estimatedBytes(), diff.build(), diff.encode(), early);
+        View v = view.of(ctx::queryParam);
+        send(ctx, v.key(), v.estimatedBytes(), v.build(), v.encode(), early);
     }
 
-    /** A diff view as its parameters name it, checked (404, 400) before anything is built. */
-    private record Diff(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode) {
-    }
-
-    private Diff diff(QueryParams.Query params) throws IOException {
+    private View diffView(QueryParams.Query params) throws IOException {
         RecordingInfo baseInfo = library.info(required(params, "base"));
         RecordingInfo targetInfo = library.info(required(params, "target"));
         String base = baseInfo.id();
@@ -570,32 +588,35 @@ final class RecordingApi {
         b.samples(query.target().kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json",
                 baseInfo.updatedMillis(), targetInfo.updatedMillis());
-        return new Diff(key, () -> treeBytes(a, query.naming()) + treeBytes(b, query.naming()), () -> query.run(a, b), diff -> binary
+        return new View(key, () -> treeBytes(a, query.naming()) + treeBytes(b, query.naming()), () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
     }
 
     /**
      * Starts building a view a page's head names (IndexPage), as its request would, so that the request finds it under
-     * way or done: a diff ({@code /api/diff?…}); other URLs are left to their requests. url: path and query as the
-     * browser will ask for it.
+     * way or done: one of the paths given to buildsEarly (a diff, a diff of runs); other URLs are left to their
+     * requests. url: path and query as the browser will ask for it.
      */
     void startEarly(String url) {
-        if (!url.startsWith("/api/diff?")) {
+        int query = url.indexOf('?');
+        ViewOf view = query < 0 ? null : earlyPaths.get(url.substring(0, query));
+        if (view == null) {
             return;
         }
-        Map<String, String> params = firstValues(url.substring(url.indexOf('?') + 1));
+        Map<String, String> params = firstValues(url.substring(query + 1));
         earlyViews.start(url, () -> {
-            Diff diff = diff(params::get);
-            if (flames.get(diff.key()) != null) {
+            View v = view.of(params::get);
+            FlameResponseCache.Key key = v.key();
+            if (flames.get(key) != null) {
                 return null;
             }
-            Built built = build(diff.key(), diff.estimatedBytes(), diff.build(), diff.encode(), () -> false, () -> false, true);
-            FlameResponseCache.Key key = diff.key();
-            if (library.findInfo(key.id()) == null || library.findInfo(key.otherId()) == null) {
-                flames.removeRecording(key.id()); // deleted while the view was built
-                flames.removeRecording(key.otherId());
-                return null;
+            Built built = build(key, v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
+            for (String id : new String[] {key.id(), key.otherId()}) {
+                if (id != null && !id.equals("runs") && library.findInfo(id) == null) {
+                    flames.removeRecording(id); // deleted while the view was built
+                    return null;
+                }
             }
             return new EarlyViews.View(key, built.entry(), built.timing());
         });

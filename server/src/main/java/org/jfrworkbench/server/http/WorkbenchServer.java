@@ -100,6 +100,7 @@ public final class WorkbenchServer {
         app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
         RunsOverTimeApi runs = new RunsOverTimeApi(library, api);
+        api.buildsEarly("/api/merged/diff", runs::diffView);
         app.get("/api/timeline", runs::timeline);
         app.get("/api/merged/flame", runs::flame);
         app.get("/api/merged/diff", runs::diff);

@@ -23,11 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A diff permalink's page starts building the diff its head names as it is served: the page's request for it finds
- * that build under way or done (its Server-Timing says which), never a build of its own, and gets the same diff.
+ * A diff permalink's page (two recordings, or a diff of runs) starts building the diff its head names as it is served:
+ * the page's request for it finds that build under way or done (its Server-Timing says which), never a build of its
+ * own, and gets the same diff.
  */
 class EarlyDiffApiTest {
-    private static final Pattern DIFF_PRELOAD = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"(/api/diff\\?[^\"]+)\">");
+    private static final Pattern DIFF_PRELOAD = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"(/api/(merged/)?diff\\?[^\"]+)\">");
     @TempDir
     static Path data;
     static TestServer server;
@@ -100,6 +101,28 @@ class EarlyDiffApiTest {
             assertArrayEquals(base, earlyBase, view);
             assertArrayEquals(target, earlyTarget, view);
         }
+    }
+
+    @Test
+    void theDiffOfRunsALinkNamesIsBuiltAsItsPageIsServedToo() throws Exception {
+        JsonNode info = server.get("/api/recordings/" + a).json();
+        long start = info.get("startMillis").asLong();
+        long end = start + info.get("durationMillis").asLong() + 1;
+        String url = diffPreload("/?page=diff&kind=cpu&baseFrom=" + start + "&baseTo=" + end + "&targetFrom=" + start
+                + "&targetTo=" + end);
+        assertTrue(url.startsWith("/api/merged/diff?"), url);
+        HttpResponse<byte[]> early = fetch(url);
+        assertEquals(200, early.statusCode(), new String(early.body()));
+        String timing = timing(early);
+        assertTrue(timing.startsWith("early;desc=") && timing.contains("build;dur=") || timing.equals("cache;desc=hit"), timing);
+        HttpResponse<byte[]> built = fetch(url.replace("&format=binary", ""));
+        assertTrue(timing(built).startsWith("build;dur="), timing(built));
+        JsonNode expected = TestServer.JSON.readTree(body(built));
+        JsonNode header = DiffBinaryApiTest.Binary.decode(body(early)).header();
+        assertEquals(expected.get("baseRuns"), header.get("baseRuns"));
+        assertTrue(header.get("baseRuns").size() > 0, header.toString());
+        assertEquals(expected.get("names"), header.get("names"));
+        assertEquals(expected.get("baseTotal"), header.get("baseTotal"));
     }
 
     @Test
