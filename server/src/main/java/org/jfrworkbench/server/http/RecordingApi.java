@@ -73,6 +73,8 @@ final class RecordingApi {
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
     private final EarlyViews earlyViews = new EarlyViews();
+    /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
+    private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
 
     RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
@@ -552,9 +554,6 @@ final class RecordingApi {
     interface ViewOf {
         View of(QueryParams.Query params) throws IOException;
     }
-
-    /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
-    private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Lets the view at path be built as soon as a page whose head names it is served; its handler answers with sendView. */
     void buildsEarly(String path, ViewOf view) {
