@@ -57,8 +57,8 @@ final class EarlyViews {
                 } catch (Exception e) {
                     // the view's own request builds it again and answers the error to its caller
                     LOG.debug("early build of {} failed", url, e);
-                    done.complete(null);
                 } finally {
+                    done.complete(null); // whatever ended it (an Error too): its waiters go on
                     pending.remove(url, done);
                 }
             });

@@ -603,8 +603,8 @@ final class RecordingApi {
         if (view == null) {
             return;
         }
-        Map<String, String> params = firstValues(url.substring(query + 1));
         earlyViews.start(url, () -> {
+            Map<String, String> params = firstValues(url.substring(query + 1));
             View v = view.of(params::get);
             FlameResponseCache.Key key = v.key();
             if (flames.get(key) != null) {
