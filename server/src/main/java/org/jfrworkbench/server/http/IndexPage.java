@@ -32,7 +32,8 @@ import org.jfrworkbench.model.Kind;
  * instead of after the entry script has arrived and run (and then level by level as each module names the next):
  * every module the view page imports (the router's and the view page's static imports, transitively, as the files
  * have them, made once per view page when the server starts; what a page imports only on use, the side tables, the
- * timeline and D3, is not named), and the data the entry asks for first ({@link #earlyData}, per request).
+ * timeline and D3, is not named), and the data the entry asks for first ({@link #earlyData}, per request), each of
+ * whose URLs the server is told before the page is sent, so it may start building that view then (EarlyViews).
  */
 final class IndexPage {
     /** Where index.html wants the page's module list. */
@@ -132,7 +133,8 @@ final class IndexPage {
      * The URLs js/core/boot.js asks for first for this view, built as js/core/urls.js builds them from the view as the
      * page reads it (the first value of each parameter, state.js): a recording's metadata; its flame graph when the link
      * names a kind and a range that can be shown; a diff's other recording's metadata and, when the link names a kind
-     * and ranges that can be shown, the diff. The service timeline is left to the entry alone, as is a link with a value
+     * and ranges that can be shown, the diff; a diff of runs' search and diff ({@link #runsDiffData}). The service
+     * timeline is left to the entry alone, as is a link with a value
      * no recording's view has ({@link #PLAIN_VALUE}, a kind of none of {@link Kind}'s). A URL built otherwise than the
      * entry's is only a request too many, never a wrong answer: the page uses what its own URL returns.
      */
