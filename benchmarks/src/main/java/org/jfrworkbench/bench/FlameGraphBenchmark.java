@@ -597,6 +597,7 @@ public final class FlameGraphBenchmark {
      */
     private static final String PAGE_MARKS = "() => Object.fromEntries([...performance.getEntriesByType('mark')"
             + ".filter(m => m.name.startsWith('workbench:')).reverse().map(m => [m.name.slice(10), m.startTime]),"
+            + " ['page arrived', performance.getEntriesByType('navigation')[0].responseStart],"
             + " ['html parsed', performance.getEntriesByType('navigation')[0].domInteractive]])";
 
     private static final String PEER_ZOOM = """

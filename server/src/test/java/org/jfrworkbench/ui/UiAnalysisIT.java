@@ -334,6 +334,11 @@ class UiAnalysisIT {
                 // a URL the head writes otherwise than the page's code would be asked for twice (or an unused one once)
                 assertEquals(named.stream().sorted().toList(), asked.stream().filter(u -> u.startsWith("/api/")).sorted().toList(),
                         link + ": the page's data is what its head asked for, each once");
+                // the server started the diff's build as it sent the page: the page's request took that build (or
+                // the cache, for a view built before), never one of its own
+                Object timing = page.evaluate("() => performance.getEntriesByType('resource').find(r => r.name.includes('/api/diff?'))"
+                        + ".serverTiming.map(t => t.name).join(',')");
+                assertTrue(String.valueOf(timing).startsWith("early,build,") || "cache".equals(timing), link + ": " + timing);
             }
         }
         assertEquals(List.of(), errors);

@@ -160,6 +160,35 @@ class UiRunsOverTimeIT {
     }
 
     @Test
+    void aDiffOfRunsLinksHeadAsksForTheSearchAndTheDiffItsPageFetchesEachOnce() {
+        long t0 = T0 / 1_000_000;
+        String q = "label:\"service=checkout\"";
+        // the first run against the second (5 s later): audit only in the target
+        String link = "/?page=diff&q=" + enc(q) + "&kind=cpu&baseFrom=" + t0 + "&baseTo=" + (t0 + 4000)
+                + "&targetFrom=" + (t0 + 4000) + "&targetTo=" + (t0 + 9000);
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+            context.onRequest(r -> {
+                URI u = URI.create(r.url());
+                asked.add(u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
+            });
+            Page page = Browser.watched(context, errors);
+            page.navigate(link);
+            page.waitForSelector("#changes tbody tr[data-method='app.Service.audit'].significant");
+            @SuppressWarnings("unchecked")
+            List<String> named = ((List<String>) page.evaluate("() => [...document.querySelectorAll('link[rel=preload][as=fetch]')]"
+                    + ".map(l => l.getAttribute('href'))"));
+            assertEquals(2, named.size(), String.valueOf(named));
+            assertTrue(named.get(0).startsWith("/api/recordings?q=") && named.get(1).startsWith("/api/merged/diff?q="), String.valueOf(named));
+            // a URL the head writes otherwise than the page's code would be asked for twice (or an unused one once)
+            assertEquals(named.stream().sorted().toList(), asked.stream().filter(u -> u.startsWith("/api/")).sorted().toList(),
+                    "the page's data is what its head asked for, each once");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void theServicePageFitsAPhoneAndFollowsDarkMode() {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.chromium.newContext(new com.microsoft.playwright.Browser.NewContextOptions()

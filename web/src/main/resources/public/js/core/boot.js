@@ -42,6 +42,18 @@ if (id && page === 'diff' && base) {
   }
 }
 
+// a diff of runs (no recording named): the search's kinds, and the diff, asked for together rather than one after the other
+if (page === 'diff' && !id && !base) {
+  const q = param('q');
+  fetchEarly(urls.recordings(q, 1, 0));
+  const whole = (from, to) => /^\d+$/.test(from || '') && /^\d+$/.test(to || '') && Number(from) < Number(to);
+  if (kind && ['base', 'target'].every(side => whole(param(side + 'From'), param(side + 'To')))) {
+    const url = urls.mergedDiff(q, view);
+    fetchEarly(url);
+    buildEarly(url, api => api.mergedDiff(q, view), (diff, { buildDiffTree }) => ({ diff, ...buildDiffTree(diff) }));
+  }
+}
+
 if (page === 'service') fetchEarly(urls.timeline(param('q')));
 
 // The page's modules are named in the head (modulepreload links the server writes, IndexPage) and asked for while

@@ -3,7 +3,7 @@
 // wait here until a page takes them.
 // Imports nothing: boot.js cannot run before this module has arrived.
 // The server writes a linked view's metadata, flame graph and diff URLs into the page's head as these build them
-// (IndexPage.earlyData, which reads SELECTION_KEYS and DIFF_KEYS from this file), so that boot.js's requests take those
+// (IndexPage.earlyData, which reads SELECTION_KEYS, DIFF_KEYS and RUNS_DIFF_KEYS from this file), so that boot.js's requests take those
 // answers: a change to how these URLs are built changes it there.
 
 // the binary flame graph, diff and live heap are read as typed arrays in the machine's byte order; they are little-endian
@@ -22,6 +22,7 @@ const recordingPath = id => '/api/recordings/' + encodeURIComponent(id);
 // one line each, a list of quoted names: IndexPage reads them from this file
 const SELECTION_KEYS = ['kind', 'from', 'to', 'threads', 'states', 'source', 'weight'];
 const DIFF_KEYS = ['kind', 'mode', 'weight', 'states', 'source', 'baseFrom', 'baseTo', 'baseThreads', 'baseStates', 'baseSource', 'targetFrom', 'targetTo', 'targetThreads', 'targetStates', 'targetSource'];
+const RUNS_DIFF_KEYS = ['targetQ', 'kind', 'mode', 'weight', 'states', 'source', 'baseFrom', 'baseTo', 'targetFrom', 'targetTo'];
 
 const pick = (keys, view) => Object.fromEntries(keys.map(k => [k, view[k]]));
 
@@ -67,9 +68,7 @@ export const urls = {
   mergedFlame: (q, view) => '/api/merged/flame' + query({ q, kind: view.kind, from: view.from, to: view.to,
     states: view.states, source: view.source, weight: view.weight, invert: view.invert === '1' ? 'true' : undefined, format: FORMAT }),
   /** A diff of two ranges (baseFrom…targetTo, epoch ms) across the runs of q (the target's of targetQ when given). */
-  mergedDiff: (q, view) => '/api/merged/diff' + query({ q, targetQ: view.targetQ, kind: view.kind, mode: view.mode,
-    weight: view.weight, states: view.states, source: view.source, baseFrom: view.baseFrom, baseTo: view.baseTo,
-    targetFrom: view.targetFrom, targetTo: view.targetTo, format: FORMAT }),
+  mergedDiff: (q, view) => '/api/merged/diff' + query({ q, ...pick(RUNS_DIFF_KEYS, view), format: FORMAT }),
   /** Methods across recordings (the recordings page's method: hits). */
   methodSearch: (q, limit) => '/api/search' + query({ q, limit }),
 };

@@ -169,7 +169,7 @@ export async function mount(root, st, lifetime) {
     let built;
     try {
       // a linked diff's tree may be built already from its early answer (core/boot.js), for this URL only
-      const made = runs ? undefined : takeMade(urls.diff(s.base, s.id, { ...s, kind }));
+      const made = takeMade(runs ? urls.mergedDiff(s.q, { ...s, kind }) : urls.diff(s.base, s.id, { ...s, kind }));
       const got = made ? await made : null;
       if (got && got.error) throw got.error;
       diff = got ? got.diff : await (runs ? api.mergedDiff(s.q, { ...s, kind }) : api.diff(s.base, s.id, { ...s, kind }));

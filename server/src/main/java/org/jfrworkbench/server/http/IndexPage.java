@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
@@ -31,7 +32,8 @@ import org.jfrworkbench.model.Kind;
  * instead of after the entry script has arrived and run (and then level by level as each module names the next):
  * every module the view page imports (the router's and the view page's static imports, transitively, as the files
  * have them, made once per view page when the server starts; what a page imports only on use, the side tables, the
- * timeline and D3, is not named), and the data the entry asks for first ({@link #earlyData}, per request).
+ * timeline and D3, is not named), and the data the entry asks for first ({@link #earlyData}, per request), each of
+ * whose URLs the server is told before the page is sent, so it may start building that view then (EarlyViews).
  */
 final class IndexPage {
     /** Where index.html wants the page's module list. */
@@ -45,7 +47,9 @@ final class IndexPage {
     // value is left to the entry: nothing a link holds is asked for before the page's code has read it
     private static final Pattern PLAIN_VALUE = Pattern.compile("[A-Za-z0-9_.,:-]{1,2000}");
     // js/core/urls.js's lists of a view's parameters, in the order it writes them into the URLs: const NAME = ['a', 'b'];
-    private static final Pattern KEY_LIST = Pattern.compile("(?m)^const (SELECTION_KEYS|DIFF_KEYS) = \\[([^\\]\\n]*)\\];$");
+    private static final Pattern KEY_LIST = Pattern.compile("(?m)^const (SELECTION_KEYS|DIFF_KEYS|RUNS_DIFF_KEYS) = \\[([^\\]\\n]*)\\];$");
+    // a recordings search (q, targetQ) is free text: any characters but controls, as long as a link's other values
+    private static final Pattern SEARCH_VALUE = Pattern.compile("[^\\p{Cntrl}]{1,2000}");
     private static final Pattern QUOTED = Pattern.compile("'([A-Za-z]+)'");
     // the code's static imports are one line each, with a relative path: import { a } from './x.js'; import './y.js';
     private static final Pattern STATIC_IMPORT = Pattern.compile("(?m)^import\\s[^'\"\\n]*?['\"](\\.{1,2}/[^'\"\\n]+\\.js)['\"]");
@@ -58,9 +62,13 @@ final class IndexPage {
     private final Map<String, String> pages = new TreeMap<>();
     private final String other;
     private final ViewKeys keys;
+    private final Consumer<String> early;
 
-    /** The parameters a recording's flame graph (selection) and a diff (diff) are asked for with, in their URLs' order. */
-    record ViewKeys(List<String> selection, List<String> diff) {
+    /**
+     * The parameters a recording's flame graph (selection), a diff (diff) and a diff of runs (runsDiff, after q) are
+     * asked for with, in their URLs' order.
+     */
+    record ViewKeys(List<String> selection, List<String> diff, List<String> runsDiff) {
         /** As js/core/urls.js lists them: one description of the URLs, for the page's code and the page's head. */
         static ViewKeys of(String urlsJs) {
             Map<String, List<String>> lists = new TreeMap<>();
@@ -68,19 +76,22 @@ final class IndexPage {
             while (list.find()) {
                 lists.put(list.group(1), QUOTED.matcher(list.group(2)).results().map(m -> m.group(1)).toList());
             }
-            if (urlsJs != null && lists.size() != 2) {
-                throw new IllegalStateException("js/core/urls.js has no SELECTION_KEYS and DIFF_KEYS lines to build the page's data URLs from");
+            if (urlsJs != null && lists.size() != 3) {
+                throw new IllegalStateException("js/core/urls.js has no SELECTION_KEYS, DIFF_KEYS and RUNS_DIFF_KEYS lines to build the page's data URLs from");
             }
-            return new ViewKeys(lists.getOrDefault("SELECTION_KEYS", List.of()), lists.getOrDefault("DIFF_KEYS", List.of()));
+            return new ViewKeys(lists.getOrDefault("SELECTION_KEYS", List.of()), lists.getOrDefault("DIFF_KEYS", List.of()),
+                    lists.getOrDefault("RUNS_DIFF_KEYS", List.of()));
         }
     }
 
     /**
      * assets: the path the page's scripts and styles are named under, one per server process, whose answers the
      * browser keeps without asking again; the page itself is asked for every time, so a new release (a new process)
-     * names its own code.
+     * names its own code. early: told each data URL the page's head names, before the page is sent, so that the server
+     * may start building that view (EarlyViews).
      */
-    IndexPage(String assets) {
+    IndexPage(String assets, Consumer<String> early) {
+        this.early = early;
         String html = resource("index.html");
         html = html == null ? "" : html.replace("\"/js/", "\"" + assets + "/js/").replace("\"/css/", "\"" + assets + "/css/");
         String app = resource("js/app.js");
@@ -103,6 +114,7 @@ final class IndexPage {
         String page = pageOf(ctx.queryParam("page"), ctx.queryParam("id"), ctx.queryParam("base"));
         StringBuilder links = new StringBuilder();
         for (String url : earlyData(page, ctx.queryParamMap(), keys)) {
+            early.accept(url);
             // as the entry's fetch() asks (same origin, cors mode), so that request takes this one's answer
             links.append(links.isEmpty() ? "" : "\n  ").append("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"")
                     .append(url.replace("&", "&amp;")).append("\">");
@@ -121,12 +133,16 @@ final class IndexPage {
      * The URLs js/core/boot.js asks for first for this view, built as js/core/urls.js builds them from the view as the
      * page reads it (the first value of each parameter, state.js): a recording's metadata; its flame graph when the link
      * names a kind and a range that can be shown; a diff's other recording's metadata and, when the link names a kind
-     * and ranges that can be shown, the diff. The service timeline is left to the entry alone, as is a link with a value
+     * and ranges that can be shown, the diff; a diff of runs' search and diff ({@link #runsDiffData}). The service
+     * timeline is left to the entry alone, as is a link with a value
      * no recording's view has ({@link #PLAIN_VALUE}, a kind of none of {@link Kind}'s). A URL built otherwise than the
      * entry's is only a request too many, never a wrong answer: the page uses what its own URL returns.
      */
     static List<String> earlyData(String page, Map<String, List<String>> query, ViewKeys keys) {
         String id = first(query, "id");
+        if (page.equals("diff") && id == null && first(query, "base") == null) {
+            return runsDiffData(query, keys);
+        }
         if (id == null || !PLAIN_ID.matcher(id).matches()) {
             return List.of();
         }
@@ -161,6 +177,42 @@ final class IndexPage {
             }
         }
         return urls;
+    }
+
+    /**
+     * A diff of runs (no recording named): the recordings search the page reads the kinds from (the search's first
+     * match and its facets), and, when the link names a kind and two whole ranges, the diff, as js/core/urls.js builds
+     * them (api.list, urls.mergedDiff).
+     */
+    private static List<String> runsDiffData(Map<String, List<String>> query, ViewKeys keys) {
+        String q = first(query, "q"), targetQ = first(query, "targetQ");
+        if (q != null && !SEARCH_VALUE.matcher(q).matches() || targetQ != null && !SEARCH_VALUE.matcher(targetQ).matches()) {
+            return List.of();
+        }
+        List<String> urls = new ArrayList<>();
+        StringBuilder list = new StringBuilder();
+        append(list, "q", q);
+        append(list, "limit", "1");
+        append(list, "offset", "0");
+        urls.add("/api/recordings?" + list);
+        List<String> plain = keys.runsDiff().stream().filter(k -> !k.equals("targetQ")).toList();
+        if (viewable(query, plain) && wholeRange(query, "baseFrom", "baseTo") && wholeRange(query, "targetFrom", "targetTo")) {
+            StringBuilder q2 = new StringBuilder();
+            append(q2, "q", q);
+            for (String key : keys.runsDiff()) {
+                append(q2, key, first(query, key));
+            }
+            append(q2, "format", "binary");
+            urls.add("/api/merged/diff?" + q2);
+        }
+        return urls;
+    }
+
+    /** Whether a diff of runs' side names both ends, whole numbers, the first before the second, as its page checks. */
+    private static boolean wholeRange(Map<String, List<String>> query, String fromKey, String toKey) {
+        String from = first(query, fromKey), to = first(query, toKey);
+        return from != null && to != null && DIGITS.matcher(from).matches() && DIGITS.matcher(to).matches()
+                && Long.parseLong(from) < Long.parseLong(to);
     }
 
     /** Whether the link names a kind there is and its other view parameters are plain values (or absent). */

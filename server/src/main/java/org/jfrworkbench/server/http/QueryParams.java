@@ -22,9 +22,19 @@ final class QueryParams {
     private QueryParams() {
     }
 
+    /** Where parameters are read from: a request (Context::queryParam), or a URL the server built itself (EarlyViews). */
+    interface Query {
+        /** The parameter's first value, or null. */
+        String param(String name);
+    }
+
     /** {@code format=json} (default) or {@code format=binary}. */
     static boolean binaryFormat(Context ctx) {
-        String f = ctx.queryParam("format");
+        return binaryFormat(ctx::queryParam);
+    }
+
+    static boolean binaryFormat(Query ctx) {
+        String f = ctx.param("format");
         if (f == null || f.isBlank() || f.equals("json")) {
             return false;
         }
@@ -41,6 +51,10 @@ final class QueryParams {
      * checked against the recording (400 naming what it has).
      */
     static Selection selection(Context ctx, ProfileData data, String prefix) {
+        return selection(ctx::queryParam, data, prefix);
+    }
+
+    static Selection selection(Query ctx, ProfileData data, String prefix) {
         Kind kind = kind(param(ctx, prefix, "kind"), name(prefix, "kind"));
         Long from = longParam(param(ctx, prefix, "from"), name(prefix, "from"));
         Long to = longParam(param(ctx, prefix, "to"), name(prefix, "to"));
@@ -73,14 +87,14 @@ final class QueryParams {
     }
 
     /** A side's own parameter (baseFrom) when given, else the shared one (from). */
-    private static String param(Context ctx, String prefix, String name) {
+    private static String param(Query ctx, String prefix, String name) {
         if (!prefix.isEmpty()) {
-            String own = ctx.queryParam(name(prefix, name));
+            String own = ctx.param(name(prefix, name));
             if (own != null && !own.isBlank()) {
                 return own;
             }
         }
-        return ctx.queryParam(name);
+        return ctx.param(name);
     }
 
     private static String name(String prefix, String name) {
@@ -108,7 +122,11 @@ final class QueryParams {
 
     /** {@code weight=samples} counts samples; absent (or the kind's own unit) weighs them in the kind's unit. */
     static boolean countSamples(Context ctx, Kind kind) {
-        String w = ctx.queryParam("weight");
+        return countSamples(ctx::queryParam, kind);
+    }
+
+    static boolean countSamples(Query ctx, Kind kind) {
+        String w = ctx.param("weight");
         if (w == null || w.isBlank() || w.equals(kind.unit())) {
             return false;
         }
@@ -125,6 +143,10 @@ final class QueryParams {
 
     /** {@code maxNodes}: the most nodes an answer holds, the lightest left out into "[other]" frames. */
     static int maxNodes(Context ctx) {
+        return maxNodes(ctx::queryParam);
+    }
+
+    static int maxNodes(Query ctx) {
         return intParam(ctx, "maxNodes", FlameGraphQuery.DEFAULT_MAX_NODES, 2, 1 << 24);
     }
 
@@ -138,12 +160,20 @@ final class QueryParams {
     }
 
     static DiffQuery diffQuery(Context ctx, ProfileData base, ProfileData target) {
+        return diffQuery(ctx::queryParam, base, target);
+    }
+
+    static DiffQuery diffQuery(Query ctx, ProfileData base, ProfileData target) {
         return new DiffQuery(selection(ctx, base, "base"), selection(ctx, target, "target"), naming(ctx),
-                DiffMode.parse(ctx.queryParam("mode")), maxNodes(ctx));
+                DiffMode.parse(ctx.param("mode")), maxNodes(ctx));
     }
 
     static Kind kind(Context ctx) {
         return kind(ctx.queryParam("kind"), "kind");
+    }
+
+    static Kind kind(Query ctx) {
+        return kind(ctx.param("kind"), "kind");
     }
 
     private static Kind kind(String k, String name) {
@@ -155,11 +185,19 @@ final class QueryParams {
     }
 
     static FrameNaming naming(Context ctx) {
+        return naming(ctx::queryParam);
+    }
+
+    static FrameNaming naming(Query ctx) {
         return new FrameNaming(boolParam(ctx, "signatures"), boolParam(ctx, "lines"));
     }
 
     static boolean boolParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+        return boolParam(ctx::queryParam, name);
+    }
+
+    static boolean boolParam(Query ctx, String name) {
+        String v = ctx.param(name);
         if (v == null || v.isBlank() || v.equals("false") || v.equals("0")) {
             return false;
         }
@@ -190,7 +228,11 @@ final class QueryParams {
     }
 
     static int intParam(Context ctx, String name, int dflt, int min, int max) {
-        String v = ctx.queryParam(name);
+        return intParam(ctx::queryParam, name, dflt, min, max);
+    }
+
+    static int intParam(Query ctx, String name, int dflt, int min, int max) {
+        String v = ctx.param(name);
         if (v == null || v.isBlank()) {
             return dflt;
         }
@@ -206,7 +248,11 @@ final class QueryParams {
     }
 
     static String required(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+        return required(ctx::queryParam, name);
+    }
+
+    static String required(Query ctx, String name) {
+        String v = ctx.param(name);
         if (v == null || v.isBlank()) {
             throw new BadQueryException("parameter '" + name + "' is required");
         }

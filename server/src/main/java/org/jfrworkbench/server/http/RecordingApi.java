@@ -72,10 +72,14 @@ final class RecordingApi {
     private final ClientWatch clients = new ClientWatch();
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
+    private final EarlyViews earlyViews = new EarlyViews();
+    /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
+    private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
 
     RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
         this.gate = gate;
+        buildsEarly("/api/diff", this::diffView);
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
@@ -308,34 +312,26 @@ final class RecordingApi {
     /** Answers the cached encoding of key, or builds, encodes and caches it; gzip when the client takes it. */
     void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
                       Encode encode) throws IOException {
+        send(ctx, key, estimatedBytes, build, encode, null);
+    }
+
+    /** As send; early: the build of this view started when its page was served, which this request waited for. */
+    private void send(Context ctx, FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build,
+                      Encode encode, EarlyViews.View early) throws IOException {
         FlameResponseCache.Entry entry = flames.get(key);
         String timing = "cache;desc=hit";
+        if (early != null && early.key().equals(key)) {
+            // its own answer, also where the cache did not keep it (larger than the cache takes)
+            entry = early.entry();
+            timing = "early;desc=\"built as the page was served\", " + early.timing();
+        }
         if (entry == null) {
-            long[] nanos = new long[4];
             // a client that hangs up while its view waits or is built stops that work (no one would read it)
             try (ClientWatch.Client client = clients.watch(ctx)) {
-                long reserved = gate.reservation(estimatedBytes.getAsLong());
-                // the tree may grow to what the reservation holds: past that it is a 413, not an OutOfMemoryError
-                entry = gate.run("a view", reserved, client::goneNow,
-                        () -> QueryLimits.run(client::gone, reserved / BYTES_PER_NODE, () -> {
-                            long cpu = THREADS.getCurrentThreadCpuTime();
-                            nanos[0] = System.nanoTime();
-                            Object result = build.run();
-                            nanos[1] = System.nanoTime();
-                            FlameResponseCache.Entry e = encode.encode(result);
-                            nanos[2] = System.nanoTime();
-                            nanos[3] = THREADS.getCurrentThreadCpuTime() - cpu;
-                            return e;
-                        }));
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                Built built = build(key, estimatedBytes, build, encode, client::goneNow, client::gone, false);
+                entry = built.entry();
+                timing = built.timing();
             }
-            // the work's CPU time besides the wall times: what it costs whatever else runs
-            timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f, cpu;dur=%.1f",
-                    (nanos[1] - nanos[0]) / 1e6, (nanos[2] - nanos[1]) / 1e6, nanos[3] / 1e6);
-            flames.put(key, entry);
         }
         // the cache keeps the gzip form too, so Javalin must not compress it again
         ctx.disableCompression();
@@ -347,13 +343,59 @@ final class RecordingApi {
             long zipping = System.nanoTime();
             body = entry.gzip();
             ctx.header("Content-Encoding", "gzip");
-            if (!timing.startsWith("cache")) {
+            if (timing.startsWith("build")) {
                 timing += String.format(java.util.Locale.ROOT, ", gzip;dur=%.1f", (System.nanoTime() - zipping) / 1e6);
             }
         }
         // visible to the page's resource timing: where a slow first paint spent its server time
         ctx.header("Server-Timing", timing);
         ctx.result(body);
+    }
+
+    /** An encoded view and what its build took, as Server-Timing entries. */
+    private record Built(FlameResponseCache.Entry entry, String timing) {
+    }
+
+    /**
+     * Builds, encodes and caches the view of key through the gate, stopped when gone says its client left; gzip: its
+     * gzip form too, for a view built before anyone asked for it.
+     */
+    private Built build(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode,
+                        java.util.function.BooleanSupplier goneNow, java.util.function.BooleanSupplier gone, boolean gzip)
+            throws IOException {
+        long[] nanos = new long[5];
+        FlameResponseCache.Entry entry;
+        try {
+            long reserved = gate.reservation(estimatedBytes.getAsLong());
+            // the tree may grow to what the reservation holds: past that it is a 413, not an OutOfMemoryError
+            entry = gate.run("a view", reserved, goneNow,
+                    () -> QueryLimits.run(gone, reserved / BYTES_PER_NODE, () -> {
+                        long cpu = THREADS.getCurrentThreadCpuTime();
+                        nanos[0] = System.nanoTime();
+                        Object result = build.run();
+                        nanos[1] = System.nanoTime();
+                        FlameResponseCache.Entry e = encode.encode(result);
+                        nanos[2] = System.nanoTime();
+                        if (gzip) {
+                            e.gzip();
+                        }
+                        nanos[3] = System.nanoTime();
+                        nanos[4] = THREADS.getCurrentThreadCpuTime() - cpu;
+                        return e;
+                    }));
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        // the work's CPU time besides the wall times: what it costs whatever else runs
+        String timing = String.format(java.util.Locale.ROOT, "build;dur=%.1f, encode;dur=%.1f, cpu;dur=%.1f",
+                (nanos[1] - nanos[0]) / 1e6, (nanos[2] - nanos[1]) / 1e6, nanos[4] / 1e6);
+        if (gzip) {
+            timing += String.format(java.util.Locale.ROOT, ", gzip;dur=%.1f", (nanos[3] - nanos[2]) / 1e6);
+        }
+        flames.put(key, entry);
+        return new Built(entry, timing);
     }
 
     void collapsed(Context ctx) throws IOException {
@@ -501,22 +543,93 @@ final class RecordingApi {
     }
 
     void diff(Context ctx) throws IOException {
-        RecordingInfo baseInfo = library.info(required(ctx, "base"));
-        RecordingInfo targetInfo = library.info(required(ctx, "target"));
+        sendView(ctx, this::diffView);
+    }
+
+    /** A view as its parameters name it, checked (404, 400) before anything is built: what send builds on a cache miss. */
+    record View(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode) {
+    }
+
+    /** Reads a view from its parameters (a request's, or those of a URL a page's head names). */
+    interface ViewOf {
+        View of(QueryParams.Query params) throws IOException;
+    }
+
+    /** Lets the view at path be built as soon as a page whose head names it is served; its handler answers with sendView. */
+    void buildsEarly(String path, ViewOf view) {
+        earlyPaths.put(path, view);
+    }
+
+    /** Answers a view whose page may have started building it (startEarly): waits for that build rather than building it twice. */
+    void sendView(Context ctx, ViewOf view) throws IOException {
+        EarlyViews.View early = null;
+        String url = ctx.path() + "?" + ctx.queryString();
+        if (earlyViews.underWay(url)) {
+            try (ClientWatch.Client client = clients.watch(ctx)) {
+                early = earlyViews.await(url, client::goneNow);
+            }
+        }
+        View v = view.of(ctx::queryParam);
+        send(ctx, v.key(), v.estimatedBytes(), v.build(), v.encode(), early);
+    }
+
+    private View diffView(QueryParams.Query params) throws IOException {
+        RecordingInfo baseInfo = library.info(required(params, "base"));
+        RecordingInfo targetInfo = library.info(required(params, "target"));
         String base = baseInfo.id();
         String target = targetInfo.id();
-        boolean binary = binaryFormat(ctx);
+        boolean binary = binaryFormat(params);
         ProfileData a = load(base);
         ProfileData b = load(target);
-        DiffQuery query = diffQuery(ctx, a, b);
+        DiffQuery query = diffQuery(params, a, b);
         // both kinds checked before anything is cached or built (400 naming the kinds the recording has)
         a.samples(query.base().kind());
         b.samples(query.target().kind());
         FlameResponseCache.Key key = new FlameResponseCache.Key(base, target, query, binary ? "binary" : "json",
                 baseInfo.updatedMillis(), targetInfo.updatedMillis());
-        send(ctx, key, () -> treeBytes(a, query.naming()) + treeBytes(b, query.naming()), () -> query.run(a, b), diff -> binary
+        return new View(key, () -> treeBytes(a, query.naming()) + treeBytes(b, query.naming()), () -> query.run(a, b), diff -> binary
                 ? new FlameResponseCache.Entry(DiffBinary.encode((DiffResult) diff, JSON), FlameGraphBinary.CONTENT_TYPE)
                 : new FlameResponseCache.Entry(JSON.writeValueAsBytes(diff), "application/json"));
+    }
+
+    /**
+     * Starts building a view a page's head names (IndexPage), as its request would, so that the request finds it under
+     * way or done: one of the paths given to buildsEarly (a diff, a diff of runs); other URLs are left to their
+     * requests. url: path and query as the browser will ask for it.
+     */
+    void startEarly(String url) {
+        int query = url.indexOf('?');
+        ViewOf view = query < 0 ? null : earlyPaths.get(url.substring(0, query));
+        if (view == null) {
+            return;
+        }
+        earlyViews.start(url, () -> {
+            Map<String, String> params = firstValues(url.substring(query + 1));
+            View v = view.of(params::get);
+            FlameResponseCache.Key key = v.key();
+            if (flames.get(key) != null) {
+                return null;
+            }
+            Built built = build(key, v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
+            for (String id : new String[] {key.id(), key.otherId()}) {
+                if (id != null && !id.equals("runs") && library.findInfo(id) == null) {
+                    flames.removeRecording(id); // deleted while the view was built
+                    return null;
+                }
+            }
+            return new EarlyViews.View(key, built.entry(), built.timing());
+        });
+    }
+
+    /** A query string's parameters, the first value of each, decoded as the server decodes a request's. */
+    private static Map<String, String> firstValues(String query) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            out.putIfAbsent(name, eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     /** Both sides' collapsed stacks in one text: {@code stack BASE TARGET} per line. */

@@ -82,8 +82,8 @@ final class RunsOverTimeApi {
         String q = ctx.queryParam("q");
         String k = ctx.queryParam("kind");
         Kind only = k == null || k.isBlank() ? null : QueryParams.kind(ctx);
-        Long from = epochMillis(ctx, "from");
-        Long to = epochMillis(ctx, "to");
+        Long from = epochMillis(ctx::queryParam, "from");
+        Long to = epochMillis(ctx::queryParam, "to");
         int buckets = QueryParams.intParam(ctx, "buckets", 300, 1, MAX_BUCKETS);
         Runs runs = runs(q, from, to, MAX_TIMELINE_RUNS);
         long lo = from != null ? from : runs.infos().stream().mapToLong(RecordingInfo::startMillis).min().orElse(0);
@@ -186,13 +186,21 @@ final class RunsOverTimeApi {
 
     /** The samples of a kind, states, source and weight that every run's part selects, its range aside. */
     private static Selection shape(Context ctx) {
+        return shape(ctx::queryParam);
+    }
+
+    private static Selection shape(QueryParams.Query ctx) {
         Kind kind = QueryParams.kind(ctx);
-        return new Selection(kind, Long.MIN_VALUE, Long.MAX_VALUE, null, QueryParams.states(ctx.queryParam("states")),
-                ctx.queryParam("source"), QueryParams.countSamples(ctx, kind));
+        return new Selection(kind, Long.MIN_VALUE, Long.MAX_VALUE, null, QueryParams.states(ctx.param("states")),
+                ctx.param("source"), QueryParams.countSamples(ctx, kind));
     }
 
     /** A range's two ends, both required, from before to. */
     private static long[] range(Context ctx, String fromName, String toName) {
+        return range((QueryParams.Query) ctx::queryParam, fromName, toName);
+    }
+
+    private static long[] range(QueryParams.Query ctx, String fromName, String toName) {
         Long from = epochMillis(ctx, fromName);
         Long to = epochMillis(ctx, toName);
         if (from == null || to == null) {
@@ -259,14 +267,19 @@ final class RunsOverTimeApi {
     }
 
     void diff(Context ctx) throws IOException {
+        api.sendView(ctx, this::diffView);
+    }
+
+    /** A diff of runs as its parameters name it (the runs found, each side's range); its runs are loaded on a cache miss. */
+    RecordingApi.View diffView(QueryParams.Query ctx) throws IOException {
         boolean binary = QueryParams.binaryFormat(ctx);
         Selection shape = shape(ctx);
         long[] base = range(ctx, "baseFrom", "baseTo");
         long[] target = range(ctx, "targetFrom", "targetTo");
-        MergedDiffQuery query = new MergedDiffQuery(shape, shape, DiffMode.parse(ctx.queryParam("mode")),
+        MergedDiffQuery query = new MergedDiffQuery(shape, shape, DiffMode.parse(ctx.param("mode")),
                 QueryParams.maxNodes(ctx));
-        String q = ctx.queryParam("q");
-        String targetQ = ctx.queryParam("targetQ");
+        String q = ctx.param("q");
+        String targetQ = ctx.param("targetQ");
         Runs baseRuns = runs(q, base[0], base[1], MAX_MERGED_RUNS);
         Runs targetRuns = runs(targetQ == null || targetQ.isBlank() ? q : targetQ, target[0], target[1], MAX_MERGED_RUNS);
         List<RecordingInfo> a = withKind(baseRuns, shape.kind());
@@ -275,7 +288,7 @@ final class RunsOverTimeApi {
                 new DiffView(versions(a), versions(b), base[0], base[1], target[0], target[1], query), binary ? "binary" : "json", 0, 0);
         // loaded on a cache miss only, as for the merged flame graph
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of(), List.of()));
-        api.send(ctx, key, () -> {
+        return new RecordingApi.View(key, () -> {
             long[] held = new long[1];
             parts.set(0, load(a, shape, base[0], base[1], held));
             parts.set(1, load(b, shape, target[0], target[1], held));
@@ -323,7 +336,7 @@ final class RunsOverTimeApi {
     }
 
     /** An epoch-milliseconds parameter, null when absent. */
-    private static Long epochMillis(Context ctx, String name) {
-        return QueryParams.millisParam(ctx.queryParam(name), name, "epoch milliseconds");
+    private static Long epochMillis(QueryParams.Query ctx, String name) {
+        return QueryParams.millisParam(ctx.param(name), name, "epoch milliseconds");
     }
 }

@@ -34,7 +34,8 @@ public final class WorkbenchServer {
         // the page names its code under a path of this process's own (IndexPage), answered as immutable: a page opened
         // again takes every module from the browser's cache instead of asking for each again (a round trip each)
         String assets = "/assets/" + Long.toString(System.currentTimeMillis(), 36);
-        IndexPage page = new IndexPage(assets);
+        // a diff permalink's view starts building as its page is served, not once the browser has read the page's head
+        IndexPage page = new IndexPage(assets, api::startEarly);
         long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -99,6 +100,7 @@ public final class WorkbenchServer {
         app.get("/api/diff/collapsed", api::diffCollapsed);
         app.get("/api/search", api::search);
         RunsOverTimeApi runs = new RunsOverTimeApi(library, api);
+        api.buildsEarly("/api/merged/diff", runs::diffView);
         app.get("/api/timeline", runs::timeline);
         app.get("/api/merged/flame", runs::flame);
         app.get("/api/merged/diff", runs::diff);

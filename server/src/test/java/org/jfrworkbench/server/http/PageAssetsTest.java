@@ -125,6 +125,38 @@ class PageAssetsTest {
     }
 
     @Test
+    void aDiffOfRunsHeadNamesTheSearchItsPageReadsTheKindsFromAndTheDiffBuiltAsTheEntryBuildsItsUrls() throws Exception {
+        try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
+            String list = "/api/recordings?q=label%3A%22service%3Dcheckout%22&amp;limit=1&amp;offset=0";
+            assertEquals(List.of(list, "/api/merged/diff?q=label%3A%22service%3Dcheckout%22&amp;targetQ=app%3Acatalog+java%3A25"
+                    + "&amp;kind=cpu&amp;mode=absolute&amp;weight=samples&amp;states=STATE_RUNNABLE&amp;source=jdk&amp;baseFrom=1000"
+                    + "&amp;baseTo=2000&amp;targetFrom=3000&amp;targetTo=4000&amp;format=binary"),
+                    data(s, "/?page=diff&targetTo=4000&targetFrom=3000&baseTo=2000&baseFrom=1000&source=jdk&states=STATE_RUNNABLE"
+                            + "&weight=samples&mode=absolute&kind=cpu&kind=wall&targetQ=app:catalog%20java:25&q=label:%22service%3Dcheckout%22"
+                            + "&zoom=a;b"), "the order js/core/urls.js writes them in, the first value of each");
+            assertEquals(List.of("/api/recordings?limit=1&amp;offset=0", "/api/merged/diff?kind=cpu&amp;baseFrom=1&amp;baseTo=2"
+                    + "&amp;targetFrom=3&amp;targetTo=4&amp;format=binary"),
+                    data(s, "/?page=diff&kind=cpu&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4"), "no search: every recording's runs");
+            assertEquals(List.of(list), data(s, "/?page=diff&q=label:%22service%3Dcheckout%22&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4"),
+                    "no kind named: the page picks one from the search's kinds");
+            for (String view : new String[] {"kind=bogus", "kind=cpu&baseFrom=2&baseTo=2&targetFrom=3&targetTo=4",
+                "kind=cpu&baseFrom=1&targetFrom=3&targetTo=4", "kind=cpu&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4e3",
+                "kind=cpu&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4&mode=%3Cimg%20src%3Dx%3E"}) {
+                assertEquals(List.of(list), data(s, "/?page=diff&q=label:%22service%3Dcheckout%22&" + view), view + ": the diff left to the entry");
+            }
+            // a search is free text: written encoded, whatever it holds; one with control characters is left to the entry
+            String hostile = "/?page=diff&kind=cpu&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4&q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+            assertEquals(List.of("/api/recordings?q=%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E&amp;limit=1&amp;offset=0",
+                    "/api/merged/diff?q=%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E&amp;kind=cpu&amp;baseFrom=1&amp;baseTo=2"
+                    + "&amp;targetFrom=3&amp;targetTo=4&amp;format=binary"), data(s, hostile));
+            assertFalse(s.http.send(HttpRequest.newBuilder(URI.create(s.base + hostile)).build(), HttpResponse.BodyHandlers.ofString())
+                    .body().contains("<script>alert"));
+            assertEquals(List.of(), data(s, "/?page=diff&kind=cpu&baseFrom=1&baseTo=2&targetFrom=3&targetTo=4&q=a%0Ab"));
+            assertEquals(List.of(), data(s, "/?page=diff&kind=cpu&q=" + "a".repeat(2001)));
+        }
+    }
+
+    @Test
     void aLinksInvalidOrHostileValuesAreNotAskedForAndNeverReachThePageUnescaped() throws Exception {
         try (TestServer s = new TestServer(tmp, 1 << 20, null)) {
             List<String> metadata = List.of("/api/recordings/t2", "/api/recordings/b1");
