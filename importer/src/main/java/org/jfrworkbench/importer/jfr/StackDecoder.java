@@ -1,0 +1,256 @@
+package org.jfrworkbench.importer.jfr;
+
+import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Decodes blocks of a large stack-trace pool on a second thread while the importing thread resolves the blocks before
+ * them ({@link StackTraces#resolve}). Each stack becomes its frames' local ids: a frame map of its own numbers each
+ * distinct frame key in the order the blocks meet it, and nothing of the model is touched. The importing thread then
+ * turns a block's local ids into model frames, probing its frame map once per distinct frame instead of once per frame,
+ * and its stacks into model stacks in pool order: the model is the one the sequential reader makes. The two threads
+ * take the blocks in pool order, each the next block not taken when it is free, so the helper runs ahead by at most
+ * its few buffers and neither waits long for the other.
+ */
+final class StackDecoder implements Runnable {
+    /** Entry flags in {@link Block#entries}. */
+    static final int TRUNCATED = 1, LEFT = 2;
+    private static final int BUFFERS = 3;
+
+    /** One decoded block of pool entries. */
+    static final class Block {
+        int index;
+        /** Per entry: its number of frames and its flags ({@link #TRUNCATED}; {@link #LEFT}: not decoded here). */
+        final int[] entries;
+        /** Per entry: the hash of its frames' keys ({@link StackTraces#hashKeys}), when asked for. */
+        final long[] hashes;
+        /** The entries' frames as local ids, one after another. */
+        int[] locals = new int[1 << 14];
+        /** Local id to frame key, as far as this block's ids go. */
+        long[] keys;
+        /** Whether decoding failed part way: the importing thread reads the whole block itself. */
+        boolean failed;
+
+        Block(int entries) {
+            this.entries = new int[2 * entries];
+            this.hashes = new long[entries];
+        }
+    }
+
+    private final JfrInput in;
+    private final ValueReader values;
+    private final JfrType stackType;
+    private final int[] positions;
+    private final int entries;
+    private final int blockEntries;
+    final int blocks;
+    private final int[] role;
+    private final int layout;
+    private final boolean hashKeys;
+    /** The next block no thread has taken. */
+    private final AtomicInteger next = new AtomicInteger();
+    private final BlockingQueue<Block> free = new ArrayBlockingQueue<>(BUFFERS);
+    private final BlockingQueue<Block> ready = new ArrayBlockingQueue<>(BUFFERS);
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile boolean cancelled;
+    private int created;
+    private final FrameKeyMap localIds = new FrameKeyMap();
+    private long[] localKeys = new long[4096];
+    private int distinct;
+    private long[] keys = new long[256];
+
+    private StackDecoder(JfrInput in, JfrType stackType, int[] positions, int entries, int blockEntries, int[] role,
+            int layout, boolean hashKeys) {
+        this.in = in;
+        this.values = new ValueReader(in);
+        this.stackType = stackType;
+        this.positions = positions;
+        this.entries = entries;
+        this.blockEntries = blockEntries;
+        this.blocks = (entries + blockEntries - 1) / blockEntries;
+        this.role = role;
+        this.layout = layout;
+        this.hashKeys = hashKeys;
+    }
+
+    /** A decoder of the entries at the given chunk positions, started; null when no processor is spare. */
+    static StackDecoder start(JfrInput in, JfrType stackType, int[] positions, int entries, int blockEntries, int[] role,
+            int layout, boolean hashKeys) {
+        StackDecoder d = new StackDecoder(in, stackType, positions, entries, blockEntries, role, layout, hashKeys);
+        return SpareProcessor.run(d) ? d : null;
+    }
+
+    /** Takes block b for the importing thread, or returns false when the helper has taken it. Blocks go in order. */
+    boolean claim(int b) {
+        return next.compareAndSet(b, b + 1);
+    }
+
+    /**
+     * The helper's decoded block b (the next one it took), waiting for it; null when the helper stopped without it
+     * (then the importing thread reads the block itself).
+     */
+    Block take(int b) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    Block block = ready.poll(50, TimeUnit.MILLISECONDS);
+                    if (block != null) {
+                        if (block.index != b) {
+                            throw new IllegalStateException("stack block " + block.index + " where " + b + " was due");
+                        }
+                        return block;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (done.getCount() == 0 && ready.isEmpty()) {
+                    return null;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    void release(Block b) {
+        free.add(b);
+    }
+
+    /** Stops the helper and waits until it has left: the chunk's bytes are reused by the next chunk. */
+    void stop() {
+        cancelled = true;
+        boolean interrupted = false;
+        while (true) {
+            try {
+                done.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!cancelled) {
+                Block b = nextFree();
+                if (b == null) {
+                    return;
+                }
+                int index = next.getAndIncrement();
+                if (index >= blocks) {
+                    return;
+                }
+                b.index = index;
+                b.failed = false;
+                try {
+                    decode(b, index * blockEntries, Math.min(entries, (index + 1) * blockEntries));
+                } catch (Throwable t) {
+                    b.failed = true;   // the importing thread reads it again, and fails as the sequential reader would
+                }
+                b.keys = localKeys;
+                ready.add(b);
+            }
+        } finally {
+            SpareProcessor.release();
+            done.countDown();
+        }
+    }
+
+    private Block nextFree() {
+        Block b = free.poll();
+        if (b != null) {
+            return b;
+        }
+        if (created < BUFFERS) {
+            created++;
+            return new Block(blockEntries);
+        }
+        while (!cancelled) {
+            try {
+                b = free.poll(10, TimeUnit.MILLISECONDS);
+                if (b != null) {
+                    return b;
+                }
+            } catch (InterruptedException e) {
+                // not ours to act on (only the pool would interrupt its thread): a cancel is seen by polling
+            }
+        }
+        return null;
+    }
+
+    /** Decodes entries [from, to) into b, as {@link StackTraces#resolve} reads them, up to the frames' model ids. */
+    private void decode(Block b, int from, int to) throws Exception {
+        int[] out = b.entries;
+        int frames = 0;
+        JfrField[] fields = stackType.fields;
+        for (int e = from; e < to; e++) {
+            in.pos = positions[e];
+            values.budget(in.remaining());
+            int flags = LEFT;   // until its frames are decoded: an entry without them is left to the importing thread
+            int depth = 0;
+            for (JfrField f : fields) {
+                if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
+                    flags |= values.scalar(f) != 0 ? TRUNCATED : 0;
+                } else if (StackTraces.isFrames(f)) {
+                    depth = in.readCount("stack frame");
+                    int end = -1;
+                    if ((long) depth * role.length * 9 <= in.limit() - in.pos) {
+                        if (keys.length < depth) {
+                            keys = new long[Math.max(depth, keys.length * 2)];
+                        }
+                        end = StackTraces.decodeVarintFrames(in, in.pos, depth, role, layout, keys);
+                    }
+                    if (end < 0) {
+                        break;   // read frame by frame by the importing thread, as the sequential reader does
+                    }
+                    in.pos = end;
+                    frames = number(b, frames, depth);
+                    flags &= ~LEFT;
+                    if (hashKeys) {
+                        b.hashes[e - from] = StackTraces.hashKeys(keys, depth);
+                    }
+                } else {
+                    values.skip(f, 1);
+                }
+            }
+            out[2 * (e - from)] = (flags & LEFT) != 0 ? 0 : depth;
+            out[2 * (e - from) + 1] = flags;
+        }
+    }
+
+    /** Appends the local ids of the depth keys in {@link #keys} to b's, from its frame number at; returns the next. */
+    private int number(Block b, int at, int depth) {
+        int[] locals = b.locals;
+        if (locals.length - at < depth) {
+            locals = b.locals = Arrays.copyOf(locals, Math.max(at + depth, locals.length * 2));
+        }
+        long[] k = keys;
+        FrameKeyMap ids = localIds;
+        for (int i = 0; i < depth; i++) {
+            long key = k[i];
+            int id = ids.get(key);
+            if (id < 0) {
+                id = distinct++;
+                ids.put(key, id);
+                if (id == localKeys.length) {
+                    localKeys = Arrays.copyOf(localKeys, id * 2);
+                }
+                localKeys[id] = key;
+            }
+            locals[at + i] = id;
+        }
+        return at + depth;
+    }
+}
