@@ -1,11 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.util.Arrays;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Decodes blocks of a large stack-trace pool on a second thread while the importing thread resolves the blocks before
@@ -19,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class StackDecoder implements Runnable {
     /** Entry flags in {@link Block#entries}. */
     static final int TRUNCATED = 1, LEFT = 2;
-    private static final int BUFFERS = 3;
+    private static final int BUFFERS = 4;
 
     /** One decoded block of pool entries. */
     static final class Block {
@@ -51,13 +48,23 @@ final class StackDecoder implements Runnable {
     private final int[] role;
     private final int layout;
     private final boolean hashKeys;
-    /** The next block no thread has taken. */
-    private final AtomicInteger next = new AtomicInteger();
-    private final BlockingQueue<Block> free = new ArrayBlockingQueue<>(BUFFERS);
-    private final BlockingQueue<Block> ready = new ArrayBlockingQueue<>(BUFFERS);
-    private final CountDownLatch done = new CountDownLatch(1);
+    /** Per block: 0 while neither thread has taken it, 1 the importing thread's, 2 the helper's. */
+    private final AtomicIntegerArray owners;
+    /** The block the importing thread is at. */
+    private volatile int at;
+    /**
+     * The helper's blocks in the order it took them, the k-th in ring[k % BUFFERS]: it has decoded {@link #produced},
+     * the importing thread merged {@link #consumed}. Each side polls the other's counter instead of waking it: a
+     * hand-over per block through a queue cost the importing thread a system call to wake the helper each time (a
+     * tenth of its wall time on a loaded machine).
+     */
+    private final Block[] ring = new Block[BUFFERS];
+    private volatile long produced;
+    private volatile long consumed;
+    /** Blocks the importing thread has taken from the ring (its thread only). */
+    private long taken;
     private volatile boolean cancelled;
-    private int created;
+    private volatile boolean finished;
     private final FrameKeyMap localIds = new FrameKeyMap();
     private long[] localKeys = new long[4096];
     private int distinct;
@@ -72,6 +79,7 @@ final class StackDecoder implements Runnable {
         this.entries = entries;
         this.blockEntries = blockEntries;
         this.blocks = (entries + blockEntries - 1) / blockEntries;
+        this.owners = new AtomicIntegerArray(blocks);
         this.role = role;
         this.layout = layout;
         this.hashKeys = hashKeys;
@@ -86,71 +94,66 @@ final class StackDecoder implements Runnable {
 
     /** Takes block b for the importing thread, or returns false when the helper has taken it. Blocks go in order. */
     boolean claim(int b) {
-        return next.compareAndSet(b, b + 1);
+        at = b;
+        return owners.compareAndSet(b, 0, 1);
     }
 
     /**
      * The helper's decoded block b (the next one it took), waiting for it; null when the helper stopped without it
-     * (then the importing thread reads the block itself).
+     * (then the importing thread reads the block itself). Hand it back with {@link #release} before the next.
      */
     Block take(int b) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    Block block = ready.poll(50, TimeUnit.MILLISECONDS);
-                    if (block != null) {
-                        if (block.index != b) {
-                            throw new IllegalStateException("stack block " + block.index + " where " + b + " was due");
-                        }
-                        return block;
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-                if (done.getCount() == 0 && ready.isEmpty()) {
-                    return null;
-                }
+        long k = taken++;
+        for (int spins = 0; produced <= k; spins++) {
+            if (finished && produced <= k) {
+                return null;
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            // the importing thread waits on the critical path: spin a little, then sleep in short steps
+            if (spins < 1000) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(20_000);
             }
         }
+        Block block = ring[(int) (k % BUFFERS)];
+        if (block.index != b) {
+            throw new IllegalStateException("stack block " + block.index + " where " + b + " was due");
+        }
+        return block;
     }
 
     void release(Block b) {
-        free.add(b);
+        consumed = taken;
     }
 
     /** Stops the helper and waits until it has left: the chunk's bytes are reused by the next chunk. */
     void stop() {
         cancelled = true;
-        boolean interrupted = false;
-        while (true) {
-            try {
-                done.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        while (!finished) {
+            LockSupport.parkNanos(20_000);
         }
     }
 
     @Override
     public void run() {
         try {
-            while (!cancelled) {
-                Block b = nextFree();
-                if (b == null) {
-                    return;
+            int last = -1;
+            for (long k = 0; !cancelled; k++) {
+                while (k - consumed >= BUFFERS) {
+                    if (cancelled) {
+                        return;
+                    }
+                    LockSupport.parkNanos(50_000);
                 }
-                int index = next.getAndIncrement();
+                int index = nextBlock(last);
                 if (index >= blocks) {
                     return;
+                }
+                last = index;
+                int slot = (int) (k % BUFFERS);
+                Block b = ring[slot];
+                if (b == null) {
+                    b = ring[slot] = new Block(blockEntries);
                 }
                 b.index = index;
                 b.failed = false;
@@ -160,34 +163,27 @@ final class StackDecoder implements Runnable {
                     b.failed = true;   // the importing thread reads it again, and fails as the sequential reader would
                 }
                 b.keys = localKeys;
-                ready.add(b);
+                produced = k + 1;
             }
         } finally {
             SpareProcessor.release();
-            done.countDown();
+            finished = true;
         }
     }
 
-    private Block nextFree() {
-        Block b = free.poll();
-        if (b != null) {
-            return b;
-        }
-        if (created < BUFFERS) {
-            created++;
-            return new Block(blockEntries);
-        }
-        while (!cancelled) {
-            try {
-                b = free.poll(10, TimeUnit.MILLISECONDS);
-                if (b != null) {
-                    return b;
-                }
-            } catch (InterruptedException e) {
-                // not ours to act on (only the pool would interrupt its thread): a cancel is seen by polling
+    /**
+     * The first block after last, and after the one after the importing thread's, that it has not taken, taken: the
+     * block right after the importing thread's is left to it, which reads it in less time than the helper would need to
+     * decode it, where taking it would make the importing thread wait. So the helper takes fewer blocks when it is the
+     * slower of the two, and the blocks it takes are ready before the importing thread gets to them.
+     */
+    private int nextBlock(int last) {
+        for (int b = Math.max(last + 1, at + 2); b < blocks; b++) {
+            if (owners.compareAndSet(b, 0, 2)) {
+                return b;
             }
         }
-        return null;
+        return blocks;
     }
 
     /** Decodes entries [from, to) into b, as {@link StackTraces#resolve} reads them, up to the frames' model ids. */
