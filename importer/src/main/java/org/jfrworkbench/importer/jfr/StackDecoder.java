@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class StackDecoder implements Runnable {
     /** Entry flags in {@link Block#entries}. */
-    static final int TRUNCATED = 1, LEFT = 2;
+    static final int TRUNCATED = 1, LEFT = 2, KNOWN = 4;
     private static final int BUFFERS = 4;
 
     /** One decoded block of pool entries. */
@@ -27,6 +27,12 @@ final class StackDecoder implements Runnable {
         final long[] hashes;
         /** The entries' frames as local ids, one after another. */
         int[] locals = new int[1 << 14];
+        /**
+         * The same frames' model ids where the importing thread had found them before the block was decoded (see
+         * {@link #known}), else -1; an entry flagged {@link #KNOWN} has every one, and their hash in {@link #framesHashes}.
+         */
+        int[] model = new int[1 << 14];
+        final int[] framesHashes;
         /** Local id to frame key, as far as this block's ids go. */
         long[] keys;
         /** Whether decoding failed part way: the importing thread reads the whole block itself. */
@@ -35,6 +41,7 @@ final class StackDecoder implements Runnable {
         Block(int entries) {
             this.entries = new int[2 * entries];
             this.hashes = new long[entries];
+            this.framesHashes = new int[entries];
         }
     }
 
@@ -65,10 +72,18 @@ final class StackDecoder implements Runnable {
     private long taken;
     private volatile boolean cancelled;
     private volatile boolean finished;
+    /**
+     * Local id to model frame id, as far as the importing thread has found them (-1: not yet); it publishes its array
+     * here when it makes a new one. Read without a lock: an id, once found, never changes (the importing thread stops
+     * using what it reads from here when its frames are dropped), and an id not seen yet only leaves a frame to it.
+     */
+    volatile int[] known = new int[0];
     private final FrameKeyMap localIds = new FrameKeyMap();
     private long[] localKeys = new long[4096];
     private int distinct;
     private long[] keys = new long[256];
+    /** Whether {@link #number} found the model id of every frame of its stack. */
+    private boolean allKnown;
 
     private StackDecoder(JfrInput in, JfrType stackType, int[] positions, int entries, int blockEntries, int[] role,
             int layout, boolean hashKeys) {
@@ -212,8 +227,8 @@ final class StackDecoder implements Runnable {
                         break;   // read frame by frame by the importing thread, as the sequential reader does
                     }
                     in.pos = end;
-                    frames = number(b, frames, depth);
-                    flags &= ~LEFT;
+                    frames = number(b, e - from, frames, depth);
+                    flags = flags & ~LEFT | (allKnown ? KNOWN : 0);
                     if (hashKeys) {
                         b.hashes[e - from] = StackTraces.hashKeys(keys, depth);
                     }
@@ -226,14 +241,22 @@ final class StackDecoder implements Runnable {
         }
     }
 
-    /** Appends the local ids of the depth keys in {@link #keys} to b's, from its frame number at; returns the next. */
-    private int number(Block b, int at, int depth) {
+    /**
+     * Appends the local ids of the depth keys in {@link #keys} to b's, from its frame number at, and their model ids as
+     * far as {@link #known}; returns the next frame number.
+     */
+    private int number(Block b, int entry, int at, int depth) {
         int[] locals = b.locals;
+        int[] model = b.model;
         if (locals.length - at < depth) {
             locals = b.locals = Arrays.copyOf(locals, Math.max(at + depth, locals.length * 2));
+            model = b.model = Arrays.copyOf(model, locals.length);
         }
         long[] k = keys;
         FrameKeyMap ids = localIds;
+        int[] found = known;
+        boolean all = true;
+        int hash = 0;
         for (int i = 0; i < depth; i++) {
             long key = k[i];
             int id = ids.get(key);
@@ -246,7 +269,13 @@ final class StackDecoder implements Runnable {
                 localKeys[id] = key;
             }
             locals[at + i] = id;
+            int f = id < found.length ? found[id] : -1;
+            model[at + i] = f;
+            all &= f >= 0;
+            hash = hash * 31 + f;
         }
+        allKnown = all;
+        b.framesHashes[entry] = hash;
         return at + depth;
     }
 }

@@ -106,6 +106,11 @@ final class StackTraces {
     private int[] localModel = new int[0];
     /** How often the frames were dropped: a local id's model frame found before may then be looked up again. */
     private int drops;
+    /** {@link #drops} when the helper started: after a drop the helper's model ids are not used (see probeLocal). */
+    private int dropsBeside;
+    /** The entry of the helper's block being merged, and whether the helper found all its model frames. */
+    private int mergedEntry;
+    private boolean mergedKnown;
 
     /** Empties the pool for the next key space, keeping the arrays (and the frames, to be confirmed). */
     void reset() {
@@ -288,6 +293,8 @@ final class StackTraces {
         int blockEntries = splitBlockEntries;
         localModel = localModel.length > 0 ? localModel : new int[4096];
         Arrays.fill(localModel, -1);
+        helper.known = localModel;
+        dropsBeside = drops;
         for (int b = 0; b < helper.blocks; b++) {
             int from = b * blockEntries;
             int to = Math.min(pending, from + blockEntries);
@@ -297,7 +304,7 @@ final class StackTraces {
                     resolveEntry(e, in, values, st, resolver);
                 }
             } else {
-                merge(block, from, to, in, values, st, resolver);
+                merge(helper, block, from, to, in, values, st, resolver);
                 splitBlocks.incrementAndGet();
             }
             if (block != null) {
@@ -307,12 +314,13 @@ final class StackTraces {
     }
 
     /** Entries [from, to) from the helper's block: model frames through {@link #localModel}, stacks as sequentially. */
-    private void merge(StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values, JfrType st,
+    private void merge(StackDecoder helper, StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values, JfrType st,
             ChunkResolver resolver) throws InvalidRecordingException {
         if (localModel.length < block.keys.length) {
             int old = localModel.length;
-            localModel = Arrays.copyOf(localModel, block.keys.length);
+            localModel = Arrays.copyOf(localModel, Math.max(block.keys.length, old * 2));
             Arrays.fill(localModel, old, localModel.length, -1);
+            helper.known = localModel;
         }
         int[] entries = block.entries;
         int at = 0;
@@ -328,6 +336,8 @@ final class StackTraces {
                 frames = new int[Math.max(depth, frames.length * 2)];
             }
             long key = pendingKeys[e];
+            mergedEntry = i;
+            mergedKnown = (flags & StackDecoder.KNOWN) != 0 && drops == dropsBeside;
             index.put(key, carriedStack(key, depth, (flags & StackDecoder.TRUNCATED) != 0, resolver, block, at,
                     block.hashes[i]));
             at += depth;
@@ -358,16 +368,25 @@ final class StackTraces {
         // not noted in the first key space: a file of one chunk would pay for the notes and never use them (what the
         // second chunk repeats of the first is made again)
         boolean note = small && carryable && keySpace > 1;
+        int[] stackFrames = frames;
+        int from = 0;
         if (block != null) {
             keysHash = hashOfKeys;
-            probeLocal(block, at, depth, resolver);
+            if (mergedKnown) {
+                // the helper found every frame's model id in what this thread had found before: nothing to probe
+                stackFrames = block.model;
+                from = at;
+                framesHash = block.framesHashes[mergedEntry];
+            } else {
+                probeLocal(block, at, depth, resolver);
+            }
         } else {
             probeFrames(depth, resolver, known || !note);
         }
         long hash = stackHash(wasTruncated);
         int kept = Math.min(depth, MAX_FRAMES);
-        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
-        int stack = resolver.stack(frames, kept, wasTruncated || kept < depth, hashOfFrames);
+        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(stackFrames, from, kept);
+        int stack = resolver.stack(stackFrames, from, kept, wasTruncated || kept < depth, hashOfFrames);
         if (note) {
             if (k >= carriedStack.length) {
                 int n = Math.min(CARRY_STACK_KEYS, Math.max(k + 1, carriedStack.length * 2 + 4096));
@@ -608,11 +627,17 @@ final class StackTraces {
         int[] locals = block.locals;
         long[] keys = block.keys;
         int[] model = localModel;
+        // the frames the helper found need no look-up here, until frames are dropped
+        int[] found = block.model;
+        boolean helperFound = drops == dropsBeside;
         int[] out = frames;
         int hash = 0;
         for (int i = 0; i < n; i++) {
             int local = locals[at + i];
-            int f = model[local];
+            int f = helperFound ? found[at + i] : -1;
+            if (f < 0) {
+                f = model[local];
+            }
             if (f < 0) {
                 long key = keys[local];
                 int dropsBefore = drops;
@@ -625,6 +650,7 @@ final class StackTraces {
                 }
                 if (drops != dropsBefore) {
                     Arrays.fill(model, -1);
+                    helperFound = false;
                 }
                 model[local] = f;
             }
