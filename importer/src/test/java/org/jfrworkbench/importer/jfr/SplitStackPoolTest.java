@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A stack-trace pool resolved with a {@link StackDecoder} beside gives the model one thread gives: the same frame ids,
- * stack ids and samples, also where async-profiler's chunks carry frames and stacks from one chunk to the next.
+ * stack ids and samples, also where async-profiler's chunks carry frames and stacks from one chunk to the next and
+ * where stacks are truncated.
  */
 class SplitStackPoolTest {
     private final int entries = StackTraces.splitEntries;
@@ -46,7 +47,10 @@ class SplitStackPoolTest {
         // many chunks of one async-profiler recording: method and stack keys kept from chunk to chunk
         files.add(Recordings.asyncProfiler("25", "ap25-cpu-wall-chunks", "event=cpu,interval=1ms,wall=2ms,chunktime=400ms",
                 2500));
+        // stacks cut at 8 frames: the truncated flag of the helper's entries
+        files.add(Recordings.jdkShallowStacks());
         long merged = 0;
+        long truncated = 0;
         for (Path file : files) {
             Profile sequential = read(file, Integer.MAX_VALUE, 512);
             // blocks of 7 entries: the two threads take turns many times in every pool
@@ -54,8 +58,12 @@ class SplitStackPoolTest {
             Profile split = read(file, 1, 7);
             merged += StackTraces.splitBlocks.get() - before;
             assertSameModel(file.getFileName().toString(), sequential, split);
+            for (int s = 0; s < split.stacks().size(); s++) {
+                truncated += split.stacks().truncated(s) ? 1 : 0;
+            }
         }
         assertTrue(merged > 0, "the helper should have decoded some blocks");
+        assertTrue(truncated > 0, "some stacks should be truncated");
     }
 
     private static Profile read(Path file, int splitEntries, int blockEntries) throws Exception {
