@@ -9,9 +9,9 @@ import java.util.concurrent.locks.LockSupport;
  * them ({@link StackTraces#resolve}). Each stack becomes its frames' local ids: a frame map of its own numbers each
  * distinct frame key in the order the blocks meet it, and nothing of the model is touched. The importing thread then
  * turns a block's local ids into model frames, probing its frame map once per distinct frame instead of once per frame,
- * and its stacks into model stacks in pool order: the model is the one the sequential reader makes. The two threads
- * take the blocks in pool order, each the next block not taken when it is free, so the helper runs ahead by at most
- * its few buffers and neither waits long for the other.
+ * and its stacks into model stacks in pool order: the model is the one the sequential reader makes. The importing
+ * thread goes through the blocks in pool order and resolves itself each one the helper has not taken; the helper takes
+ * blocks ahead of it (see {@link #nextBlock}), at most {@link #BUFFERS} decoded and not yet merged.
  */
 final class StackDecoder implements Runnable {
     /** Entry flags in {@link Block#entries}. */
@@ -50,7 +50,7 @@ final class StackDecoder implements Runnable {
     private final JfrType stackType;
     private final int[] positions;
     private final int entries;
-    private final int blockEntries;
+    final int blockEntries;
     final int blocks;
     private final int[] role;
     private final int layout;
@@ -137,7 +137,8 @@ final class StackDecoder implements Runnable {
         return block;
     }
 
-    void release(Block b) {
+    /** The block last taken is merged: its buffer may be decoded into again. */
+    void release() {
         consumed = taken;
     }
 

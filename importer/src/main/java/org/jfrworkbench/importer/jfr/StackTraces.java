@@ -290,7 +290,7 @@ final class StackTraces {
      */
     private void resolveBeside(StackDecoder helper, JfrInput in, ValueReader values, JfrType st, ChunkResolver resolver)
             throws InvalidRecordingException {
-        int blockEntries = splitBlockEntries;
+        int blockEntries = helper.blockEntries;
         localModel = localModel.length > 0 ? localModel : new int[4096];
         Arrays.fill(localModel, -1);
         helper.known = localModel;
@@ -308,7 +308,7 @@ final class StackTraces {
                 splitBlocks.incrementAndGet();
             }
             if (block != null) {
-                helper.release(block);
+                helper.release();
             }
         }
     }

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import org.jfrworkbench.importer.Importer;
+import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.model.Profile;
@@ -18,6 +21,7 @@ import org.jfrworkbench.testkit.Recordings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stack-trace pool resolved with a {@link StackDecoder} beside gives the model one thread gives: the same frame ids,
@@ -27,6 +31,9 @@ import org.junit.jupiter.api.Test;
 class SplitStackPoolTest {
     private final int entries = StackTraces.splitEntries;
     private final int blockEntries = StackTraces.splitBlockEntries;
+
+    @TempDir
+    Path tmp;
 
     @BeforeEach
     void evenOnABusyMachine() {
@@ -64,6 +71,38 @@ class SplitStackPoolTest {
         }
         assertTrue(merged > 0, "the helper should have decoded some blocks");
         assertTrue(truncated > 0, "some stacks should be truncated");
+    }
+
+    @Test
+    void corruptRecordingsGiveTheSameModelOrErrorWithTheHelper() throws Exception {
+        byte[] original = Files.readAllBytes(Recordings.smallAsyncProfiler());
+        Random random = new Random(11);
+        int profiles = 0;
+        for (int c = 0; c < 1000; c++) {
+            byte[] bytes = original.clone();
+            for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+                bytes[68 + random.nextInt(bytes.length - 68)] ^= (byte) (1 << random.nextInt(8));
+            }
+            Path file = tmp.resolve("case" + c + ".jfr");
+            Files.write(file, bytes);
+            Object sequential = readOrError(file, Integer.MAX_VALUE);
+            Object split = readOrError(file, 1);
+            if (sequential instanceof Profile s && split instanceof Profile p) {
+                assertSameModel("case " + c, s, p);
+                profiles++;
+            } else {
+                assertEquals(sequential, split, "case " + c);
+            }
+        }
+        assertTrue(profiles > 0, "some cases should still read");
+    }
+
+    private static Object readOrError(Path file, int splitEntries) throws Exception {
+        try {
+            return read(file, splitEntries, 7);
+        } catch (InvalidRecordingException e) {
+            return e.getMessage();
+        }
     }
 
     private static Profile read(Path file, int splitEntries, int blockEntries) throws Exception {
