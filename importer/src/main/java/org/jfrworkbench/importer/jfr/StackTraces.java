@@ -314,8 +314,8 @@ final class StackTraces {
     }
 
     /** Entries [from, to) from the helper's block: model frames through {@link #localModel}, stacks as sequentially. */
-    private void merge(StackDecoder helper, StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values, JfrType st,
-            ChunkResolver resolver) throws InvalidRecordingException {
+    private void merge(StackDecoder helper, StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values,
+            JfrType st, ChunkResolver resolver) throws InvalidRecordingException {
         if (localModel.length < block.keys.length) {
             int old = localModel.length;
             localModel = Arrays.copyOf(localModel, Math.max(block.keys.length, old * 2));
@@ -372,8 +372,9 @@ final class StackTraces {
         int from = 0;
         if (block != null) {
             keysHash = hashOfKeys;
-            if (mergedKnown) {
+            if (mergedKnown && drops == dropsBeside) {
                 // the helper found every frame's model id in what this thread had found before: nothing to probe
+                // (unless confirming the keys above dropped the frames: then they are probed again, as on one thread)
                 stackFrames = block.model;
                 from = at;
                 framesHash = block.framesHashes[mergedEntry];
