@@ -49,6 +49,8 @@ final class StackDecoder implements Runnable {
     private final ValueReader values;
     private final JfrType stackType;
     private final int[] positions;
+    /** The entries [first, entries) of the pool are this decoder's blocks. */
+    final int first;
     private final int entries;
     final int blockEntries;
     final int blocks;
@@ -85,15 +87,16 @@ final class StackDecoder implements Runnable {
     /** Whether {@link #number} found the model id of every frame of its stack. */
     private boolean allKnown;
 
-    private StackDecoder(JfrInput in, JfrType stackType, int[] positions, int entries, int blockEntries, int[] role,
-            int layout, boolean hashKeys) {
+    private StackDecoder(JfrInput in, JfrType stackType, int[] positions, int first, int entries, int blockEntries,
+            int[] role, int layout, boolean hashKeys) {
         this.in = in;
         this.values = new ValueReader(in);
         this.stackType = stackType;
         this.positions = positions;
         this.entries = entries;
         this.blockEntries = blockEntries;
-        this.blocks = (entries + blockEntries - 1) / blockEntries;
+        this.first = first;
+        this.blocks = (entries - first + blockEntries - 1) / blockEntries;
         this.owners = new AtomicIntegerArray(blocks);
         this.role = role;
         this.layout = layout;
@@ -101,9 +104,9 @@ final class StackDecoder implements Runnable {
     }
 
     /** A decoder of the entries at the given chunk positions, started; null when no processor is spare. */
-    static StackDecoder start(JfrInput in, JfrType stackType, int[] positions, int entries, int blockEntries, int[] role,
-            int layout, boolean hashKeys) {
-        StackDecoder d = new StackDecoder(in, stackType, positions, entries, blockEntries, role, layout, hashKeys);
+    static StackDecoder start(JfrInput in, JfrType stackType, int[] positions, int first, int entries, int blockEntries,
+            int[] role, int layout, boolean hashKeys) {
+        StackDecoder d = new StackDecoder(in, stackType, positions, first, entries, blockEntries, role, layout, hashKeys);
         return SpareProcessor.run(d) ? d : null;
     }
 
@@ -174,7 +177,8 @@ final class StackDecoder implements Runnable {
                 b.index = index;
                 b.failed = false;
                 try {
-                    decode(b, index * blockEntries, Math.min(entries, (index + 1) * blockEntries));
+                    int from = first + index * blockEntries;
+                    decode(b, from, Math.min(entries, from + blockEntries));
                 } catch (Throwable t) {
                     b.failed = true;   // the importing thread reads it again, and fails as the sequential reader would
                 }

@@ -100,6 +100,8 @@ final class StackTraces {
     static volatile int splitEntries = Integer.getInteger("workbench.importer.splitStacks",
             Runtime.getRuntime().availableProcessors() > 1 ? 16_384 : Integer.MAX_VALUE);
     static volatile int splitBlockEntries = 512;
+    /** Whether pools whose method keys are too large to carry (the JDK's) are split too: for tests only. */
+    static volatile boolean splitLargeKeys;
     /** Blocks merged from a helper's decoding, over every import (tests see that the path was taken). */
     static final AtomicLong splitBlocks = new AtomicLong();
     /** Per local id of the helper's frames: its model frame id, or -1 until met. */
@@ -221,9 +223,19 @@ final class StackTraces {
             resolver.reserveStacks(pending, pendingFrames);
             index.reserve(pending);
         }
-        StackDecoder helper = pending >= splitEntries ? startHelper(in, st) : null;
+        int first = 0;
+        StackDecoder helper = null;
+        if (pending >= splitEntries) {
+            // the first block on this thread, which shows whose frames these are: the JDK's method keys (a class id in
+            // their high bits) leave carryable false, and its pools gain nothing from the helper
+            first = Math.min(pending, splitBlockEntries);
+            for (int e = 0; e < first; e++) {
+                resolveEntry(e, in, values, st, resolver);
+            }
+            helper = carryable || splitLargeKeys ? startHelper(in, st, first) : null;
+        }
         if (helper == null) {
-            for (int e = 0; e < pending; e++) {
+            for (int e = first; e < pending; e++) {
                 resolveEntry(e, in, values, st, resolver);
             }
         } else {
@@ -264,10 +276,10 @@ final class StackTraces {
     }
 
     /**
-     * A {@link StackDecoder} for the pending entries, started, when their frames are all compressed integers (the
-     * decoder's fast path) and a processor is spare; else null.
+     * A {@link StackDecoder} for the pending entries from first on, started, when their frames are all compressed
+     * integers (the decoder's fast path) and a processor is spare; else null.
      */
-    private StackDecoder startHelper(JfrInput in, JfrType st) {
+    private StackDecoder startHelper(JfrInput in, JfrType st, int first) {
         JfrType frame = null;
         for (JfrField f : st.fields) {
             if (isFrames(f)) {
@@ -281,7 +293,8 @@ final class StackTraces {
         if (!allVarints) {
             return null;
         }
-        return StackDecoder.start(in.copy(), st, pendingPositions, pending, splitBlockEntries, role, layout, keySpace > 1);
+        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, role, layout,
+                keySpace > 1);
     }
 
     /**
@@ -296,7 +309,7 @@ final class StackTraces {
         helper.known = localModel;
         dropsBeside = drops;
         for (int b = 0; b < helper.blocks; b++) {
-            int from = b * blockEntries;
+            int from = helper.first + b * blockEntries;
             int to = Math.min(pending, from + blockEntries);
             StackDecoder.Block block = helper.claim(b) ? null : helper.take(b);
             if (block == null || block.failed) {
