@@ -323,6 +323,12 @@ public final class ImportBench {
         if (VS != null) {
             cmd.add("-Dbench.vs=" + VS);
         }
+        // the importer's own switches (-Dworkbench.importer.onlyWhenIdle=false ...) hold for the readers too
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("workbench.importer.")) {
+                cmd.add("-D" + key + "=" + System.getProperty(key));
+            }
+        }
         cmd.addAll(List.of("-cp", classPath(),
                 ImportBench.class.getName(), "child", what, input.toString()));
         cmd.addAll(readers);

@@ -1,6 +1,7 @@
 package org.jfrworkbench.bench;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -43,8 +44,29 @@ final class OtherBuild {
             sourceEvents = profile.getMethod("sourceEvents");
             stacks = profile.getMethod("stacks");
             kinds = kind.getEnumConstants();
+            if ("false".equals(System.getProperty("workbench.importer.onlyWhenIdle"))) {
+                secondThreadEvenWhenBusy(loader);
+            }
         } catch (ReflectiveOperationException e) {
             throw new IOException("-Dbench.vs=" + location + ": not an importer build this benchmark can call", e);
+        }
+    }
+
+    /**
+     * What {@code -Dworkbench.importer.onlyWhenIdle=false} does to this build, for a build that does not read the
+     * property: its switch is set by hand (in SpareProcessor, or EventDecoder before that class), so that on a machine
+     * others load both builds use their second threads.
+     */
+    private static void secondThreadEvenWhenBusy(ClassLoader loader) throws ReflectiveOperationException {
+        for (String name : new String[] {"SpareProcessor", "EventDecoder"}) {
+            try {
+                Field f = Class.forName("org.jfrworkbench.importer.jfr." + name, true, loader).getDeclaredField("onlyWhenIdle");
+                f.setAccessible(true);
+                f.setBoolean(null, false);
+                return;
+            } catch (ClassNotFoundException | NoSuchFieldException e) {
+                // an older or newer layout: try the next
+            }
         }
     }
 

@@ -118,6 +118,12 @@ public final class Recordings {
         return require(asyncProfiler("17", "ap17-jfrsync", "event=cpu,alloc,live,lock,jfrsync=default"));
     }
 
+    /** JDK 25's recorder keeping 8 frames of each stack (profile settings): most stacks flagged truncated. */
+    public static synchronized Path jdkShallowStacks() throws Exception {
+        return require(recorded("jdk25-stackdepth8.jfr", "25", WORKLOAD_MILLIS, part -> new String[] {
+            "-XX:FlightRecorderOptions=stackdepth=8", "-XX:StartFlightRecording=settings=profile,filename=" + part}));
+    }
+
     public static synchronized Path jdk25Default() throws Exception {
         return require(jfr("25", "default"));
     }

@@ -113,6 +113,11 @@ final class ChunkResolver {
         return profile.stacks().add(frames, 0, depth, truncated, hash);
     }
 
+    /** {@link #stack(int[], int, boolean, int)} of frames[from, from + depth). */
+    int stack(int[] frames, int from, int depth, boolean truncated, int hash) {
+        return profile.stacks().add(frames, from, depth, truncated, hash);
+    }
+
     /** Room in the model for up to stacks more stacks of frameIds frames in all (see {@link StackTable#reserve}). */
     void reserveStacks(int stacks, long frameIds) {
         profile.stacks().reserve(stacks, frameIds);

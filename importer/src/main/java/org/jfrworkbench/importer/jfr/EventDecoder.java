@@ -1,16 +1,9 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 
@@ -29,13 +22,6 @@ final class EventDecoder implements Runnable {
     /** Records fit the first, smallest batch. */
     private static final int FIRST_FILL = 1 << 10;
     private static final int MAX_DECODED_FIELDS = FIRST_FILL - 1;
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    private static final ExecutorService WORKERS = Executors.newCachedThreadPool(daemon());
-    /**
-     * One decoder per spare processor: imports running side by side (a busy server) read sequentially, where a second
-     * thread per import would only add its hand-overs to the CPU they already share.
-     */
-    private static final Semaphore SPARE = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
 
     /** One batch: records of [type index, field values...] or [~type index, event position]; the last one ends the chunk. */
     static final class Batch {
@@ -66,53 +52,13 @@ final class EventDecoder implements Runnable {
         this.counts = counts;
     }
 
-    private static ThreadFactory daemon() {
-        return r -> {
-            Thread t = new Thread(r, "jfr-event-decoder-" + THREADS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
-    /**
-     * Whether a second thread is only started when the machine has a processor to spare (its load average, read at
-     * most once a second, below its processors minus a half): on a machine busy with other work the second thread
-     * only adds its hand-overs to the CPU time the import competes for. Tests switch it off to read both ways.
-     */
-    static volatile boolean onlyWhenIdle = true;
-    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
-    private static volatile long loadCheckedAt = System.nanoTime() - 2_000_000_000L;
-    private static volatile boolean machineIdle = true;
-
-    private static boolean machineIdle() {
-        long now = System.nanoTime();
-        if (now - loadCheckedAt > 1_000_000_000L) {
-            double load = OS.getSystemLoadAverage();
-            machineIdle = load < 0 || load < OS.getAvailableProcessors() - 0.5;
-            loadCheckedAt = now;
-        }
-        return machineIdle;
-    }
-
     /**
      * A decoder for the chunk, started; null when every spare processor already runs one, or the machine is busy
      * (read sequentially then).
      */
     static EventDecoder start(JfrInput in, EventLayout[] layouts, EventCounts counts) {
-        if (onlyWhenIdle && !machineIdle()) {
-            return null;
-        }
-        if (!SPARE.tryAcquire()) {
-            return null;
-        }
         EventDecoder decoder = new EventDecoder(in, layouts, counts);
-        try {
-            WORKERS.execute(decoder);
-        } catch (RuntimeException | Error e) {
-            SPARE.release();
-            throw e;
-        }
-        return decoder;
+        return SpareProcessor.run(decoder) ? decoder : null;
     }
 
     /**
@@ -233,7 +179,7 @@ final class EventDecoder implements Runnable {
     private void releaseProcessor() {
         if (!released) {
             released = true;
-            SPARE.release();
+            SpareProcessor.release();
         }
     }
 

@@ -42,6 +42,11 @@ final class JfrInput {
         this.compressed = compressed;
     }
 
+    /** A reader of the same chunk at its own position, for a second thread. */
+    JfrInput copy() {
+        return new JfrInput(buf, bytes, fileOffset, compressed);
+    }
+
     int limit() {
         return limit;
     }

@@ -1,6 +1,7 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.model.FrameTable;
@@ -92,6 +93,27 @@ final class StackTraces {
     /** The {@link #hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
     private long keysHash;
 
+    /**
+     * Pools of at least this many pending entries are resolved with a {@link StackDecoder} beside, when a processor is
+     * spare; Integer.MAX_VALUE: never. Tests lower it (and the block size) to take the two-thread path on small files.
+     */
+    static volatile int splitEntries = Integer.getInteger("workbench.importer.splitStacks",
+            Runtime.getRuntime().availableProcessors() > 1 ? 16_384 : Integer.MAX_VALUE);
+    static volatile int splitBlockEntries = 512;
+    /** Whether pools whose method keys are too large to carry (the JDK's) are split too: for tests only. */
+    static volatile boolean splitLargeKeys;
+    /** Blocks merged from a helper's decoding, over every import (tests see that the path was taken). */
+    static final AtomicLong splitBlocks = new AtomicLong();
+    /** Per local id of the helper's frames: its model frame id, or -1 until met. */
+    private int[] localModel = new int[0];
+    /** How often the frames were dropped: a local id's model frame found before may then be looked up again. */
+    private int drops;
+    /** {@link #drops} when the helper started: after a drop the helper's model ids are not used (see probeLocal). */
+    private int dropsBeside;
+    /** The entry of the helper's block being merged, and whether the helper found all its model frames. */
+    private int mergedEntry;
+    private boolean mergedKnown;
+
     /** Empties the pool for the next key space, keeping the arrays (and the frames, to be confirmed). */
     void reset() {
         index.clear();
@@ -108,6 +130,7 @@ final class StackTraces {
     }
 
     private void dropFrames() {
+        drops++;
         chunkFrames.clear();
         if (stacksCarried) {
             Arrays.fill(carriedStack, 0);
@@ -166,7 +189,7 @@ final class StackTraces {
         pendingType = st;
     }
 
-    private static boolean isFrames(JfrField f) {
+    static boolean isFrames(JfrField f) {
         return f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT;
     }
 
@@ -200,45 +223,157 @@ final class StackTraces {
             resolver.reserveStacks(pending, pendingFrames);
             index.reserve(pending);
         }
-        for (int e = 0; e < pending; e++) {
-            in.pos = pendingPositions[e];
-            values.budget(in.remaining());
-            boolean wasTruncated = false;
-            int depth = 0;
-            keysOnly = false;
-            for (JfrField f : st.fields) {
-                if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
-                    wasTruncated = values.scalar(f) != 0;
-                } else if (isFrames(f)) {
-                    depth = readFrames(in, values, f.type, resolver);
-                } else {
-                    values.skip(f, 1);
-                }
+        int first = 0;
+        StackDecoder helper = null;
+        if (pending >= splitEntries) {
+            // the first block on this thread, which shows whose frames these are: the JDK's method keys (a class id in
+            // their high bits) leave carryable false, and its pools gain nothing from the helper
+            first = Math.min(pending, splitBlockEntries);
+            for (int e = 0; e < first; e++) {
+                resolveEntry(e, in, values, st, resolver);
             }
-            long key = pendingKeys[e];
-            if (keysOnly) {
-                index.put(key, carriedStack(key, depth, wasTruncated, resolver));
-                continue;
+            helper = carryable || splitLargeKeys ? startHelper(in, st, first) : null;
+        }
+        if (helper == null) {
+            for (int e = first; e < pending; e++) {
+                resolveEntry(e, in, values, st, resolver);
             }
-            int kept = Math.min(depth, MAX_FRAMES);
-            int hash = StackTable.framesHash(frames, 0, kept);
-            index.put(key, resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
+        } else {
+            try {
+                resolveBeside(helper, in, values, st, resolver);
+            } finally {
+                helper.stop();
+            }
         }
         pending = 0;
         pendingFrames = 0;
+    }
+
+    private void resolveEntry(int e, JfrInput in, ValueReader values, JfrType st, ChunkResolver resolver)
+            throws InvalidRecordingException {
+        in.pos = pendingPositions[e];
+        values.budget(in.remaining());
+        boolean wasTruncated = false;
+        int depth = 0;
+        keysOnly = false;
+        for (JfrField f : st.fields) {
+            if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
+                wasTruncated = values.scalar(f) != 0;
+            } else if (isFrames(f)) {
+                depth = readFrames(in, values, f.type, resolver);
+            } else {
+                values.skip(f, 1);
+            }
+        }
+        long key = pendingKeys[e];
+        if (keysOnly) {
+            index.put(key, carriedStack(key, depth, wasTruncated, resolver, null, 0, 0));
+            return;
+        }
+        int kept = Math.min(depth, MAX_FRAMES);
+        int hash = StackTable.framesHash(frames, 0, kept);
+        index.put(key, resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
+    }
+
+    /**
+     * A {@link StackDecoder} for the pending entries from first on, started, when their frames are all compressed
+     * integers (the decoder's fast path) and a processor is spare; else null.
+     */
+    private StackDecoder startHelper(JfrInput in, JfrType st, int first) {
+        JfrType frame = null;
+        for (JfrField f : st.fields) {
+            if (isFrames(f)) {
+                frame = f.type;
+            }
+        }
+        if (frame == null) {
+            return null;
+        }
+        int[] role = roles(frame);
+        if (!allVarints) {
+            return null;
+        }
+        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, role, layout,
+                keySpace > 1);
+    }
+
+    /**
+     * The pending entries block by block in pool order: a block the helper did not take is resolved here as
+     * sequentially, one it took is merged from its decoded form; the model is the sequential reader's.
+     */
+    private void resolveBeside(StackDecoder helper, JfrInput in, ValueReader values, JfrType st, ChunkResolver resolver)
+            throws InvalidRecordingException {
+        int blockEntries = helper.blockEntries;
+        localModel = localModel.length > 0 ? localModel : new int[4096];
+        Arrays.fill(localModel, -1);
+        helper.known = localModel;
+        dropsBeside = drops;
+        for (int b = 0; b < helper.blocks; b++) {
+            int from = helper.first + b * blockEntries;
+            int to = Math.min(pending, from + blockEntries);
+            StackDecoder.Block block = helper.claim(b) ? null : helper.take(b);
+            if (block == null || block.failed) {
+                for (int e = from; e < to; e++) {
+                    resolveEntry(e, in, values, st, resolver);
+                }
+            } else {
+                merge(helper, block, from, to, in, values, st, resolver);
+                splitBlocks.incrementAndGet();
+            }
+            if (block != null) {
+                helper.release();
+            }
+        }
+    }
+
+    /** Entries [from, to) from the helper's block: model frames through {@link #localModel}, stacks as sequentially. */
+    private void merge(StackDecoder helper, StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values,
+            JfrType st, ChunkResolver resolver) throws InvalidRecordingException {
+        if (localModel.length < block.keys.length) {
+            int old = localModel.length;
+            localModel = Arrays.copyOf(localModel, Math.max(block.keys.length, old * 2));
+            Arrays.fill(localModel, old, localModel.length, -1);
+            helper.known = localModel;
+        }
+        int[] entries = block.entries;
+        int at = 0;
+        for (int e = from; e < to; e++) {
+            int i = e - from;
+            int depth = entries[2 * i];
+            int flags = entries[2 * i + 1];
+            if ((flags & StackDecoder.LEFT) != 0) {
+                resolveEntry(e, in, values, st, resolver);
+                continue;
+            }
+            if (frames.length < depth) {
+                frames = new int[Math.max(depth, frames.length * 2)];
+            }
+            long key = pendingKeys[e];
+            mergedEntry = i;
+            mergedKnown = (flags & StackDecoder.KNOWN) != 0 && drops == dropsBeside;
+            index.put(key, carriedStack(key, depth, (flags & StackDecoder.TRUNCATED) != 0, resolver, block, at,
+                    block.hashes[i]));
+            at += depth;
+        }
     }
 
     /**
      * The model stack of a stack whose frame keys {@link #decodeVarintFrames} left in {@link #packedKeys}: the stack the
      * key had in an earlier key space when its frames are the same, else made from them; remembered for the next.
      */
-    private int carriedStack(long key, int depth, boolean wasTruncated, ChunkResolver resolver) {
+    private int carriedStack(long key, int depth, boolean wasTruncated, ChunkResolver resolver, StackDecoder.Block block,
+            int at, long hashOfKeys) {
         boolean small = key >= 0 && key < CARRY_STACK_KEYS;
         int k = (int) key;
         boolean known = carried && small && k < carriedStack.length && carriedStack[k] != 0;
         if (known) {
-            // hashed before the probes only when the key had a stack: else while their cache misses are waited for
-            keysHash = hashKeys(packedKeys, depth);
+            if (block != null) {
+                keysHash = hashOfKeys;
+                unpackKeys(block, at, depth);
+            } else {
+                // hashed before the probes only when the key had a stack: else while their cache misses are waited for
+                keysHash = hashKeys(packedKeys, depth);
+            }
             if (carriedHash[k] == stackHash(wasTruncated) && confirmedAll(depth, resolver)) {
                 return carriedStack[k] - 1;
             }
@@ -246,11 +381,26 @@ final class StackTraces {
         // not noted in the first key space: a file of one chunk would pay for the notes and never use them (what the
         // second chunk repeats of the first is made again)
         boolean note = small && carryable && keySpace > 1;
-        probeFrames(depth, resolver, known || !note);
+        int[] stackFrames = frames;
+        int from = 0;
+        if (block != null) {
+            keysHash = hashOfKeys;
+            if (mergedKnown && drops == dropsBeside) {
+                // the helper found every frame's model id in what this thread had found before: nothing to probe
+                // (unless confirming the keys above dropped the frames: then they are probed again, as on one thread)
+                stackFrames = block.model;
+                from = at;
+                framesHash = block.framesHashes[mergedEntry];
+            } else {
+                probeLocal(block, at, depth, resolver);
+            }
+        } else {
+            probeFrames(depth, resolver, known || !note);
+        }
         long hash = stackHash(wasTruncated);
         int kept = Math.min(depth, MAX_FRAMES);
-        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(frames, 0, kept);
-        int stack = resolver.stack(frames, kept, wasTruncated || kept < depth, hashOfFrames);
+        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(stackFrames, from, kept);
+        int stack = resolver.stack(stackFrames, from, kept, wasTruncated || kept < depth, hashOfFrames);
         if (note) {
             if (k >= carriedStack.length) {
                 int n = Math.min(CARRY_STACK_KEYS, Math.max(k + 1, carriedStack.length * 2 + 4096));
@@ -302,7 +452,10 @@ final class StackTraces {
             frames = new int[Math.max(n, frames.length * 2)];
         }
         if (allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
-            int end = decodeVarintFrames(in, in.pos, n, role);
+            if (packedKeys.length < n) {
+                packedKeys = new long[Math.max(n, packedKeys.length * 2)];
+            }
+            int end = decodeVarintFrames(in, in.pos, n, role, layout, packedKeys);
             if (end >= 0) {
                 in.pos = end;
                 keysOnly = true;
@@ -340,13 +493,12 @@ final class StackTraces {
      * The frames of one stack when every frame field is a compressed integer and the chunk holds at least 9 bytes
      * per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
      * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
-     * ends at the first byte without the high bit. The frames' packed keys go to {@link #packedKeys}. Returns the new
+     * ends at the first byte without the high bit. The frames' packed keys go to keys (room for n). Returns the new
      * position, or -1 (and nothing read) when a frame's key does not pack into a long.
      */
-    private int decodeVarintFrames(JfrInput in, int p, int n, int[] role) {
+    static int decodeVarintFrames(JfrInput in, int p, int n, int[] role, int layout, long[] keys) {
         // all keys first, then all probes: the probes of a stack do not depend on each other, so the processor
         // overlaps their cache misses instead of waiting for each before decoding the next frame
-        long[] keys = packedKeys.length >= n ? packedKeys : (packedKeys = new long[Math.max(n, packedKeys.length * 2)]);
         int fieldCount = role.length;
         int i = 0;
         if (layout == METHOD_LINE_BCI_TYPE) {
@@ -434,7 +586,7 @@ final class StackTraces {
      * A 64-bit hash of n frame keys that every bit of every key changes (each key mixed before it is added): two
      * different stacks under one stack key hash alike with a chance of about 2^-64.
      */
-    private static long hashKeys(long[] keys, int n) {
+    static long hashKeys(long[] keys, int n) {
         long h = n;
         for (int i = 0; i < n; i++) {
             h = mixKey(h, keys[i]);
@@ -476,6 +628,61 @@ final class StackTraces {
         framesHash = hash;
         if (!keysHashed) {
             keysHash = h ^ h >>> 29;
+        }
+    }
+
+    /**
+     * The model frames of n frames of a helper's block (its local ids from at), into {@link #frames}, and their
+     * {@link #framesHash}: a frame map probe (and what a miss costs) only at a local id's first frame, as the sequential
+     * reader pays it at the same frame, since the block's frames come in pool order. Dropping the carried frames empties
+     * {@link #chunkFrames}, and then every local id's model frame is looked up again, as the sequential reader would.
+     */
+    private void probeLocal(StackDecoder.Block block, int at, int n, ChunkResolver resolver) {
+        int[] locals = block.locals;
+        long[] keys = block.keys;
+        int[] model = localModel;
+        // the frames the helper found need no look-up here, until frames are dropped
+        int[] found = block.model;
+        boolean helperFound = drops == dropsBeside;
+        int[] out = frames;
+        int hash = 0;
+        for (int i = 0; i < n; i++) {
+            int local = locals[at + i];
+            int f = helperFound ? found[at + i] : -1;
+            if (f < 0) {
+                f = model[local];
+            }
+            if (f < 0) {
+                long key = keys[local];
+                int dropsBefore = drops;
+                f = chunkFrames.get(key);
+                if (f >= 0 && carried) {
+                    f = confirmed(key >>> 32, f, resolver);
+                }
+                if (f < 0) {
+                    f = newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
+                }
+                if (drops != dropsBefore) {
+                    Arrays.fill(model, -1);
+                    helperFound = false;
+                }
+                model[local] = f;
+            }
+            out[i] = f;
+            hash = hash * 31 + f;
+        }
+        framesHash = hash;
+    }
+
+    /** The frame keys of n frames of a helper's block (its local ids from at), into {@link #packedKeys}. */
+    private void unpackKeys(StackDecoder.Block block, int at, int n) {
+        if (packedKeys.length < n) {
+            packedKeys = new long[Math.max(n, packedKeys.length * 2)];
+        }
+        int[] locals = block.locals;
+        long[] keys = block.keys;
+        for (int i = 0; i < n; i++) {
+            packedKeys[i] = keys[locals[at + i]];
         }
     }
 

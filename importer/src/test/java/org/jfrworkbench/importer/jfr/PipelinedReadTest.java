@@ -32,13 +32,13 @@ class PipelinedReadTest {
 
     @BeforeEach
     void evenOnABusyMachine() {
-        EventDecoder.onlyWhenIdle = false;
+        SpareProcessor.onlyWhenIdle = false;
     }
 
     @AfterEach
     void restore() {
         ChunkReader.pipelineBytes = configured;
-        EventDecoder.onlyWhenIdle = true;
+        SpareProcessor.onlyWhenIdle = true;
     }
 
     @Test
