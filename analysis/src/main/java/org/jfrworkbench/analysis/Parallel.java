@@ -1,6 +1,5 @@
 package org.jfrworkbench.analysis;
 
-import java.lang.management.ManagementFactory;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -9,11 +8,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import org.jfrworkbench.importer.SpareCpu;
+
 /**
  * Two independent halves of one query (a diff's two sides; then its merged tree and its method rows) at once: the
  * second is offered to a helper thread while the caller's thread does the first, and whichever thread gets to the
  * second first does it. Whether it is offered is a rule, one of these constants: the server's is {@link #WHEN_SPARE}
- * (while another query runs, {@link QueryLimits#running}, other processes leave no processor spare, {@link #spare},
+ * (while another query runs, {@link QueryLimits#running}, other processes leave no processor spare, {@link SpareCpu},
  * or every helper is busy, the caller does both in turn, as without helpers: parallelism only uses a core that would
  * otherwise idle, and a query never waits for a helper to free up); tests hand a query {@link #ALWAYS} or
  * {@link #NEVER} to check that both ways answer alike. Helpers: one per core but one (none on one core;
@@ -31,13 +32,6 @@ enum Parallel {
             Runtime.getRuntime().availableProcessors() - 1);
     /** Its threads start on first use and end after 30 s idle. */
     private static final ThreadPoolExecutor POOL = pool(Math.max(1, HELPERS));
-    private static final int CORES = Runtime.getRuntime().availableProcessors();
-    private static final java.lang.management.OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
-    /** How long one look at the machine's CPU use serves: the diffs of one client come a few per second. */
-    private static final long LOOK_NANOS = 250_000_000L;
-    private static long lookedAt;
-    private static boolean looked;
-    private static boolean spareSeen;
 
     /** The two results, in order. */
     record Both<A, B>(A first, B second) {
@@ -55,7 +49,7 @@ enum Parallel {
             case NEVER -> false;
             // another query running, or other processes that keep the cores busy, leave no core idle: a helper would
             // only take turns with the others, and measured so, two clients' diffs took longer with helpers than without
-            case WHEN_SPARE -> HELPERS > 0 && QueryLimits.running() <= 1 && processorSpare();
+            case WHEN_SPARE -> HELPERS > 0 && QueryLimits.running() <= 1 && SpareCpu.now();
         };
     }
 
@@ -98,41 +92,6 @@ enum Parallel {
             }
             throw e;
         }
-    }
-
-    /**
-     * Whether a processor is spare for a helper beside the caller's thread, judged from the CPU time the machine and
-     * this JVM used since the last look (at most every {@link #LOOK_NANOS}): the machine's load average would count
-     * this JVM's own queries of the last minute, done by now, as other work, and keep up the count of a process
-     * that has since stopped. Where the CPU times are unknown (or on the first look), the load average decides.
-     */
-    private static synchronized boolean processorSpare() {
-        long now = System.nanoTime();
-        if (looked && now - lookedAt < LOOK_NANOS) {
-            return spareSeen;
-        }
-        double machine = -1;
-        double ours = -1;
-        if (OS instanceof com.sun.management.OperatingSystemMXBean os) {
-            // both since the previous call (the first call: since the JVM started measuring), so read together
-            machine = os.getCpuLoad();
-            ours = os.getProcessCpuLoad();
-        }
-        spareSeen = looked && machine >= 0 && ours >= 0 ? spare(CORES, machine, ours)
-                : OS.getSystemLoadAverage() < CORES - 0.5;
-        looked = true;
-        lookedAt = now;
-        return spareSeen;
-    }
-
-    /**
-     * machine, ours: the shares of all processors' time that the machine and this JVM used (0 to 1). Spare when the
-     * other processes' use and the caller's thread stay below the processors less a half, the test by which the
-     * importer reads a chunk on a second thread (there with the load average, its own thread included).
-     */
-    static boolean spare(int cores, double machine, double ours) {
-        double others = Math.max(0, machine - ours) * cores;
-        return others + 1 < cores - 0.5;
     }
 
     /** Daemon helpers; offers past a short queue are dropped (their caller does the work itself). */

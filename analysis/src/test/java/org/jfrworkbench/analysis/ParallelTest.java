@@ -1,9 +1,7 @@
 package org.jfrworkbench.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -49,19 +47,6 @@ class ParallelTest {
                 () -> Thread.currentThread().getName());
         assertEquals(caller, both.first());
         assertEquals(caller, both.second());
-    }
-
-    @Test
-    void aProcessorIsSpareWhenOnlyThisJvmKeptTheMachineBusy() {
-        // two processors wholly busy, all of it this JVM's own (its queries, done by now): both are free for it
-        assertTrue(Parallel.spare(2, 1.0, 1.0));
-        assertTrue(Parallel.spare(2, 0.1, 0.0));
-        // another process used one processor, or more than half of one: the caller's thread takes the other
-        assertFalse(Parallel.spare(2, 1.0, 0.5));
-        assertFalse(Parallel.spare(2, 0.3, 0.0));
-        // four processors: others may use up to two and a half of them, as the importer's load test allows
-        assertTrue(Parallel.spare(4, 0.6, 0.0));
-        assertFalse(Parallel.spare(4, 0.7, 0.05));
     }
 
     @Test

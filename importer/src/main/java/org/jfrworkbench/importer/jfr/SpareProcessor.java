@@ -1,11 +1,11 @@
 package org.jfrworkbench.importer.jfr;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jfrworkbench.importer.SpareCpu;
 
 /**
  * The rule for a second thread of an import ({@link EventDecoder}, {@link StackDecoder}): one per spare processor, and
@@ -22,26 +22,13 @@ final class SpareProcessor {
     private static final Semaphore SPARE = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
 
     /**
-     * Whether a second thread is only started when the machine has a processor to spare (its load average, read at
-     * most once a second, below its processors minus a half). Tests switch it off to read both ways; so does
-     * {@code -Dworkbench.importer.onlyWhenIdle=false} (benchmarks on a machine others use).
+     * Whether a second thread is only started when the machine has a processor to spare ({@link SpareCpu}). Tests
+     * switch it off to read both ways; so does {@code -Dworkbench.importer.onlyWhenIdle=false} (benchmarks on a
+     * machine others use).
      */
     static volatile boolean onlyWhenIdle = !"false".equals(System.getProperty("workbench.importer.onlyWhenIdle"));
-    private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
-    private static volatile long loadCheckedAt = System.nanoTime() - 2_000_000_000L;
-    private static volatile boolean machineIdle = true;
 
     private SpareProcessor() {
-    }
-
-    private static boolean machineIdle() {
-        long now = System.nanoTime();
-        if (now - loadCheckedAt > 1_000_000_000L) {
-            double load = OS.getSystemLoadAverage();
-            machineIdle = load < 0 || load < OS.getAvailableProcessors() - 0.5;
-            loadCheckedAt = now;
-        }
-        return machineIdle;
     }
 
     /**
@@ -49,7 +36,7 @@ final class SpareProcessor {
      * task gives the processor back with {@link #release}.
      */
     static boolean run(Runnable task) {
-        if (onlyWhenIdle && !machineIdle()) {
+        if (onlyWhenIdle && !SpareCpu.now()) {
             return false;
         }
         if (!SPARE.tryAcquire()) {
