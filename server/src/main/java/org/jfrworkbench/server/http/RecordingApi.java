@@ -73,6 +73,18 @@ final class RecordingApi {
     private final FlameResponseCache flames = new FlameResponseCache(FLAME_CACHE_BYTES);
     private final DefaultViewWarmer warmer = new DefaultViewWarmer(this::prepare);
     private final EarlyViews earlyViews = new EarlyViews();
+    /** The views being built now, by key: a request for one of them waits for that build instead of making its own. */
+    private final Map<FlameResponseCache.Key, java.util.concurrent.CompletableFuture<Built>> building =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Requests waiting for another's build of their view (tests wait for one). */
+    private static final java.util.concurrent.atomic.AtomicInteger sharedWaits = new java.util.concurrent.atomic.AtomicInteger();
+    /** Told each view's key as its build starts, once admitted: tests hold a build there (nothing otherwise). */
+    static volatile java.util.function.Consumer<FlameResponseCache.Key> buildStarted = k -> { };
+
+    /** How many requests wait for another request's build of their view now. */
+    static int waitingForAnothersBuild() {
+        return sharedWaits.get();
+    }
     /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
     private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -363,6 +375,59 @@ final class RecordingApi {
     private Built build(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode,
                         java.util.function.BooleanSupplier goneNow, java.util.function.BooleanSupplier gone, boolean gzip)
             throws IOException {
+        java.util.concurrent.CompletableFuture<Built> mine = new java.util.concurrent.CompletableFuture<>();
+        while (true) {
+            java.util.concurrent.CompletableFuture<Built> other = building.putIfAbsent(key, mine);
+            if (other == null) {
+                break;
+            }
+            // the same view is being built for another request (two tabs, a client repeating itself, a page and its
+            // early build under another spelling): its answer serves this one too, the work is done once
+            Built shared = awaitShared(other, gone);
+            if (shared != null) {
+                return new Built(shared.entry(), "shared;desc=\"built for another request\", " + shared.timing());
+            }
+            if (gone.getAsBoolean()) {
+                throw new QueryLimits.QueryCancelledException();
+            }
+            // that build failed or its client left (which stopped it): this request builds the view itself
+        }
+        try {
+            Built built = buildOnce(key, estimatedBytes, build, encode, goneNow, gone, gzip);
+            mine.complete(built);
+            return built;
+        } finally {
+            mine.complete(null);
+            building.remove(key, mine);
+        }
+    }
+
+    /** The build of another request for the same view, once done; null when it failed or this request's client left. */
+    private static Built awaitShared(java.util.concurrent.CompletableFuture<Built> other, java.util.function.BooleanSupplier gone) {
+        sharedWaits.incrementAndGet();
+        try {
+            while (true) {
+                try {
+                    return other.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    if (gone.getAsBoolean()) {
+                        return null;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return null;
+        } finally {
+            sharedWaits.decrementAndGet();
+        }
+    }
+
+    private Built buildOnce(FlameResponseCache.Key key, java.util.function.LongSupplier estimatedBytes, Build build, Encode encode,
+                            java.util.function.BooleanSupplier goneNow, java.util.function.BooleanSupplier gone, boolean gzip)
+            throws IOException {
         long[] nanos = new long[5];
         FlameResponseCache.Entry entry;
         try {
@@ -372,6 +437,7 @@ final class RecordingApi {
                     () -> QueryLimits.run(gone, reserved / BYTES_PER_NODE, () -> {
                         long cpu = THREADS.getCurrentThreadCpuTime();
                         nanos[0] = System.nanoTime();
+                        buildStarted.accept(key);
                         Object result = build.run();
                         nanos[1] = System.nanoTime();
                         FlameResponseCache.Entry e = encode.encode(result);
