@@ -100,17 +100,23 @@ final class RecordingApi {
             return;
         }
         ProfileData data = load(key.id());
-        long reserved = gate.reservation(treeBytes(data));
-        FlameResponseCache.Entry entry = gate.run("a view", reserved, () -> QueryLimits.run(() -> false,
-                reserved / BYTES_PER_NODE, () -> {
-                    FlameResponseCache.Entry e = encode(((FlameGraphQuery) key.query()).run(data), true);
-                    e.gzip();
-                    return e;
-                }));
-        flames.put(key, entry);
-        if (library.findInfo(key.id()) == null) {
-            flames.removeRecording(key.id()); // deleted while the view was built
+        build(key, () -> treeBytes(data), () -> ((FlameGraphQuery) key.query()).run(data),
+                graph -> encode((FlameGraph) graph, true), () -> false, () -> false, true);
+        droppedIfDeleted(key);
+    }
+
+    /**
+     * Whether a recording of the view of key was deleted while a build no request waited for made it (the default
+     * view, an early one): then the cache drops what it holds of that recording.
+     */
+    private boolean droppedIfDeleted(FlameResponseCache.Key key) {
+        for (String id : new String[] {key.id(), key.otherId()}) {
+            if (id != null && !id.equals("runs") && library.findInfo(id) == null) {
+                flames.removeRecording(id);
+                return true;
+            }
         }
+        return false;
     }
 
     private static FlameResponseCache.Entry encode(FlameGraph graph, boolean binary) throws IOException {
@@ -677,13 +683,7 @@ final class RecordingApi {
                 return null;
             }
             Built built = build(key, v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
-            for (String id : new String[] {key.id(), key.otherId()}) {
-                if (id != null && !id.equals("runs") && library.findInfo(id) == null) {
-                    flames.removeRecording(id); // deleted while the view was built
-                    return null;
-                }
-            }
-            return new EarlyViews.View(key, built.entry(), built.timing());
+            return droppedIfDeleted(key) ? null : new EarlyViews.View(key, built.entry(), built.timing());
         });
     }
 
