@@ -152,9 +152,7 @@ final class IndexPage {
         }
         if (page.equals("recording") && viewable(query, keys.selection()) && rangeOk(query, "from", "to")) {
             StringBuilder q = new StringBuilder();
-            for (String key : keys.selection()) {
-                append(q, key, first(query, key));
-            }
+            appendAll(q, keys.selection(), query);
             append(q, "invert", "1".equals(first(query, "invert")) ? "true" : null);
             // the page reads the binary form on little-endian machines, which browsers run on
             append(q, "format", "binary");
@@ -169,9 +167,7 @@ final class IndexPage {
                 StringBuilder q = new StringBuilder();
                 append(q, "base", base);
                 append(q, "target", id);
-                for (String key : keys.diff()) {
-                    append(q, key, first(query, key));
-                }
+                appendAll(q, keys.diff(), query);
                 append(q, "format", "binary");
                 urls.add("/api/diff?" + q);
             }
@@ -199,13 +195,18 @@ final class IndexPage {
         if (viewable(query, plain) && wholeRange(query, "baseFrom", "baseTo") && wholeRange(query, "targetFrom", "targetTo")) {
             StringBuilder q2 = new StringBuilder();
             append(q2, "q", q);
-            for (String key : keys.runsDiff()) {
-                append(q2, key, first(query, key));
-            }
+            appendAll(q2, keys.runsDiff(), query);
             append(q2, "format", "binary");
             urls.add("/api/merged/diff?" + q2);
         }
         return urls;
+    }
+
+    /** Appends each of keys with the link's first value for it, in that order (as urls.js's pick). */
+    private static void appendAll(StringBuilder q, List<String> keys, Map<String, List<String>> query) {
+        for (String key : keys) {
+            append(q, key, first(query, key));
+        }
     }
 
     /** Whether a diff of runs' side names both ends, whole numbers, the first before the second, as its page checks. */
