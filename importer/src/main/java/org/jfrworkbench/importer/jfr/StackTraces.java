@@ -606,7 +606,6 @@ final class StackTraces {
     private void probeFrames(int n, ChunkResolver resolver, boolean keysHashed) {
         long[] keys = packedKeys;
         int[] out = frames;
-        FrameKeyMap map = chunkFrames;
         int hash = 0;
         long h = n;
         for (int i = 0; i < n; i++) {
@@ -614,13 +613,7 @@ final class StackTraces {
             if (!keysHashed) {
                 h = mixKey(h, key);
             }
-            int f = map.get(key);
-            if (f >= 0 && carried) {
-                f = confirmed(key >>> 32, f, resolver);
-            }
-            if (f < 0) {
-                f = newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
-            }
+            int f = frameOfKey(key, resolver);
             out[i] = f;
             // the stack table's hash, while the probes' cache misses are waited for anyway
             hash = hash * 31 + f;
@@ -653,15 +646,8 @@ final class StackTraces {
                 f = model[local];
             }
             if (f < 0) {
-                long key = keys[local];
                 int dropsBefore = drops;
-                f = chunkFrames.get(key);
-                if (f >= 0 && carried) {
-                    f = confirmed(key >>> 32, f, resolver);
-                }
-                if (f < 0) {
-                    f = newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
-                }
+                f = frameOfKey(keys[local], resolver);
                 if (drops != dropsBefore) {
                     Arrays.fill(model, -1);
                     helperFound = false;
@@ -684,6 +670,18 @@ final class StackTraces {
         for (int i = 0; i < n; i++) {
             packedKeys[i] = keys[locals[at + i]];
         }
+    }
+
+    /**
+     * The model frame of a packed frame key: one probe of {@link #chunkFrames}, its method confirmed where the frames
+     * are carried from an earlier key space, made when new.
+     */
+    private int frameOfKey(long key, ChunkResolver resolver) {
+        int f = chunkFrames.get(key);
+        if (f >= 0 && carried) {
+            f = confirmed(key >>> 32, f, resolver);
+        }
+        return f >= 0 ? f : newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
     }
 
     /** The model frame id of a chunk frame (method key, line, frame-type key), made (and remembered) when new. */
