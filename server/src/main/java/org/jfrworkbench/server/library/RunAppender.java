@@ -192,6 +192,8 @@ final class RunAppender {
             timings.step("keep");
             // the newer profile before the newer info: whoever sees this info loads this profile or a later one
             cache.put(id, data);
+            // as an upload's: the run's first inverted view is then not grouped per query (several times slower)
+            data.prepareInvertedGraphs();
             publish(info, entry);
             timings.step("index");
             return new Imported(info, old == null, timings);

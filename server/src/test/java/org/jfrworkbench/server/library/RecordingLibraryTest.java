@@ -70,6 +70,22 @@ class RecordingLibraryTest {
         }
     }
 
+    @Test
+    void aRunsInvertedGraphsArePreparedOnceAPartIsAdded() throws Exception {
+        try (RecordingLibrary library = open()) {
+            String id;
+            try (var in = Files.newInputStream(CHECKOUT)) {
+                id = library.addPart(library.stage(in), new RecordingLibrary.RunPart("svc-1", 1, false, 0), null, Map.of())
+                        .info().id();
+            }
+            awaitPrepared(library.loaded(id), "after the run's first part");
+            try (var in = Files.newInputStream(CHECKOUT)) {
+                library.addPart(library.stage(in), new RecordingLibrary.RunPart("svc-1", 2, true, 0), null, Map.of());
+            }
+            awaitPrepared(library.loaded(id), "after the run's next part");
+        }
+    }
+
     private static void awaitPrepared(ProfileData data, String when) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!data.invertedGraphsPrepared()) {
