@@ -6,9 +6,6 @@ import static org.jfrworkbench.ui.UiServer.enc;
 import static org.jfrworkbench.ui.UiServer.param;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
@@ -40,8 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the collapsed export, a recording against itself, the graph painted before the table is built).
  */
 class UiAnalysisIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path temp;
     static RunningServer server;
@@ -63,11 +57,7 @@ class UiAnalysisIT {
     }
 
     static String upload(Path file) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                        + "/api/recordings?name=" + file.getFileName()))
-                .POST(HttpRequest.BodyPublishers.ofFile(file)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(201, response.statusCode(), response.body());
-        return JSON.readTree(response.body()).get("id").asText();
+        return UiServer.upload(server, file, null);
     }
 
     static JsonNode get(String path) throws Exception {

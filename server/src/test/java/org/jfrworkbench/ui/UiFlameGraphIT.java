@@ -80,7 +80,7 @@ class UiFlameGraphIT {
         }
         hostile = upload(h + " 500\n", "hostile.txt");
         deep = upload(ServiceProfile.collapsed(300, 3), "deep.txt");
-        jfr = upload(null, null, TestRecordings.record(temp.resolve("checkout.jfr"), true, 800, false));
+        jfr = UiServer.upload(server, TestRecordings.record(temp.resolve("checkout.jfr"), true, 800, false), null);
     }
 
     @AfterAll
@@ -531,16 +531,6 @@ class UiFlameGraphIT {
     }
 
     private static String upload(String collapsed, String name) throws Exception {
-        return upload(collapsed, name, null);
-    }
-
-    private static String upload(String text, String name, Path file) throws Exception {
-        HttpRequest.BodyPublisher body = file != null ? HttpRequest.BodyPublishers.ofFile(file)
-                : HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8);
-        String fileName = name != null ? name : file.getFileName().toString();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.baseUrl() + "/api/recordings?name=" + fileName)).POST(body).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() / 100 == 2, response.body());
-        return (String) new ObjectMapper().readValue(response.body(), Map.class).get("id");
+        return UiServer.upload(server, name, null, HttpRequest.BodyPublishers.ofString(collapsed, StandardCharsets.UTF_8));
     }
 }

@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.jfrworkbench.ui.UiServer.param;
 
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Mouse;
@@ -32,8 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link LeakingRecording}: com.acme.Leak grows 1 MiB/s from Cache.put; GCs every 2 s, the last at 58 s).
  */
 class UiHeapIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path temp;
     static RunningServer server;
@@ -55,11 +49,7 @@ class UiHeapIT {
     }
 
     static String upload(String name, byte[] bytes) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                        + "/api/recordings?name=" + name)).POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, response.body());
-        return JSON.readTree(response.body()).get("id").asText();
+        return UiServer.upload(server, name, null, HttpRequest.BodyPublishers.ofByteArray(bytes));
     }
 
     @Test

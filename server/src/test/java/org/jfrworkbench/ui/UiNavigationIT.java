@@ -3,10 +3,6 @@ package org.jfrworkbench.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,10 +81,7 @@ class UiNavigationIT {
     }
 
     private static void upload(Path file) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create(server.baseUrl() + "/api/recordings?name=" + file.getFileName()))
-                .POST(HttpRequest.BodyPublishers.ofFile(file)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(201, response.statusCode(), response.body());
+        UiServer.upload(server, file, null);
     }
 
     @AfterAll

@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
@@ -38,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  * figures in one unit per view.
  */
 class UiRoughEdgesIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
     static final String LONG_NAME = "checkout-service-eu-west-1-2026-11-20T10-00-00-instance-";
 
     @TempDir
@@ -64,12 +57,7 @@ class UiRoughEdgesIT {
     }
 
     static String upload(byte[] bytes, String name, String labels) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                        + "/api/recordings?name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)
-                        + (labels == null ? "" : "&labels=" + labels)))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, response.body());
-        return JSON.readTree(response.body()).get("id").asText();
+        return UiServer.upload(server, name, labels, HttpRequest.BodyPublishers.ofByteArray(bytes));
     }
 
     static JsonNode get(String path) throws Exception {

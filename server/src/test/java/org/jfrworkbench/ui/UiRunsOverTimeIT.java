@@ -6,14 +6,11 @@ import static org.jfrworkbench.ui.UiServer.enc;
 import static org.jfrworkbench.ui.UiServer.param;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
@@ -33,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  * and one recording compared with itself at two ranges from its timeline.
  */
 class UiRunsOverTimeIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long T0 = JfrWriter.START_NANOS;
 
     @TempDir
@@ -59,11 +55,7 @@ class UiRunsOverTimeIT {
     }
 
     static String upload(String name, String labels, byte[] body) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                        + "/api/recordings?name=" + name + "&labels=" + labels))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, response.body());
-        return JSON.readTree(response.body()).get("id").asText();
+        return UiServer.upload(server, name, labels, HttpRequest.BodyPublishers.ofByteArray(body));
     }
 
     /** Drags across a brush's overlay from one fraction of its width to another. */
@@ -236,7 +228,7 @@ class UiRunsOverTimeIT {
     @Test
     void markupInRunNamesAndLabelsIsShownAsText() throws Exception {
         String name = "<img src=x onerror=window.__pwned=1>";
-        upload(enc(name), "service=hostile," + enc("team=<script>window.__pwned=1</script>"),
+        upload(name, "service=hostile,team=<script>window.__pwned=1</script>",
                 ServiceRun.of(T0 + 20_000_000_000L, 50, 10, i -> "work"));
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {

@@ -1,6 +1,7 @@
 package org.jfrworkbench.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.URI;
@@ -47,6 +48,23 @@ final class UiServer {
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), path + ": " + response.body());
         return JSON.readTree(response.body());
+    }
+
+    /**
+     * Uploads body as a recording named name, with labels ({@code k=v,k=v}, or null); its id. An answer other than 201
+     * (stored) or 200 (stored before) fails the test.
+     */
+    static String upload(RunningServer server, String name, String labels, HttpRequest.BodyPublisher body) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
+                        + "/api/recordings?name=" + enc(name) + (labels == null ? "" : "&labels=" + enc(labels))))
+                .POST(body).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, name + ": " + response.body());
+        return JSON.readTree(response.body()).get("id").asText();
+    }
+
+    /** Uploads a file under its own name. */
+    static String upload(RunningServer server, Path file, String labels) throws Exception {
+        return upload(server, file.getFileName().toString(), labels, HttpRequest.BodyPublishers.ofFile(file));
     }
 
     /** A URL's query parameter, decoded; null when it has none of that name. */

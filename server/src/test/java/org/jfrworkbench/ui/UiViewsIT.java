@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.jfrworkbench.ui.UiServer.enc;
 import static org.jfrworkbench.ui.UiServer.param;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
@@ -38,8 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot show anything, and the pages at tablet and phone widths and in dark mode.
  */
 class UiViewsIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path temp;
     static RunningServer server;
@@ -61,11 +54,7 @@ class UiViewsIT {
     }
 
     static String upload(Path file, String labels) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
-                        + "/api/recordings?name=" + file.getFileName() + (labels == null ? "" : "&labels=" + labels)))
-                .POST(HttpRequest.BodyPublishers.ofFile(file)).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() == 201 || response.statusCode() == 200, response.body());
-        return JSON.readTree(response.body()).get("id").asText();
+        return UiServer.upload(server, file, labels);
     }
 
     static JsonNode get(String path) throws Exception {
