@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,8 +30,8 @@ class AnalysisOptionsApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        a = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
-        b = server.upload("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")));
+        a = server.uploadFixture("a");
+        b = server.uploadFixture("b");
         shop = server.upload("?name=shop", RecordingsApiTest.STACKS);
     }
 

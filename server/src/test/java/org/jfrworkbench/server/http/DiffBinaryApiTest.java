@@ -5,18 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,12 +29,8 @@ class DiffBinaryApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        a = upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
-        b = upload("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")));
-    }
-
-    private static String upload(String query, byte[] body) throws Exception {
-        return server.upload(query, body);
+        a = server.uploadFixture("a");
+        b = server.uploadFixture("b");
     }
 
     @AfterAll
@@ -88,11 +80,7 @@ class DiffBinaryApiTest {
     }
 
     private static HttpResponse<byte[]> fetch(String path, boolean gzip) throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.base + path));
-        if (gzip) {
-            r.header("Accept-Encoding", "gzip");
-        }
-        return server.http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return server.getBytes(path, gzip);
     }
 
     @Test
@@ -167,8 +155,8 @@ class DiffBinaryApiTest {
 
     @Test
     void aRepeatedDiffComesFromTheCacheUntilEitherRecordingIsDeleted() throws Exception {
-        String base = upload("?name=diff-base", "main;work;parse 5\nmain;work;sort 3\nmain;idle 2\n".getBytes(StandardCharsets.UTF_8));
-        String target = upload("?name=diff-target", "main;work;parse 9\nmain;idle 1\n".getBytes(StandardCharsets.UTF_8));
+        String base = server.upload("?name=diff-base", "main;work;parse 5\nmain;work;sort 3\nmain;idle 2\n");
+        String target = server.upload("?name=diff-target", "main;work;parse 9\nmain;idle 1\n");
         for (boolean binary : new boolean[] {true, false}) {
             String query = "/api/diff?base=" + base + "&target=" + target + (binary ? "&format=binary" : "");
             HttpResponse<byte[]> first = fetch(query, false);
@@ -193,8 +181,8 @@ class DiffBinaryApiTest {
 
     @Test
     void weightsPast32BitsTravelAsDoubles() throws Exception {
-        String heavy = upload("?name=heavy&kind=alloc", "main;alloc;big 5000000000\nmain;alloc;small 7\n".getBytes(StandardCharsets.UTF_8));
-        String light = upload("?name=light&kind=alloc", "main;alloc;big 5\n".getBytes(StandardCharsets.UTF_8));
+        String heavy = server.upload("?name=heavy&kind=alloc", "main;alloc;big 5000000000\nmain;alloc;small 7\n");
+        String light = server.upload("?name=light&kind=alloc", "main;alloc;big 5\n");
         Binary bin = Binary.decode(fetch("/api/diff?base=" + light + "&target=" + heavy + "&kind=alloc&format=binary", false).body());
         assertEquals("f64", bin.header().get("columns").get("weight").asText());
         assertEquals(5_000_000_007L, (long) bin.target()[0]);

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -16,7 +13,6 @@ import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,8 +34,8 @@ class EarlyDiffApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        a = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
-        b = server.upload("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")));
+        a = server.uploadFixture("a");
+        b = server.uploadFixture("b");
     }
 
     @AfterAll
@@ -48,8 +44,7 @@ class EarlyDiffApiTest {
     }
 
     private static HttpResponse<byte[]> fetch(String path) throws Exception {
-        return server.http.send(HttpRequest.newBuilder(URI.create(server.base + path)).header("Accept-Encoding", "gzip").build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        return server.getBytes(path, true);
     }
 
     /** The diff URL the page of link names in its head, as the browser asks for it. */

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,7 @@ class FlameBinaryApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        jfrId = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
+        jfrId = server.uploadFixture("a");
     }
 
     @AfterAll
@@ -76,11 +75,7 @@ class FlameBinaryApiTest {
     }
 
     private static HttpResponse<byte[]> fetch(String path, boolean gzip) throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.base + path));
-        if (gzip) {
-            r.header("Accept-Encoding", "gzip");
-        }
-        return server.http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return server.getBytes(path, gzip);
     }
 
     @Test

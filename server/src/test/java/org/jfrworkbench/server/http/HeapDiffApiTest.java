@@ -27,18 +27,14 @@ class HeapDiffApiTest {
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
         // 1 object in 4 sampled: a few hundred live samples a side, as a real recording has
-        leaking = upload("leaking.jfr", LeakingRecording.write(1L << 20, 0.25, 7));
-        steady = upload("steady.jfr", LeakingRecording.write(1L << 16, 0.25, 8));
-        counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
+        leaking = server.upload("?name=leaking.jfr", LeakingRecording.write(1L << 20, 0.25, 7));
+        steady = server.upload("?name=steady.jfr", LeakingRecording.write(1L << 16, 0.25, 8));
+        counted = server.upload("?name=leak-counted.jfr", CountedLeakRecording.write(true));
     }
 
     @AfterAll
     static void stop() throws Exception {
         server.close();
-    }
-
-    static String upload(String name, byte[] file) throws Exception {
-        return server.upload("?name=" + name, file);
     }
 
     /** Two GCs the JVM counted: the counts are the classes' bytes, and an exact change is a change. */

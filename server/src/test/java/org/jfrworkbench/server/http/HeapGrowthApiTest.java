@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,18 +38,14 @@ class HeapGrowthApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        exact = upload("leak-exact.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1));
-        counted = upload("leak-counted.jfr", CountedLeakRecording.write(true));
-        countsOnly = upload("leak-counts-only.jfr", CountedLeakRecording.write(false));
+        exact = server.upload("?name=leak-exact.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1));
+        counted = server.upload("?name=leak-counted.jfr", CountedLeakRecording.write(true));
+        countsOnly = server.upload("?name=leak-counts-only.jfr", CountedLeakRecording.write(false));
     }
 
     @AfterAll
     static void stop() throws Exception {
         server.close();
-    }
-
-    static String upload(String name, byte[] file) throws Exception {
-        return server.upload("?name=" + name, file);
     }
 
     @Test
@@ -109,7 +104,7 @@ class HeapGrowthApiTest {
     void withSparseSamplesTheLeakStillRanksFirstWithinAQuarterOfItsRate() throws Exception {
         List<String> errors = new ArrayList<>();
         for (long seed = 1; seed <= 10; seed++) {
-            String id = upload("leak-sparse-" + seed + ".jfr", LeakingRecording.write(LEAK_RATE, 1.0 / 16, seed));
+            String id = server.upload("?name=leak-sparse-" + seed + ".jfr", LeakingRecording.write(LEAK_RATE, 1.0 / 16, seed));
             JsonNode first = server.get("/api/recordings/" + id + "/heap/growth").json().get("suspects").get(0);
             assertEquals(LeakingRecording.LEAK, first.get("class").asText(), "seed " + seed + ": " + first);
             double error = first.get("bytesPerSecond").asDouble() / LEAK_RATE - 1;
@@ -121,7 +116,7 @@ class HeapGrowthApiTest {
 
     @Test
     void aSingleLargeObjectIsAStepThatRanksAfterTheLeakHoweverSteep() throws Exception {
-        String id = upload("leak-blip.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1, 96L << 20));
+        String id = server.upload("?name=leak-blip.jfr", LeakingRecording.write(LEAK_RATE, 1.0, 1, 96L << 20));
         JsonNode suspects = server.get("/api/recordings/" + id + "/heap/growth").json().get("suspects");
         assertEquals(LeakingRecording.LEAK, suspects.get(0).get("class").asText(), suspects.toString());
         JsonNode blip = null;
@@ -245,7 +240,7 @@ class HeapGrowthApiTest {
         TestServer.Reply limit = server.get("/api/recordings/" + exact + "/heap/growth?limit=0");
         assertEquals(400, limit.status(), limit.body());
         assertTrue(limit.body().contains("limit"), limit.body());
-        String noGcs = upload("cpu.txt", "a;b 5\n".getBytes(StandardCharsets.UTF_8));
+        String noGcs = server.upload("?name=cpu.txt", "a;b 5\n");
         TestServer.Reply none = server.get("/api/recordings/" + noGcs + "/heap/growth");
         assertEquals(400, none.status(), none.body());
         assertTrue(none.body().contains("no GC events"), none.body());

@@ -44,10 +44,10 @@ class LiveOlderObjectsApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        sampled = upload("older-sampled.jfr", OlderObjectsRecording.write(false, false));
-        counted = upload("older-counted.jfr", OlderObjectsRecording.write(true, false));
-        concurrent = upload("older-concurrent.jfr", OlderObjectsRecording.write(true, true));
-        remark = upload("older-remark.jfr", OlderObjectsRecording.write(true, true, true));
+        sampled = server.upload("?name=older-sampled.jfr", OlderObjectsRecording.write(false, false));
+        counted = server.upload("?name=older-counted.jfr", OlderObjectsRecording.write(true, false));
+        concurrent = server.upload("?name=older-concurrent.jfr", OlderObjectsRecording.write(true, true));
+        remark = server.upload("?name=older-remark.jfr", OlderObjectsRecording.write(true, true, true));
     }
 
     @AfterAll
@@ -154,9 +154,5 @@ class LiveOlderObjectsApiTest {
             m.put(c.get("class").asText(), c);
         }
         return m;
-    }
-
-    static String upload(String name, byte[] file) throws Exception {
-        return server.upload("?name=" + name, file);
     }
 }

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +20,6 @@ import java.util.Random;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,7 +51,7 @@ class SandwichApiTest {
             text.append(stack).append(' ').append(weight).append('\n');
         }
         collapsedId = server.upload("?name=sandwich", text.toString());
-        jfrId = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
+        jfrId = server.uploadFixture("a");
     }
 
     @AfterAll

@@ -38,17 +38,13 @@ class SelectedSamplesApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 256 << 20, null);
-        id = upload(CHECKOUT);
-        otherId = upload(AFTER);
+        id = server.upload(CHECKOUT);
+        otherId = server.upload(AFTER);
         JsonNode rec = server.get("/api/recordings/" + id).json();
         duration = rec.get("durationMillis").asLong();
         rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
         assertTrue(rec.get("kinds").has("cpu") && rec.get("kinds").has("alloc"), rec.get("kinds").toString());
         assertTrue(threads.size() >= 3, "threads: " + threads);
-    }
-
-    static String upload(Path file) throws Exception {
-        return server.upload(file);
     }
 
     @AfterAll

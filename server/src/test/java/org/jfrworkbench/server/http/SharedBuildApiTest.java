@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +34,8 @@ class SharedBuildApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        a = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
-        b = server.upload("?name=fixture-b.jfr", Files.readAllBytes(JfrFixture.recording("b")));
+        a = server.uploadFixture("a");
+        b = server.uploadFixture("b");
     }
 
     @AfterAll

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfrworkbench.importer.ImportLimits;
 import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.server.library.RecordingLibrary;
+import org.jfrworkbench.testkit.JfrFixture;
 
 /** A real server on a random loopback port over a data dir, and a small HTTP client for it. */
 final class TestServer implements AutoCloseable {
@@ -98,6 +99,20 @@ final class TestServer implements AutoCloseable {
     /** Uploads collapsed stacks ({@code frame;frame;frame weight} lines) and gives their id. */
     String upload(String query, String collapsed) throws Exception {
         return upload(query, collapsed.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Uploads the test kit's small JDK recording of that name ("a" or "b", {@link JfrFixture}) as fixture-NAME.jfr. */
+    String uploadFixture(String name) throws Exception {
+        return upload("?name=fixture-" + name + ".jfr", java.nio.file.Files.readAllBytes(JfrFixture.recording(name)));
+    }
+
+    /** GET path as bytes, asking for gzip or not, with the response's headers. */
+    HttpResponse<byte[]> getBytes(String path, boolean gzip) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(base + path));
+        if (gzip) {
+            r.header("Accept-Encoding", "gzip");
+        }
+        return http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     /** Uploads a file under its own name and gives its id. */

@@ -70,10 +70,6 @@ class ThreadStatesAndSourcesTest {
         return TestServer.JSON.readTree(r[1]);
     }
 
-    static String upload(Path file) throws Exception {
-        return server.upload(file);
-    }
-
     static long flameTotal(String id, String query) throws Exception {
         TestServer.Reply r = server.get("/api/recordings/" + id + "/flame?" + query);
         assertEquals(200, r.status(), r.body());
@@ -89,7 +85,7 @@ class ThreadStatesAndSourcesTest {
         assertEquals(states.get("STATE_SLEEPING"), kinds.get("wall").get("states").get("STATE_SLEEPING").asLong());
         assertFalse(kinds.get("cpu").get("states").has("STATE_SLEEPING"), "a sleeping thread is never cpu");
 
-        String id = upload(file);
+        String id = server.upload(file);
         JsonNode rec = server.get("/api/recordings/" + id).json();
         assertEquals(kinds.get("wall"), rec.get("kinds").get("wall"), "HTTP metadata and CLI summary agree");
         long sleeping = states.get("STATE_SLEEPING");
@@ -132,7 +128,7 @@ class ThreadStatesAndSourcesTest {
         assertEquals(jdk, cpu.get("sources").get("jdk").get("samples").asLong());
         assertEquals(profiler, cpu.get("sources").get("async-profiler").get("samples").asLong());
 
-        String id = upload(file);
+        String id = server.upload(file);
         assertEquals(profiler, flameTotal(id, "kind=cpu"), "one source by default, not the sum");
         assertEquals(jdk, flameTotal(id, "kind=cpu&source=jdk"));
         assertEquals(profiler, flameTotal(id, "kind=cpu&source=async-profiler"));

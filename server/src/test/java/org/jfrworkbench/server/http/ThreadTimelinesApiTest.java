@@ -3,11 +3,9 @@ package org.jfrworkbench.server.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfrworkbench.testkit.JfrFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +21,7 @@ class ThreadTimelinesApiTest {
     @BeforeAll
     static void start() throws Exception {
         server = new TestServer(data, 64 << 20, null);
-        id = server.upload("?name=fixture-a.jfr", Files.readAllBytes(JfrFixture.recording("a")));
+        id = server.uploadFixture("a");
     }
 
     @AfterAll
