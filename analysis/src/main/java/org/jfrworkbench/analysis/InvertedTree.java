@@ -22,17 +22,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class InvertedTree {
     /**
-     * Per node, side by side, its name, the end of its subtree and its {@link #chain} entry: an inverted graph reads
-     * them together per answer node and per child it pushes, in the order the buckets hand the groups out, not in
-     * the part's, one cache line where a column each took three.
+     * Per node, side by side, its name, the end of its subtree, its {@link #chain} entry and its type where its members
+     * agree: an inverted graph reads them together per answer node and per child it pushes, in the order the buckets
+     * hand the groups out, not in the part's; 16 bytes a node, so that one never straddles two cache lines, where a
+     * column each took four misses.
      */
     private final int[] node;
     private static final int NAME = 0;
     private static final int END = 1;
     private static final int CHAIN = 2;
-    private static final int STRIDE = 3;
-    /** Per node, its type where its members agree (read for the nodes an answer takes only). */
-    private final byte[] type;
+    private static final int TYPE = 3;
+    private static final int STRIDE = 4;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
@@ -47,9 +47,8 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, byte[] type, int[] parent, int[] origins, int[] target, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
         this.node = node;
-        this.type = type;
         this.parent = parent;
         this.origins = origins;
         this.target = target;
@@ -88,7 +87,7 @@ final class InvertedTree {
     String typeName(int n, Weights w) {
         int at = -2 - chain(n);
         if (at < 0) {
-            return CallTree.TYPE_NAMES[type[n]];
+            return CallTree.TYPE_NAMES[node[STRIDE * n + TYPE]];
         }
         int origin = w.first(n) - 1;
         // the last run starting at or before that origin
@@ -107,56 +106,109 @@ final class InvertedTree {
 
     /**
      * Per node, the selected weight and samples ending there or below it (its total), and where the part has nodes of
-     * mixed types the first selected origin there, in arrays of {@link QueryArrays} that the caller gives back
-     * ({@link Weights#release}).
+     * mixed types the first selected origin there, side by side in one array of {@link QueryArrays} that the caller
+     * gives back ({@link Weights#release}): an inverted graph reads a node's figures together, at random, per child
+     * it pushes. Where every sample weighs the same only the counts are kept (4 bytes a node, 8 with the first origin,
+     * where weight, samples and first in three columns took 16 and three misses).
      */
     Weights weigh(TreeWeights w) {
+        return w.unit() > 0 ? weighCounts(w) : weighWeights(w);
+    }
+
+    private Weights weighCounts(TreeWeights w) {
         int n = parent.length;
-        long[] total = QueryArrays.longs(n);
-        int[] samples = QueryArrays.ints(n);
-        int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
+        long unit = w.unit();
+        boolean firsts = hasMixedTypes();
+        int stride = firsts ? 2 : 1;
+        int[] acc = QueryArrays.ints(stride * n);
+        for (int i = 0; i < origins.length; i++) {
+            int s = w.selfSamples(origins[i]);
+            if (s > 0) {
+                int t = stride * target[i];
+                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
+                if (firsts && acc[t] == 0) {
+                    acc[t + 1] = i + 1;
+                }
+                acc[t] += s;
+            }
+        }
+        int reached = 0;
+        int[] buckets = new int[65];
+        if (firsts) {
+            for (int i = n - 1; i > 0; i--) {
+                int s = acc[2 * i];
+                if (s > 0) {
+                    int p = 2 * parent[i];
+                    int first = acc[2 * i + 1];
+                    if (acc[p] == 0 || first < acc[p + 1]) {
+                        acc[p + 1] = first;
+                    }
+                    acc[p] += s;
+                    buckets[GroupHeap.bucket(unit * s, s)]++;
+                    reached++;
+                }
+            }
+        } else {
+            for (int i = n - 1; i > 0; i--) {
+                int s = acc[i];
+                if (s > 0) {
+                    acc[parent[i]] += s;
+                    buckets[GroupHeap.bucket(unit * s, s)]++;
+                    reached++;
+                }
+            }
+        }
+        return new Weights(unit, acc, stride, null, reached, buckets);
+    }
+
+    private Weights weighWeights(TreeWeights w) {
+        int n = parent.length;
+        // per node its total weight, then its samples in the low half and its first origin in the high half
+        long[] acc = QueryArrays.longs(2 * n);
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
             if (s > 0) {
-                int t = target[i];
-                total[t] += w.self(o);
-                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (first != null && samples[t] == 0) {
-                    first[t] = i + 1;
+                int t = 2 * target[i];
+                acc[t] += w.self(o);
+                if ((int) acc[t + 1] == 0) {
+                    acc[t + 1] = (long) (i + 1) << 32;
                 }
-                samples[t] += s;
+                acc[t + 1] += s;
             }
         }
         int reached = 0;
         int[] buckets = new int[65];
         boolean weightless = false;
         for (int i = n - 1; i > 0; i--) {
-            int s = samples[i];
+            long sf = acc[2 * i + 1];
+            int s = (int) sf;
             if (s > 0) {
-                int p = parent[i];
-                long t = total[i];
-                if (first != null && (samples[p] == 0 || first[i] < first[p])) {
-                    first[p] = first[i];
+                int p = 2 * parent[i];
+                long t = acc[2 * i];
+                long pf = acc[p + 1];
+                if ((int) pf == 0 || sf >>> 32 < pf >>> 32) {
+                    pf = sf & 0xFFFF_FFFF_0000_0000L | pf & 0xFFFF_FFFFL;
                 }
-                total[p] += t;
-                samples[p] += s;
+                acc[p + 1] = pf + s;
+                acc[p] += t;
                 buckets[GroupHeap.bucket(t, s)]++;
                 weightless |= t == 0;
                 reached++;
             }
         }
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(total, samples, first, reached, weightless && total[0] > 0 ? null : buckets);
+        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets);
     }
 
     /**
-     * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
-     * index of the first selected origin below it; reached: the nodes with samples, and how many per bucket
-     * ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}). Its arrays are of
-     * {@link QueryArrays}, which the caller gives back ({@link #release}).
+     * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
+     * the index of the first selected origin below it: counted (unit above 0) in counts, stride ints a node (count,
+     * first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
+     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}).
+     * Its arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long[] totals, int[] counts, int[] firsts, int reached, int[] buckets) {
+    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets) {
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
@@ -178,27 +230,26 @@ final class InvertedTree {
         }
 
         long total(int node) {
-            return totals[node];
+            return counts != null ? unit * counts[stride * node] : wide[2 * node];
         }
 
         int samples(int node) {
-            return counts[node];
+            return counts != null ? counts[stride * node] : (int) wide[2 * node + 1];
         }
 
         int first(int node) {
-            return firsts[node];
+            return counts != null ? counts[2 * node + 1] : (int) (wide[2 * node + 1] >>> 32);
         }
 
         void release() {
-            QueryArrays.give(totals);
             QueryArrays.give(counts);
-            QueryArrays.give(firsts);
+            QueryArrays.give(wide);
         }
     }
 
-    /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /** Heap bytes: 20 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 144 + 17L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 20L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
@@ -304,8 +355,9 @@ final class InvertedTree {
             node[STRIDE * i + NAME] = b.name[i];
             node[STRIDE * i + END] = b.end[i];
             node[STRIDE * i + CHAIN] = b.chain[i];
+            node[STRIDE * i + TYPE] = b.type[i];
         }
-        return new InvertedTree(node, Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.parent, b.size), origins, b.target,
+        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target,
                 Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
@@ -332,7 +384,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 17;
+            room -= 20;
             if (room < 0) {
                 throw new TooLarge();
             }
