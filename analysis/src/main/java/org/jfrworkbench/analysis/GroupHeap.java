@@ -98,6 +98,17 @@ final class GroupHeap {
         return g;
     }
 
+    /** The group {@link #pop} would return now, -1 if none; removes nothing. */
+    int peek() {
+        if (size == 0) {
+            return -1;
+        }
+        while (head[top] < 0) {
+            top--;
+        }
+        return head[top];
+    }
+
     int parent(int g) {
         return parent[g];
     }

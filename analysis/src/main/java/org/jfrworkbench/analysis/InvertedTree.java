@@ -67,6 +67,14 @@ final class InvertedTree {
         return node[STRIDE * at + END];
     }
 
+    /**
+     * Reads the node's entry and its weights, for nothing but to have their cache lines on their way: a graph touches
+     * the group it will expand next while it expands this one, so that their misses overlap.
+     */
+    int touch(int at, Weights w) {
+        return node[STRIDE * at + CHAIN] + w.samples(at);
+    }
+
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
     boolean hasMixedTypes() {
         return mixed.length > 0;
