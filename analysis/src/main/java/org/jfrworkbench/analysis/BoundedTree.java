@@ -83,7 +83,7 @@ final class BoundedTree {
     private long expandInverted(int emitted, int at) {
         InvertedTree.Weights iw = invWeights;
         long self = iw.total(at);
-        for (int c = at + 1, end = inv.end(at); c < end; c = inv.end(c)) {
+        for (int c = inv.children(at), end = inv.children(at + 1); c < end; c++) {
             int count = iw.samples(c);
             if (count > 0) {
                 long total = iw.total(c);

@@ -15,21 +15,22 @@ import java.util.concurrent.TimeUnit;
  * up the call tree from there as it always did. On deep stacks the whole inverted trie has 25 times the nodes of the
  * call tree, nearly all on such single paths; this part has about one node per origin.
  *
- * <p>Nodes are in pre-order with children by name, so a query adds its origins' weights to their nodes and sums
- * them in one backward pass, where grouping each level's members by name cost a cache miss per member and query.
+ * <p>Nodes are breadth first, each node's children after one another by name, so a query adds its origins' weights
+ * to their nodes and sums them in one backward pass, where grouping each level's members by name cost a cache miss
+ * per member and query.
  * An answer node's type is its first member's (members ordered by their origin's pre-order), as in
  * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
  */
 final class InvertedTree {
     /**
-     * Per node, side by side, its name, the end of its subtree, its {@link #chain} entry and its type where its members
+     * Per node, side by side, its name, its first child, its {@link #chain} entry and its type where its members
      * agree: an inverted graph reads them together per answer node and per child it pushes, in the order the buckets
      * hand the groups out, not in the part's; 16 bytes a node, so that one never straddles two cache lines, where a
-     * column each took four misses.
+     * column each took four misses. One entry more than nodes: its first child ends the last node's children.
      */
     private final int[] node;
     private static final int NAME = 0;
-    private static final int END = 1;
+    private static final int KIDS = 1;
     private static final int CHAIN = 2;
     private static final int TYPE = 3;
     private static final int STRIDE = 4;
@@ -63,16 +64,18 @@ final class InvertedTree {
         return node[STRIDE * at + NAME];
     }
 
-    int end(int at) {
-        return node[STRIDE * at + END];
+    /** The node's first child; its children are the nodes from there to the next node's first child. */
+    int children(int at) {
+        return node[STRIDE * at + KIDS];
     }
 
     /**
-     * Reads the node's entry and its weights, for nothing but to have their cache lines on their way: a graph touches
-     * the group it will expand next while it expands this one, so that their misses overlap.
+     * Reads the node's entry, its weights and its children's, for nothing but to have their cache lines on their way:
+     * a graph touches the group it will expand next while it expands this one, so that their misses overlap.
      */
     int touch(int at, Weights w) {
-        return node[STRIDE * at + CHAIN] + w.samples(at);
+        int kids = node[STRIDE * at + KIDS];
+        return w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
     }
 
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
@@ -271,7 +274,7 @@ final class InvertedTree {
     }
 
     /**
-     * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes in pre-order; null
+     * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes breadth first; null
      * where that would take more than {@link #footprintBound} or share paths deeper than {@link #MAX_SHARED_DEPTH}
      * (inverted graphs are then grouped per query).
      */
@@ -358,15 +361,43 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        int[] node = new int[STRIDE * b.size];
-        for (int i = 0; i < b.size; i++) {
-            node[STRIDE * i + NAME] = b.name[i];
-            node[STRIDE * i + END] = b.end[i];
-            node[STRIDE * i + CHAIN] = b.chain[i];
-            node[STRIDE * i + TYPE] = b.type[i];
+        return breadthFirst(b, origins);
+    }
+
+    /**
+     * The built nodes (pre-order) renumbered breadth first, each node's children after one another in name order:
+     * a graph reads a node's children together, which in pre-order lie a subtree apart each, and the weighing's
+     * backward pass adds to parents that come in the same order as their children, a stream where pre-order's
+     * parents lay anywhere above.
+     */
+    private static InvertedTree breadthFirst(Builder b, int[] origins) {
+        int n = b.size;
+        int[] order = new int[n];
+        int[] renumbered = new int[n];
+        int[] node = new int[STRIDE * (n + 1)];
+        int placed = 1;
+        for (int at = 0; at < n; at++) {
+            int old = order[at];
+            node[STRIDE * at + NAME] = b.name[old];
+            node[STRIDE * at + KIDS] = placed;
+            node[STRIDE * at + CHAIN] = b.chain[old];
+            node[STRIDE * at + TYPE] = b.type[old];
+            for (int c = old + 1, end = b.end[old]; c < end; c = b.end[c]) {
+                renumbered[c] = placed;
+                order[placed++] = c;
+            }
         }
-        return new InvertedTree(node, Arrays.copyOf(b.parent, b.size), origins, b.target,
-                Arrays.copyOf(b.mixed, b.mixedSize));
+        node[STRIDE * n + KIDS] = n;
+        int[] parent = new int[n];
+        parent[0] = -1;
+        for (int at = 1; at < n; at++) {
+            parent[at] = renumbered[b.parent[order[at]]];
+        }
+        int[] target = b.target;
+        for (int i = 0; i < target.length; i++) {
+            target[i] = renumbered[target[i]];
+        }
+        return new InvertedTree(node, parent, origins, target, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
