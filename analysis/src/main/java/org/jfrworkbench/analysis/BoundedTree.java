@@ -178,7 +178,7 @@ final class BoundedTree {
             if (first < 0) {
                 int at = ~first;
                 int emitted = out.add(inv.name(at), parent, pending.total(g), 0, pending.samples(g),
-                        inv.typeName(at, invWeights));
+                        inv.typeName(at, invWeights, tree));
                 out.childDone(parent);
                 out.setSelf(emitted, expandInverted(emitted, at));
                 continue;

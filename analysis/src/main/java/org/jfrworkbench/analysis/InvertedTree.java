@@ -23,26 +23,29 @@ import java.util.concurrent.TimeUnit;
  */
 final class InvertedTree {
     /**
-     * Per node, side by side, its name, its first child, its {@link #chain} entry and its type where its members
-     * agree: an inverted graph reads them together per answer node and per child it pushes, in the order the buckets
-     * hand the groups out, not in the part's; 16 bytes a node, so that one never straddles two cache lines, where a
-     * column each took four misses. One entry more than nodes: its first child ends the last node's children.
+     * Per node, side by side, its name, its first child and its {@link #chain} entry, which tells its type too: an
+     * inverted graph reads them together per answer node and per child it pushes, in the order the buckets hand the
+     * groups out, not in the part's, where a column each took a miss each. One entry more than nodes: its first child
+     * ends the last node's children.
      */
     private final int[] node;
     private static final int NAME = 0;
     private static final int KIDS = 1;
     private static final int CHAIN = 2;
-    private static final int TYPE = 3;
-    private static final int STRIDE = 4;
+    private static final int STRIDE = 3;
+    /** A {@link #chain} entry below this is a node of mixed types, {@code MIXED + at} with at its runs in mixed. */
+    private static final int MIXED = Integer.MIN_VALUE;
+    /** Chain entries from here to -1 are nodes of two or more members of one type, {@code -1 - type}. */
+    private static final int SHARED = -128;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
     /**
-     * For nodes whose members' types differ (their {@link #chain} below -1), one after another: the number of
-     * runs, then per run of members of one type (members in origin order) the index in {@link #origins} of its first
-     * member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
+     * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
+     * number of runs, then per run of members of one type (members in origin order) the index in {@link #origins} of
+     * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
      * recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss each per
      * answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
@@ -84,8 +87,9 @@ final class InvertedTree {
     }
 
     /**
-     * The call-tree node where the node's one origin has reached, negative where it has two or more: -1, or for a node
-     * whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     * The call-tree node where the node's one origin has reached (whose type is the node's), negative where it has two
+     * or more: {@code -1 - type} where they agree in type, else {@code MIXED + at} with {@code at} where its runs start
+     * in {@link #mixed}.
      */
     int chain(int at) {
         return node[STRIDE * at + CHAIN];
@@ -95,11 +99,15 @@ final class InvertedTree {
      * The type of the node's first member that the selection reaches: where its members differ, of the run its first
      * selected origin ({@link Weights#first}) falls in.
      */
-    String typeName(int n, Weights w) {
-        int at = -2 - chain(n);
-        if (at < 0) {
-            return CallTree.TYPE_NAMES[node[STRIDE * n + TYPE]];
+    String typeName(int n, Weights w, CallTree tree) {
+        int chain = chain(n);
+        if (chain >= 0) {
+            return tree.typeName(chain);
         }
+        if (chain >= SHARED) {
+            return CallTree.TYPE_NAMES[-1 - chain];
+        }
+        int at = chain - MIXED;
         int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
@@ -258,9 +266,9 @@ final class InvertedTree {
         }
     }
 
-    /** Heap bytes: 20 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /** Heap bytes: 16 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 144 + 20L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
@@ -380,8 +388,7 @@ final class InvertedTree {
             int old = order[at];
             node[STRIDE * at + NAME] = b.name[old];
             node[STRIDE * at + KIDS] = placed;
-            node[STRIDE * at + CHAIN] = b.chain[old];
-            node[STRIDE * at + TYPE] = b.type[old];
+            node[STRIDE * at + CHAIN] = b.chain[old] == -1 ? -1 - b.type[old] : b.chain[old];
             for (int c = old + 1, end = b.end[old]; c < end; c = b.end[c]) {
                 renumbered[c] = placed;
                 order[placed++] = c;
@@ -423,7 +430,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 20;
+            room -= 16;
             if (room < 0) {
                 throw new TooLarge();
             }
@@ -518,7 +525,7 @@ final class InvertedTree {
                 if (room < 0) {
                     throw new TooLarge();
                 }
-                chain[node] = -2 - at;
+                chain[node] = MIXED + at;
             }
             if (up > 0) {
                 children(node, nextIds, nextMembers, 0, up, depth + 1);
