@@ -173,6 +173,10 @@ final class BoundedTree {
                 int next = pending.peek();
                 if (next >= 0 && node[pending.from(next)] < 0) {
                     touched += inv.touch(~node[pending.from(next)], invWeights);
+                    int after = pending.after(next);
+                    if (after >= 0 && node[pending.from(after)] < 0) {
+                        touched += inv.touchEntry(~node[pending.from(after)], invWeights);
+                    }
                 }
             }
             if (first < 0) {

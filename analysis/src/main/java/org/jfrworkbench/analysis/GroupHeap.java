@@ -109,6 +109,11 @@ final class GroupHeap {
         return head[top];
     }
 
+    /** The group after g in g's bucket, -1 if g is its bucket's last. */
+    int after(int g) {
+        return next[g];
+    }
+
     int parent(int g) {
         return parent[g];
     }

@@ -81,6 +81,10 @@ final class InvertedTree {
         return w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
     }
 
+    int touchEntry(int at, Weights w) {
+        return node[STRIDE * at + KIDS] + w.samples(at);
+    }
+
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
     boolean hasMixedTypes() {
         return mixed.length > 0;
