@@ -172,7 +172,7 @@ final class BoundedTree {
                 // the next group's lines on their way while this one is expanded (javac's recording: a tenth faster)
                 int next = pending.peek();
                 if (next >= 0 && node[pending.from(next)] < 0) {
-                    touched += inv.touch(~node[pending.from(next)], invWeights);
+                    touched += inv.touch(~node[pending.from(next)], invWeights, tree);
                     int after = pending.after(next);
                     if (after >= 0 && node[pending.from(after)] < 0) {
                         touched += inv.touchEntry(~node[pending.from(after)], invWeights);

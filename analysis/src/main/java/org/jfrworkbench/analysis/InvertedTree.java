@@ -76,9 +76,12 @@ final class InvertedTree {
      * Reads the node's entry, its weights and its children's, for nothing but to have their cache lines on their way:
      * a graph touches the group it will expand next while it expands this one, so that their misses overlap.
      */
-    int touch(int at, Weights w) {
+    int touch(int at, Weights w, CallTree tree) {
         int kids = node[STRIDE * at + KIDS];
-        return w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
+        int chain = node[STRIDE * at + CHAIN];
+        // and what its type is read from
+        int type = chain >= 0 ? tree.type(chain) : chain < SHARED ? mixed[chain - MIXED + 1] : 0;
+        return type + w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
     }
 
     int touchEntry(int at, Weights w) {
