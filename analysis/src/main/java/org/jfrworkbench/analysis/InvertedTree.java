@@ -280,7 +280,7 @@ final class InvertedTree {
 
     /**
      * What the profile cache counts for a tree's inverted part before it is made: 32 bytes per call-tree node. The
-     * generated deep stacks take about 11; a compiler's deep recursion (javac, async-profiler's cpu samples) about 23,
+     * generated deep stacks take about 11; a compiler's deep recursion (javac, async-profiler's cpu samples) about 28,
      * where its types differ between members on many shared paths. A part that would take more is not kept
      * ({@link #of} gives up).
      */
