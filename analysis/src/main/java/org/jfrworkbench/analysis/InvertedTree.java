@@ -45,9 +45,9 @@ final class InvertedTree {
     /**
      * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
      * number of runs, then per run of members of one type (members in origin order) the index in {@link #origins} of
-     * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
-     * recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss each per
-     * answer node and a scan of members per answer node cost several more, at several times the bytes.
+     * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep
+     * recursive recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss
+     * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
 
@@ -84,6 +84,7 @@ final class InvertedTree {
         return type + w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
     }
 
+    /** Reads the node's entry and weights only, for a group further ahead, whose children's lines are not known yet. */
     int touchEntry(int at, Weights w) {
         return node[STRIDE * at + KIDS] + w.samples(at);
     }
