@@ -110,7 +110,8 @@ final class Emitted {
             }
         }
         // children lists by a counting sort on the parent; each sorted by name (ids are ranks), "[other]" last
-        int[] start = new int[size + 1];
+        // the scratch arrays below from the pool: they are the answer's size, a megabyte and more for a large one
+        int[] start = QueryArrays.ints(size + 1);
         for (int i = 1; i < size; i++) {
             start[parent[i] + 1]++;
         }
@@ -122,8 +123,8 @@ final class Emitted {
         for (int i = 0; i < size; i++) {
             start[i + 1] += start[i];
         }
-        long[] children = new long[withOthers];
-        int[] fill = Arrays.copyOf(start, size);
+        long[] children = QueryArrays.extend(new long[0], withOthers);
+        int[] fill = QueryArrays.copyOf(start);
         for (int i = 1; i < size; i++) {
             children[fill[parent[i]]++] = (long) name[i] << 32 | i;
         }
@@ -146,8 +147,8 @@ final class Emitted {
         long[] samplesCol = new long[withOthers];
         int[] hits = new int[16];
         int hitCount = 0;
-        int[] stack = new int[Math.max(1, withOthers)];
-        int[] stackParent = new int[stack.length];
+        int[] stack = QueryArrays.extend(new int[0], Math.max(1, withOthers));
+        int[] stackParent = QueryArrays.extend(new int[0], stack.length);
         // where each node goes: the walk reads only what orders the answer (children, names in the order they are
         // met), and the weights follow in the order the nodes were chosen, not in the walk's jumps between them
         int[] at = QueryArrays.extend(new int[0], Math.max(1, size));
@@ -193,6 +194,11 @@ final class Emitted {
             samplesCol[to] = samples[e];
         }
         QueryArrays.give(at);
+        QueryArrays.give(start);
+        QueryArrays.give(fill);
+        QueryArrays.give(children);
+        QueryArrays.give(stack);
+        QueryArrays.give(stackParent);
         for (int i = withOthers - 1; i >= 0; i--) {
             count[i]++;
             if (parentCol[i] >= 0) {
@@ -203,7 +209,7 @@ final class Emitted {
                 search.literal(), search.matched(), search.share(), Arrays.copyOf(hits, hitCount));
         release();
         return new FlameGraph(selection.kind().id(), selection.unit(), totalCol.length == 0 ? 0 : totalCol[0],
-                samplesCol.length == 0 ? 0 : samplesCol[0], names.list(),
+                samplesCol.length == 0 ? 0 : samplesCol[0], names.done(),
                 new FlameGraph.Nodes(nameCol, parentCol, totalCol, selfCol, typeCol, count, samplesCol), found);
     }
 }

@@ -76,7 +76,7 @@ final class FlameLayout {
                     all == 0 ? 0 : (double) matched / all, c.hits());
         }
         return new FlameGraph(selection.kind().id(), selection.unit(), scaled(w.totalWeight(), scale), w.samples(),
-                names.list(), c.nodes(), found);
+                names.done(), c.nodes(), found);
     }
 
     /** The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold. */
@@ -470,8 +470,9 @@ final class FlameLayout {
             this.dict = dict;
             // room for half as many names as nodes at half load; it grows past that
             int capacity = Integer.highestOneBit(Math.max(16, Math.min(dict.size(), expected / 2)) - 1) << 2;
-            keys = new int[capacity];
-            values = new int[capacity];
+            // a megabyte and more for a large answer: from the pool, where each was a humongous allocation per query
+            keys = QueryArrays.ints(capacity);
+            values = QueryArrays.ints(capacity);
             if (withAll) {
                 list.add("all");
             }
@@ -519,8 +520,8 @@ final class FlameLayout {
         private void grow() {
             int[] oldKeys = keys;
             int[] oldValues = values;
-            keys = new int[oldKeys.length * 2];
-            values = new int[keys.length];
+            keys = QueryArrays.ints(oldKeys.length * 2);
+            values = QueryArrays.ints(keys.length);
             int mask = keys.length - 1;
             for (int i = 0; i < oldKeys.length; i++) {
                 if (oldKeys[i] != 0) {
@@ -532,9 +533,15 @@ final class FlameLayout {
                     values[h] = oldValues[i];
                 }
             }
+            QueryArrays.give(oldKeys);
+            QueryArrays.give(oldValues);
         }
 
-        List<String> list() {
+        /** The names in order, once the answer has them all: the table goes back to {@link QueryArrays}. */
+        List<String> done() {
+            QueryArrays.give(keys);
+            QueryArrays.give(values);
+            keys = values = null;
             return list;
         }
     }

@@ -98,6 +98,22 @@ final class GroupHeap {
         return g;
     }
 
+    /** The group {@link #pop} would return now, -1 if none; removes nothing. */
+    int peek() {
+        if (size == 0) {
+            return -1;
+        }
+        while (head[top] < 0) {
+            top--;
+        }
+        return head[top];
+    }
+
+    /** The group after g in g's bucket, -1 if g is its bucket's last. */
+    int after(int g) {
+        return next[g];
+    }
+
     int parent(int g) {
         return parent[g];
     }

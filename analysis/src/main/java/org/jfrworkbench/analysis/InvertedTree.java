@@ -15,41 +15,44 @@ import java.util.concurrent.TimeUnit;
  * up the call tree from there as it always did. On deep stacks the whole inverted trie has 25 times the nodes of the
  * call tree, nearly all on such single paths; this part has about one node per origin.
  *
- * <p>Nodes are in pre-order with children by name, so a query adds its origins' weights to their nodes and sums
- * them in one backward pass, where grouping each level's members by name cost a cache miss per member and query.
+ * <p>Nodes are breadth first, each node's children after one another by name, so a query adds its origins' weights
+ * to their nodes and sums them in one backward pass, where grouping each level's members by name cost a cache miss
+ * per member and query.
  * An answer node's type is its first member's (members ordered by their origin's pre-order), as in
  * {@link BoundedTree}; for the few nodes whose members differ in type they are kept to find the first one selected.
  */
 final class InvertedTree {
     /**
-     * Per node, side by side, its name, the end of its subtree and its {@link #chain} entry: an inverted graph reads
-     * them together per answer node and per child it pushes, in the order the buckets hand the groups out, not in
-     * the part's, one cache line where a column each took three.
+     * Per node, side by side, its name, its first child and its {@link #chain} entry, which tells its type too: an
+     * inverted graph reads them together per answer node and per child it pushes, in the order the buckets hand the
+     * groups out, not in the part's, where a column each took a miss each. One entry more than nodes: its first child
+     * ends the last node's children.
      */
     private final int[] node;
     private static final int NAME = 0;
-    private static final int END = 1;
+    private static final int KIDS = 1;
     private static final int CHAIN = 2;
     private static final int STRIDE = 3;
-    /** Per node, its type where its members agree (read for the nodes an answer takes only). */
-    private final byte[] type;
+    /** A {@link #chain} entry below this is a node of mixed types, {@code MIXED + at} with at its runs in mixed. */
+    private static final int MIXED = Integer.MIN_VALUE;
+    /** Chain entries from here to -1 are nodes of two or more members of one type, {@code -1 - type}. */
+    private static final int SHARED = -128;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
     private final int[] origins;
     private final int[] target;
     /**
-     * For nodes whose members' types differ (their {@link #chain} below -1), one after another: the number of
-     * runs, then per run of members of one type (members in origin order) the index in {@link #origins} of its first
-     * member's origin and the type. One flat column of runs, not a map of every member per node: deep recursive
-     * recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss each per
-     * answer node and a scan of members per answer node cost several more, at several times the bytes.
+     * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
+     * number of runs, then per run of members of one type (members in origin order) the index in {@link #origins} of
+     * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep
+     * recursive recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss
+     * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, byte[] type, int[] parent, int[] origins, int[] target, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
         this.node = node;
-        this.type = type;
         this.parent = parent;
         this.origins = origins;
         this.target = target;
@@ -64,8 +67,26 @@ final class InvertedTree {
         return node[STRIDE * at + NAME];
     }
 
-    int end(int at) {
-        return node[STRIDE * at + END];
+    /** The node's first child; its children are the nodes from there to the next node's first child. */
+    int children(int at) {
+        return node[STRIDE * at + KIDS];
+    }
+
+    /**
+     * Reads the node's entry, its weights and its children's, for nothing but to have their cache lines on their way:
+     * a graph touches the group it will expand next while it expands this one, so that their misses overlap.
+     */
+    int touch(int at, Weights w, CallTree tree) {
+        int kids = node[STRIDE * at + KIDS];
+        int chain = node[STRIDE * at + CHAIN];
+        // and what its type is read from
+        int type = chain >= 0 ? tree.type(chain) : chain < SHARED ? mixed[chain - MIXED + 1] : 0;
+        return type + w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
+    }
+
+    /** Reads the node's entry and weights only, for a group further ahead, whose children's lines are not known yet. */
+    int touchEntry(int at, Weights w) {
+        return node[STRIDE * at + KIDS] + w.samples(at);
     }
 
     /** Whether some node's members differ in type (then a query notes each node's first selected origin). */
@@ -74,8 +95,9 @@ final class InvertedTree {
     }
 
     /**
-     * The call-tree node where the node's one origin has reached, negative where it has two or more: -1, or for a node
-     * whose members' types differ, {@code -2 - at} with {@code at} where its runs start in {@link #mixed}.
+     * The call-tree node where the node's one origin has reached (whose type is the node's), negative where it has two
+     * or more: {@code -1 - type} where they agree in type, else {@code MIXED + at} with {@code at} where its runs start
+     * in {@link #mixed}.
      */
     int chain(int at) {
         return node[STRIDE * at + CHAIN];
@@ -85,11 +107,15 @@ final class InvertedTree {
      * The type of the node's first member that the selection reaches: where its members differ, of the run its first
      * selected origin ({@link Weights#first}) falls in.
      */
-    String typeName(int n, Weights w) {
-        int at = -2 - chain(n);
-        if (at < 0) {
-            return CallTree.TYPE_NAMES[type[n]];
+    String typeName(int n, Weights w, CallTree tree) {
+        int chain = chain(n);
+        if (chain >= 0) {
+            return tree.typeName(chain);
         }
+        if (chain >= SHARED) {
+            return CallTree.TYPE_NAMES[-1 - chain];
+        }
+        int at = chain - MIXED;
         int origin = w.first(n) - 1;
         // the last run starting at or before that origin
         int lo = 0;
@@ -107,56 +133,109 @@ final class InvertedTree {
 
     /**
      * Per node, the selected weight and samples ending there or below it (its total), and where the part has nodes of
-     * mixed types the first selected origin there, in arrays of {@link QueryArrays} that the caller gives back
-     * ({@link Weights#release}).
+     * mixed types the first selected origin there, side by side in one array of {@link QueryArrays} that the caller
+     * gives back ({@link Weights#release}): an inverted graph reads a node's figures together, at random, per child
+     * it pushes. Where every sample weighs the same only the counts are kept (4 bytes a node, 8 with the first origin,
+     * where weight, samples and first in three columns took 16 and three misses).
      */
     Weights weigh(TreeWeights w) {
+        return w.unit() > 0 ? weighCounts(w) : weighWeights(w);
+    }
+
+    private Weights weighCounts(TreeWeights w) {
         int n = parent.length;
-        long[] total = QueryArrays.longs(n);
-        int[] samples = QueryArrays.ints(n);
-        int[] first = hasMixedTypes() ? QueryArrays.ints(n) : null;
+        long unit = w.unit();
+        boolean firsts = hasMixedTypes();
+        int stride = firsts ? 2 : 1;
+        int[] acc = QueryArrays.ints(stride * n);
+        for (int i = 0; i < origins.length; i++) {
+            int s = w.selfSamples(origins[i]);
+            if (s > 0) {
+                int t = stride * target[i];
+                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
+                if (firsts && acc[t] == 0) {
+                    acc[t + 1] = i + 1;
+                }
+                acc[t] += s;
+            }
+        }
+        int reached = 0;
+        int[] buckets = new int[65];
+        if (firsts) {
+            for (int i = n - 1; i > 0; i--) {
+                int s = acc[2 * i];
+                if (s > 0) {
+                    int p = 2 * parent[i];
+                    int first = acc[2 * i + 1];
+                    if (acc[p] == 0 || first < acc[p + 1]) {
+                        acc[p + 1] = first;
+                    }
+                    acc[p] += s;
+                    buckets[GroupHeap.bucket(unit * s, s)]++;
+                    reached++;
+                }
+            }
+        } else {
+            for (int i = n - 1; i > 0; i--) {
+                int s = acc[i];
+                if (s > 0) {
+                    acc[parent[i]] += s;
+                    buckets[GroupHeap.bucket(unit * s, s)]++;
+                    reached++;
+                }
+            }
+        }
+        return new Weights(unit, acc, stride, null, reached, buckets);
+    }
+
+    private Weights weighWeights(TreeWeights w) {
+        int n = parent.length;
+        // per node its total weight, then its samples in the low half and its first origin in the high half
+        long[] acc = QueryArrays.longs(2 * n);
         for (int i = 0; i < origins.length; i++) {
             int o = origins[i];
             int s = w.selfSamples(o);
             if (s > 0) {
-                int t = target[i];
-                total[t] += w.self(o);
-                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (first != null && samples[t] == 0) {
-                    first[t] = i + 1;
+                int t = 2 * target[i];
+                acc[t] += w.self(o);
+                if ((int) acc[t + 1] == 0) {
+                    acc[t + 1] = (long) (i + 1) << 32;
                 }
-                samples[t] += s;
+                acc[t + 1] += s;
             }
         }
         int reached = 0;
         int[] buckets = new int[65];
         boolean weightless = false;
         for (int i = n - 1; i > 0; i--) {
-            int s = samples[i];
+            long sf = acc[2 * i + 1];
+            int s = (int) sf;
             if (s > 0) {
-                int p = parent[i];
-                long t = total[i];
-                if (first != null && (samples[p] == 0 || first[i] < first[p])) {
-                    first[p] = first[i];
+                int p = 2 * parent[i];
+                long t = acc[2 * i];
+                long pf = acc[p + 1];
+                if ((int) pf == 0 || sf >>> 32 < pf >>> 32) {
+                    pf = sf & 0xFFFF_FFFF_0000_0000L | pf & 0xFFFF_FFFFL;
                 }
-                total[p] += t;
-                samples[p] += s;
+                acc[p + 1] = pf + s;
+                acc[p] += t;
                 buckets[GroupHeap.bucket(t, s)]++;
                 weightless |= t == 0;
                 reached++;
             }
         }
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(total, samples, first, reached, weightless && total[0] > 0 ? null : buckets);
+        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets);
     }
 
     /**
-     * Per node the selection's total weight and samples, and (null without nodes of mixed types) one more than the
-     * index of the first selected origin below it; reached: the nodes with samples, and how many per bucket
-     * ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}). Its arrays are of
-     * {@link QueryArrays}, which the caller gives back ({@link #release}).
+     * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
+     * the index of the first selected origin below it: counted (unit above 0) in counts, stride ints a node (count,
+     * first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
+     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}).
+     * Its arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long[] totals, int[] counts, int[] firsts, int reached, int[] buckets) {
+    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets) {
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
@@ -178,32 +257,31 @@ final class InvertedTree {
         }
 
         long total(int node) {
-            return totals[node];
+            return counts != null ? unit * counts[stride * node] : wide[2 * node];
         }
 
         int samples(int node) {
-            return counts[node];
+            return counts != null ? counts[stride * node] : (int) wide[2 * node + 1];
         }
 
         int first(int node) {
-            return firsts[node];
+            return counts != null ? counts[2 * node + 1] : (int) (wide[2 * node + 1] >>> 32);
         }
 
         void release() {
-            QueryArrays.give(totals);
             QueryArrays.give(counts);
-            QueryArrays.give(firsts);
+            QueryArrays.give(wide);
         }
     }
 
-    /** Heap bytes: 17 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /** Heap bytes: 16 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
     long footprint() {
-        return 144 + 17L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 8L * origins.length + 4L * mixed.length;
     }
 
     /**
      * What the profile cache counts for a tree's inverted part before it is made: 32 bytes per call-tree node. The
-     * generated deep stacks take about 11; a compiler's deep recursion (javac, async-profiler's cpu samples) about 23,
+     * generated deep stacks take about 11; a compiler's deep recursion (javac, async-profiler's cpu samples) about 28,
      * where its types differ between members on many shared paths. A part that would take more is not kept
      * ({@link #of} gives up).
      */
@@ -212,7 +290,7 @@ final class InvertedTree {
     }
 
     /**
-     * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes in pre-order; null
+     * Groups the origins level by level, as {@link BoundedTree} does per query, into nodes breadth first; null
      * where that would take more than {@link #footprintBound} or share paths deeper than {@link #MAX_SHARED_DEPTH}
      * (inverted graphs are then grouped per query).
      */
@@ -299,14 +377,42 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        int[] node = new int[STRIDE * b.size];
-        for (int i = 0; i < b.size; i++) {
-            node[STRIDE * i + NAME] = b.name[i];
-            node[STRIDE * i + END] = b.end[i];
-            node[STRIDE * i + CHAIN] = b.chain[i];
+        return breadthFirst(b, origins);
+    }
+
+    /**
+     * The built nodes (pre-order) renumbered breadth first, each node's children after one another in name order:
+     * a graph reads a node's children together, which in pre-order lie a subtree apart each, and the weighing's
+     * backward pass adds to parents that come in the same order as their children, a stream where pre-order's
+     * parents lay anywhere above.
+     */
+    private static InvertedTree breadthFirst(Builder b, int[] origins) {
+        int n = b.size;
+        int[] order = new int[n];
+        int[] renumbered = new int[n];
+        int[] node = new int[STRIDE * (n + 1)];
+        int placed = 1;
+        for (int at = 0; at < n; at++) {
+            int old = order[at];
+            node[STRIDE * at + NAME] = b.name[old];
+            node[STRIDE * at + KIDS] = placed;
+            node[STRIDE * at + CHAIN] = b.chain[old] == -1 ? -1 - b.type[old] : b.chain[old];
+            for (int c = old + 1, end = b.end[old]; c < end; c = b.end[c]) {
+                renumbered[c] = placed;
+                order[placed++] = c;
+            }
         }
-        return new InvertedTree(node, Arrays.copyOf(b.type, b.size), Arrays.copyOf(b.parent, b.size), origins, b.target,
-                Arrays.copyOf(b.mixed, b.mixedSize));
+        node[STRIDE * n + KIDS] = n;
+        int[] parent = new int[n];
+        parent[0] = -1;
+        for (int at = 1; at < n; at++) {
+            parent[at] = renumbered[b.parent[order[at]]];
+        }
+        int[] target = b.target;
+        for (int i = 0; i < target.length; i++) {
+            target[i] = renumbered[target[i]];
+        }
+        return new InvertedTree(node, parent, origins, target, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
@@ -332,7 +438,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 17;
+            room -= 16;
             if (room < 0) {
                 throw new TooLarge();
             }
@@ -427,7 +533,7 @@ final class InvertedTree {
                 if (room < 0) {
                     throw new TooLarge();
                 }
-                chain[node] = -2 - at;
+                chain[node] = MIXED + at;
             }
             if (up > 0) {
                 children(node, nextIds, nextMembers, 0, up, depth + 1);

@@ -134,8 +134,10 @@ class FlameGraphQueryTest {
         assertTrue(part != null && part.hasMixedTypes(), "the case this test is for");
         BitSet worker = new BitSet();
         worker.set(h.thread("worker"));
+        // weighed (the samples' weights differ) and counted (each sample one), whose weights the part keeps apart
         for (Selection s : List.of(Selection.of(Kind.CPU), Selection.millis(Kind.CPU, 2_000L, 4_500L, null, false),
-                Selection.millis(Kind.CPU, 6_100L, 6_300L, null, false), Selection.millis(Kind.CPU, null, null, worker, false))) {
+                Selection.millis(Kind.CPU, 6_100L, 6_300L, null, false), Selection.millis(Kind.CPU, null, null, worker, false),
+                Selection.millis(Kind.CPU, 2_000L, 4_500L, null, true), Selection.millis(Kind.CPU, null, null, worker, true))) {
             for (int maxNodes : new int[] {1 << 20, 60, 7}) {
                 FlameGraph perQuery = inverted(d, s, maxNodes, false);
                 FlameGraph kept = inverted(d, s, maxNodes, true);
