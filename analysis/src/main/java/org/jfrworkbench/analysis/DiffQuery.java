@@ -35,10 +35,11 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         a.samples(base.kind());
         b.samples(target.kind());
         // the two sides are independent until they are merged: each weighed, cut and summed per method at once, and
-        // so each weighed in one pass (where its halves are not, the processors are busy)
+        // so each weighed in one pass (where its halves are not, the processors are busy); a side's totals are summed
+        // in its method sums' pass
         Parallel.Both<Side, Side> sides = parallel.both(
-                () -> Side.of(base.weigh(a, a.tree(naming), true, Parallel.NEVER), maxNodes),
-                () -> Side.of(target.weigh(b, b.tree(naming), true, Parallel.NEVER), maxNodes));
+                () -> Side.of(base.weigh(a, a.tree(naming), false, Parallel.NEVER), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming), false, Parallel.NEVER), maxNodes));
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
@@ -57,7 +58,10 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
             sets.release();
         }
 
-        /** Each side's heaviest nodes in half the budget; counts ranked from the method sums' walk over the tree. */
+        /**
+         * Each side's heaviest nodes in half the budget; counts ranked from the method sums' pass over the tree, which
+         * sums w's totals too where it holds self weights only.
+         */
         static Side of(TreeWeights w, int maxNodes) {
             FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
             SampleSets sets = SampleSets.of(w, counts);

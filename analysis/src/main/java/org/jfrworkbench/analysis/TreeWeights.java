@@ -87,6 +87,42 @@ public final class TreeWeights {
         return new TreeWeights(tree, self, selfSamples, unit);
     }
 
+    /** Whether every node's total is summed (else only the root's, {@link #selfOnly}). */
+    boolean summed() {
+        return totalSamples != null;
+    }
+
+    /**
+     * For a caller that sums the totals of self weights ({@link #selfOnly}) in a pass of its own, which needs them in
+     * the same order ({@link SampleSets}): each node's total starts as its self weight, and once the caller has summed
+     * the columns ({@link #totalSampleColumn}, {@link #totalColumn}) they are these weights' totals.
+     */
+    void startTotals() {
+        if (totalSamples != null) {
+            throw new IllegalStateException("totals already summed");
+        }
+        totalSamples = QueryArrays.copyOf(selfSamples);
+        total = counted ? null : QueryArrays.copyOf(self);
+    }
+
+    int[] totalSampleColumn() {
+        return totalSamples;
+    }
+
+    /** Total weights where they differ from sample to sample, else null. */
+    long[] totalColumn() {
+        return counted ? null : total;
+    }
+
+    int[] selfSampleColumn() {
+        return selfSamples;
+    }
+
+    /** Self weights where they differ from sample to sample, else null. */
+    long[] selfColumn() {
+        return counted ? null : self;
+    }
+
     /** Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. */
     void release() {
         QueryArrays.give(self);
