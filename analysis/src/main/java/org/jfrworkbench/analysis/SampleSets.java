@@ -1,7 +1,7 @@
 package org.jfrworkbench.analysis;
 
 /**
- * A side of a diff in one pass over its weighed tree: the method statistics ({@link MethodStats}: self and total
+ * A side of a diff in two passes over its weighed tree: the method statistics ({@link MethodStats}: self and total
  * weight and samples per stable name id) and, per method, a fingerprint of the set of stacks (name paths) its
  * samples have and the depth of its first occurrence. Two methods with equal fingerprints on both sides lie on the
  * same stacks (one calls the other on every one of them), so their total changes are one change, reported once. A
@@ -54,11 +54,12 @@ final class SampleSets {
 
     /**
      * counts: where not null, gathers the sample count of each selected node (the root's too) on the way. Where w
-     * holds self weights only ({@link TreeWeights#selfOnly}), its totals are summed in the same pass.
+     * holds self weights only ({@link TreeWeights#selfOnly}), its totals are summed in the first pass.
      *
-     * <p>One backward pass over the pre-order: a node comes after its whole subtree, so its totals and the sum of its
-     * stacks' hashes are complete when it is met, and no path is kept open. A forward walk that opened and closed each
-     * occurrence's range took four fifths of the time here, most of it mispredicted branches as the path unwound.
+     * <p>A backward pass over the pre-order first: a node comes after its whole subtree, so its totals and the sum of
+     * its stacks' hashes are complete when it is met, and no path is kept open (a walk that opened and closed each
+     * occurrence's range spent most of its time on the branches of the path unwinding); then a forward pass adds each
+     * reached node to its method.
      */
     static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
@@ -98,20 +99,28 @@ final class SampleSets {
             if (counts != null) {
                 counts.add(nodeSamples);
             }
-            int own = selfSamples[i];
             long h = hashes[i];
-            if (own > 0) {
+            if (selfSamples[i] > 0) {
                 // a node stands for one name path of this tree: its number identifies the stack on this side
                 h += mix(i);
+                hashes[i] = h;
             }
             hashes[parent] += h;
+        }
+        // then the methods' figures, in a pass of their own: added to in the pass above, they took it twice as long
+        for (int i = 1; i < n; ) {
+            int nodeSamples = totalSamples[i];
+            if (nodeSamples == 0) {
+                i = tree.end(i);
+                continue;
+            }
             int at = stable[tree.name(i)] * stride;
-            f[at + SELF_SAMPLES] += own;
+            f[at + SELF_SAMPLES] += selfSamples[i];
             if (weighed) {
                 f[at + SELF] += self[i];
             }
             if ((outermost[i >>> 6] & 1L << i) != 0) {
-                f[at + FINGERPRINT] += h;
+                f[at + FINGERPRINT] += hashes[i];
                 f[at + TOTAL_SAMPLES] += nodeSamples;
                 if (weighed) {
                     f[at + TOTAL] += total[i];
@@ -122,6 +131,7 @@ final class SampleSets {
                     f[at + DEPTH] = depth;
                 }
             }
+            i++;
         }
         QueryArrays.give(hashes);
         if (counts != null && n > 0 && totalSamples[0] > 0) {
