@@ -51,7 +51,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     }
 
     /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
-    record Side(TreeWeights w, long threshold, SampleSets sets) {
+    record Side(TreeWeights w, long threshold, int size, SampleSets sets) {
         /** Once the diff is answered: its arrays go back to {@link QueryArrays}. */
         void release() {
             w.release();
@@ -65,7 +65,8 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         static Side of(TreeWeights w, int maxNodes) {
             FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
             SampleSets sets = SampleSets.of(w, counts);
-            return new Side(w, FlameLayout.threshold(w, maxNodes / 2, counts), sets);
+            FlameLayout.Cut cut = FlameLayout.cut(w, maxNodes / 2, counts);
+            return new Side(w, cut.threshold(), cut.size(), sets);
         }
     }
 
@@ -83,7 +84,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // the merged tree and the method rows read the sides but not each other: at once where a core is spare
         Parallel.Both<DiffTree, DiffChanges.Rows> parts = parallel.both(
-                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold()),
+                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold(), Math.max(sa.size(), sb.size())),
                 () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
         DiffTree tree = parts.first();
         DiffChanges.Rows rows = parts.second();

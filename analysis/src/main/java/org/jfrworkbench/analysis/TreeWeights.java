@@ -59,9 +59,10 @@ public final class TreeWeights {
     /**
      * Self weights only (self null where only counts are kept, unit then their weight): no node's total but the
      * root's, for an answer that reads no other (an inverted graph from the tree's {@link InvertedTree}), which so
-     * saves an array the size of the tree and a pass over it. Reading another node's total fails.
+     * saves an array the size of the tree and a pass over it, or that sums the totals in a pass of its own (a diff's
+     * side, {@link #startTotals}). Reading another node's total before fails.
      */
-    private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit) {
+    private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit, long weight, int samples) {
         this.tree = tree;
         this.counted = self == null;
         this.unit = counted ? unit : 0;
@@ -69,22 +70,13 @@ public final class TreeWeights {
         this.selfSamples = selfSamples;
         this.total = null;
         this.totalSamples = null;
-        long weight = 0;
-        int samples = 0;
-        for (int i = 0; i < selfSamples.length; i++) {
-            samples += selfSamples[i];
-        }
-        if (self != null) {
-            for (long v : self) {
-                weight += v;
-            }
-        }
         rootSamples = samples;
         rootWeight = counted ? unit * samples : weight;
     }
 
-    static TreeWeights selfOnly(CallTree tree, long[] self, int[] selfSamples, long unit) {
-        return new TreeWeights(tree, self, selfSamples, unit);
+    /** weight, samples: the selection's whole weight (where self is not null) and sample count, summed by the caller. */
+    static TreeWeights selfOnly(CallTree tree, long[] self, int[] selfSamples, long unit, long weight, int samples) {
+        return new TreeWeights(tree, self, selfSamples, unit, weight, samples);
     }
 
     /** Whether every node's total is summed (else only the root's, {@link #selfOnly}). */
