@@ -82,11 +82,15 @@ final class SampleSets {
         int[] totalSamples = w.totalSampleColumn();
         long[] total = w.totalColumn();
         int n = tree.size();
-        // per node the sum of the hashes of the stacks in its subtree, complete once its children have added theirs
-        long[] hashes = QueryArrays.longs(n);
+        // per node the sum of the hashes of the stacks from it to the end of the pre-order (every one written, so not
+        // zeroed first): a subtree's is its root's less its end's
+        long[] after = QueryArrays.longsToWrite(n + 1);
+        after[n] = 0;
+        long hashes = 0;
         for (int i = n - 1; i > 0; i--) {
             int nodeSamples = totalSamples[i];
             if (nodeSamples == 0) {
+                after[i] = hashes;
                 continue;
             }
             int parent = tree.parent(i);
@@ -99,13 +103,11 @@ final class SampleSets {
             if (counts != null) {
                 counts.add(nodeSamples);
             }
-            long h = hashes[i];
             if (selfSamples[i] > 0) {
                 // a node stands for one name path of this tree: its number identifies the stack on this side
-                h += mix(i);
-                hashes[i] = h;
+                hashes += mix(i);
             }
-            hashes[parent] += h;
+            after[i] = hashes;
         }
         // then the methods' figures, in a pass of their own: added to in the pass above, they took it twice as long
         for (int i = 1; i < n; ) {
@@ -120,7 +122,7 @@ final class SampleSets {
                 f[at + SELF] += self[i];
             }
             if ((outermost[i >>> 6] & 1L << i) != 0) {
-                f[at + FINGERPRINT] += hashes[i];
+                f[at + FINGERPRINT] += after[i] - after[tree.end(i)];
                 f[at + TOTAL_SAMPLES] += nodeSamples;
                 if (weighed) {
                     f[at + TOTAL] += total[i];
@@ -133,7 +135,7 @@ final class SampleSets {
             }
             i++;
         }
-        QueryArrays.give(hashes);
+        QueryArrays.give(after);
         if (counts != null && n > 0 && totalSamples[0] > 0) {
             counts.add(totalSamples[0]);
         }
