@@ -56,10 +56,10 @@ final class SampleSets {
      * counts: where not null, gathers the sample count of each selected node (the root's too) on the way. Where w
      * holds self weights only ({@link TreeWeights#selfOnly}), its totals are summed in the first pass.
      *
-     * <p>A backward pass over the pre-order first: a node comes after its whole subtree, so its totals and the sum of
-     * its stacks' hashes are complete when it is met, and no path is kept open (a walk that opened and closed each
-     * occurrence's range spent most of its time on the branches of the path unwinding); then a forward pass adds each
-     * reached node to its method.
+     * <p>A backward pass over the pre-order first: a node comes after its whole subtree, so its totals are complete
+     * when it is met, and the running sum of the stacks' hashes there covers its subtree and what follows it, so no
+     * path is kept open (a walk that opened and closed each occurrence's range spent most of its time on the branches
+     * of the path unwinding); then a forward pass adds each reached node to its method.
      */
     static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
