@@ -16,8 +16,8 @@ import org.jfrworkbench.model.FrameType;
  * the subtrees in one backward pass: no stack is hashed or walked per query.
  *
  * <p>Memory: 13 bytes per node (parent, name, subtree end, type) plus 4 per distinct stack and 4 per stack-class
- * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits per node more
- * once diffed ({@link #outermost}, {@link #unordered}).
+ * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits and a char per
+ * node more once diffed ({@link #outermost}, {@link #unordered}, {@link #depths}).
  */
 public final class CallTree {
     /** Type codes above the frame types: the allocated class leaf. */
@@ -185,7 +185,21 @@ public final class CallTree {
         return stableOrder().unordered();
     }
 
-    private record StableOrder(long[] outermost, long[] unordered) {
+    /**
+     * Each node's depth, the root's 0 (its children's 1): a char per node, or null where a path is deeper than a char
+     * holds ({@link #deepDepths} then). Made with {@link #outermost}: a diff's method sums keep the depth of a method's
+     * shallowest occurrence, and sum in an order that keeps no path open.
+     */
+    char[] depths() {
+        return stableOrder().depth();
+    }
+
+    /** Each node's depth where {@link #depths} is null (a path deeper than 65,535 frames), else null. */
+    int[] deepDepths() {
+        return stableOrder().deepDepth();
+    }
+
+    private record StableOrder(long[] outermost, long[] unordered, char[] depth, int[] deepDepth) {
     }
 
     private StableOrder stableOrder() {
@@ -208,12 +222,25 @@ public final class CallTree {
         open[0] = 0;
         lastChild[0] = -1;
         int depth = 1;
+        char[] depths = new char[n];
+        int[] deep = null;
         for (int i = 1; i < n; i++) {
             while (end[open[depth - 1]] <= i) {
                 int closed = open[--depth];
                 if (closed > 0) {
                     onPath[stable[name[closed]]]--;
                 }
+            }
+            if (deep == null && depth > Character.MAX_VALUE) {
+                deep = new int[n];
+                for (int j = 0; j < i; j++) {
+                    deep[j] = depths[j];
+                }
+            }
+            if (deep != null) {
+                deep[i] = depth;
+            } else {
+                depths[i] = (char) depth;
             }
             int s = stable[name[i]];
             if (onPath[s]++ == 0) {
@@ -231,13 +258,14 @@ public final class CallTree {
             open[depth] = i;
             lastChild[depth++] = -1;
         }
-        return new StableOrder(outer, unordered);
+        return deep == null ? new StableOrder(outer, unordered, depths, null) : new StableOrder(outer, unordered, null, deep);
     }
 
     /** Heap bytes of the node and stack columns (the dictionary is counted with the profile's names). */
     long footprint() {
-        // the stable order's bits counted from the start: they are made on a recording's first diff
-        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length + 64 + parent.length / 4;
+        // the stable order's bits and depths counted from the start: they are made on a recording's first diff
+        return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length + 80 + parent.length / 4
+                + 2L * parent.length;
     }
 
     private static String[] typeNames() {

@@ -1,9 +1,11 @@
 package org.jfrworkbench.analysis;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * The method rows of a diff: one per method, except that methods on exactly the same stacks without self weight
@@ -110,20 +112,45 @@ final class DiffChanges {
             r.size = Math.max(total, self);
             changed.add(r);
         }
-        changed.sort((x, y) -> {
-            if (x.significantFirst != y.significantFirst) {
-                return x.significantFirst ? -1 : 1;
-            }
-            int c = Double.compare(y.significantSize, x.significantSize);
-            c = c != 0 ? c : Double.compare(y.size, x.size);
-            return c != 0 ? c : x.method.compareTo(y.method);
-        });
         List<DiffResult.Change> out = new ArrayList<>(Math.min(MAX_ROWS, changed.size()));
-        for (Row r : changed.subList(0, Math.min(MAX_ROWS, changed.size()))) {
+        for (Row r : first(changed, MAX_ROWS)) {
             r.same.sort(null);
             out.add(change(r, fa, fb, baseSeconds, targetSeconds));
         }
         return new Rows(out, tests);
+    }
+
+    /** The ranking: significant changes first, larger first, then by method (rows have one method each). */
+    private static final Comparator<Row> RANK = (x, y) -> {
+        if (x.significantFirst != y.significantFirst) {
+            return x.significantFirst ? -1 : 1;
+        }
+        int c = Double.compare(y.significantSize, x.significantSize);
+        c = c != 0 ? c : Double.compare(y.size, x.size);
+        return c != 0 ? c : x.method.compareTo(y.method);
+    };
+
+    /**
+     * The first k rows by {@link #RANK}, in that order: the k best kept in a heap whose head is the worst of them,
+     * so that most rows cost one comparison, not the log of all rows that a sort of them takes.
+     */
+    private static List<Row> first(List<Row> rows, int k) {
+        if (rows.size() <= k) {
+            rows.sort(RANK);
+            return rows;
+        }
+        PriorityQueue<Row> best = new PriorityQueue<>(k, RANK.reversed());
+        for (Row r : rows) {
+            if (best.size() < k) {
+                best.add(r);
+            } else if (RANK.compare(r, best.peek()) < 0) {
+                best.poll();
+                best.add(r);
+            }
+        }
+        List<Row> out = new ArrayList<>(best);
+        out.sort(RANK);
+        return out;
     }
 
     /** A row's change, its p-values already found. */

@@ -35,10 +35,11 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         a.samples(base.kind());
         b.samples(target.kind());
         // the two sides are independent until they are merged: each weighed, cut and summed per method at once, and
-        // so each weighed in one pass (where its halves are not, the processors are busy)
+        // so each weighed in one pass (where its halves are not, the processors are busy); a side's totals are summed
+        // in its method sums' pass
         Parallel.Both<Side, Side> sides = parallel.both(
-                () -> Side.of(base.weigh(a, a.tree(naming), true, Parallel.NEVER), maxNodes),
-                () -> Side.of(target.weigh(b, b.tree(naming), true, Parallel.NEVER), maxNodes));
+                () -> Side.of(base.weigh(a, a.tree(naming), false, Parallel.NEVER), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming), false, Parallel.NEVER), maxNodes));
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
@@ -50,18 +51,22 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     }
 
     /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
-    record Side(TreeWeights w, long threshold, SampleSets sets) {
+    record Side(TreeWeights w, long threshold, int size, SampleSets sets) {
         /** Once the diff is answered: its arrays go back to {@link QueryArrays}. */
         void release() {
             w.release();
             sets.release();
         }
 
-        /** Each side's heaviest nodes in half the budget; counts ranked from the method sums' walk over the tree. */
+        /**
+         * Each side's heaviest nodes in half the budget; counts ranked from the method sums' pass over the tree, which
+         * sums w's totals too where it holds self weights only.
+         */
         static Side of(TreeWeights w, int maxNodes) {
             FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
             SampleSets sets = SampleSets.of(w, counts);
-            return new Side(w, FlameLayout.threshold(w, maxNodes / 2, counts), sets);
+            FlameLayout.Cut cut = FlameLayout.cut(w, maxNodes / 2, counts);
+            return new Side(w, cut.threshold(), cut.size(), sets);
         }
     }
 
@@ -79,7 +84,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // the merged tree and the method rows read the sides but not each other: at once where a core is spare
         Parallel.Both<DiffTree, DiffChanges.Rows> parts = parallel.both(
-                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold()),
+                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold(), Math.max(sa.size(), sb.size())),
                 () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
         DiffTree tree = parts.first();
         DiffChanges.Rows rows = parts.second();

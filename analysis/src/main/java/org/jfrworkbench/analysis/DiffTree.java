@@ -17,15 +17,15 @@ import java.util.List;
 final class DiffTree {
     final List<String> names = new ArrayList<>();
     int size;
-    int[] name = new int[1024];
-    int[] parent = new int[1024];
-    String[] type = new String[1024];
-    long[] base = new long[1024];
-    long[] target = new long[1024];
-    long[] baseSelf = new long[1024];
-    long[] targetSelf = new long[1024];
-    int[] baseSamples = new int[1024];
-    int[] targetSamples = new int[1024];
+    int[] name;
+    int[] parent;
+    String[] type;
+    long[] base;
+    long[] target;
+    long[] baseSelf;
+    long[] targetSelf;
+    int[] baseSamples;
+    int[] targetSamples;
     private int otherName = -1;
 
     private final TreeWeights a;
@@ -60,7 +60,19 @@ final class DiffTree {
     private int[] groups = new int[64];
     private int groupsUsed;
 
-    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged) {
+    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged, int expected) {
+        // the columns made at the size the answer is expected to reach, not doubled up to it: a power of two from
+        // 1,024, the lengths that growing columns pass through, so that the arrays come back from the pool
+        int cap = Math.max(1024, Integer.highestOneBit(Math.max(1, expected - 1)) << 1);
+        name = QueryArrays.intsToWrite(cap);
+        parent = QueryArrays.intsToWrite(cap);
+        type = new String[cap];
+        base = QueryArrays.longsToWrite(cap);
+        target = QueryArrays.longsToWrite(cap);
+        baseSelf = QueryArrays.longsToWrite(cap);
+        targetSelf = QueryArrays.longsToWrite(cap);
+        baseSamples = QueryArrays.intsToWrite(cap);
+        targetSamples = QueryArrays.intsToWrite(cap);
         this.a = a;
         this.b = b;
         this.merged = merged;
@@ -71,8 +83,10 @@ final class DiffTree {
         names.add("all");
     }
 
-    static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold) {
-        DiffTree out = new DiffTree(a, b, merged);
+    /** expected: the nodes the answer is expected to have (each side's cut answer has about as many). */
+    static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold,
+                          int expected) {
+        DiffTree out = new DiffTree(a, b, merged, expected);
         out.run(baseThreshold, targetThreshold);
         return out;
     }
@@ -153,6 +167,10 @@ final class DiffTree {
                 targetLeft[f] += bTotal;
                 baseLeftSamples[f] += samples(true, childAFrom, childALength);
                 targetLeftSamples[f] += samples(false, childBFrom, childBLength);
+                if (listEnd[f] < 0) {
+                    // a pair met in tree order and left out: nothing reads its members again
+                    used = childAFrom;
+                }
             }
         }
     }

@@ -106,22 +106,31 @@ final class FlameLayout {
 
     /** The same, with the selected nodes' sample counts already gathered (null: weights differ, or not gathered). */
     static long threshold(TreeWeights w, int maxNodes, Counts gathered) {
+        return cut(w, maxNodes, gathered).threshold();
+    }
+
+    /** A threshold ({@link #threshold}) and the size of the answer it cuts, "[other]" nodes included. */
+    record Cut(long threshold, int size) {
+    }
+
+    /** The threshold with the answer's size, so that a caller can make its columns once. */
+    static Cut cut(TreeWeights w, int maxNodes, Counts gathered) {
         CallTree tree = w.tree();
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
-            return Long.MIN_VALUE;
+            return new Cut(Long.MIN_VALUE, selected);
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
         boolean[] losesChildren = QueryArrays.booleans(tree.size());
         try {
-            return threshold(totals, w, maxNodes, selected, losesChildren);
+            return cut(totals, w, maxNodes, selected, losesChildren);
         } finally {
             QueryArrays.give(losesChildren);
         }
     }
 
-    private static long threshold(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
+    private static Cut cut(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
@@ -136,11 +145,14 @@ final class FlameLayout {
         if (room > maxNodes / 16) {
             int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
             long lower = totals.largest(more);
-            if (lower < t && answerSize(w, lower, losesChildren) <= maxNodes) {
-                t = lower;
+            if (lower < t) {
+                int lowerSize = answerSize(w, lower, losesChildren);
+                if (lowerSize <= maxNodes) {
+                    return new Cut(lower, lowerSize);
+                }
             }
         }
-        return t;
+        return new Cut(t, size);
     }
 
     /** The totals of the selected nodes, ranked. */

@@ -55,6 +55,18 @@ final class QueryArrays {
         return a;
     }
 
+    /** Of length n, as the pool left it (not zeroed): for a column whose every element is written before it is read. */
+    static int[] intsToWrite(int n) {
+        int[] a = (int[]) take(int[].class, n);
+        return a == null ? new int[n] : a;
+    }
+
+    /** {@link #intsToWrite} for longs. */
+    static long[] longsToWrite(int n) {
+        long[] a = (long[]) take(long[].class, n);
+        return a == null ? new long[n] : a;
+    }
+
     /** A copy of a. */
     static int[] copyOf(int[] a) {
         int[] out = (int[]) take(int[].class, a.length);
@@ -97,8 +109,7 @@ final class QueryArrays {
      * took a tenth of an inverted graph's time.
      */
     static int[] extend(int[] a, int cap) {
-        int[] out = (int[]) take(int[].class, cap);
-        out = out == null ? new int[cap] : out;
+        int[] out = intsToWrite(cap);
         System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
         give(a);
         return out;
@@ -106,8 +117,7 @@ final class QueryArrays {
 
     /** {@link #extend(int[], int)} for longs. */
     static long[] extend(long[] a, int cap) {
-        long[] out = (long[]) take(long[].class, cap);
-        out = out == null ? new long[cap] : out;
+        long[] out = longsToWrite(cap);
         System.arraycopy(a, 0, out, 0, Math.min(a.length, cap));
         give(a);
         return out;

@@ -1,9 +1,7 @@
 package org.jfrworkbench.analysis;
 
-import java.util.Arrays;
-
 /**
- * A side of a diff in one pass over its weighed tree: the method statistics ({@link MethodStats}: self and total
+ * A side of a diff in two passes over its weighed tree: the method statistics ({@link MethodStats}: self and total
  * weight and samples per stable name id) and, per method, a fingerprint of the set of stacks (name paths) its
  * samples have and the depth of its first occurrence. Two methods with equal fingerprints on both sides lie on the
  * same stacks (one calls the other on every one of them), so their total changes are one change, reported once. A
@@ -20,7 +18,7 @@ final class SampleSets {
     private static final int SELF_SAMPLES = 0;
     private static final int TOTAL_SAMPLES = 1;
     private static final int FINGERPRINT = 2;
-    /** One more than the depth of the method's first outermost occurrence; 0 until one is found. */
+    /** The depth of the method's shallowest outermost occurrence in the tree (the root's children: 1); 0 for none. */
     private static final int DEPTH = 3;
     private static final int SELF = 4;
     private static final int TOTAL = 5;
@@ -54,79 +52,92 @@ final class SampleSets {
         return of(w, null);
     }
 
-    /** counts: where not null, gathers the sample count of each selected node (the root's too) on the way. */
+    /**
+     * counts: where not null, gathers the sample count of each selected node (the root's too) on the way. Where w
+     * holds self weights only ({@link TreeWeights#selfOnly}), its totals are summed in the first pass.
+     *
+     * <p>A backward pass over the pre-order first: a node comes after its whole subtree, so its totals are complete
+     * when it is met, and the running sum of the stacks' hashes there covers its subtree and what follows it, so no
+     * path is kept open (a walk that opened and closed each occurrence's range spent most of its time on the branches
+     * of the path unwinding); then a forward pass adds each reached node to its method.
+     */
     static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();
         long[] outermost = tree.outermost();
+        char[] depths = tree.depths();
+        int[] deepDepths = tree.deepDepths();
         int m = names.stableSize();
         long unit = w.unit();
         boolean weighed = unit == 0;
         int stride = weighed ? WEIGHED : STRIDE;
         long[] f = QueryArrays.longs(m * stride);
-        // a method's fingerprint is the sum of its stacks' hashes over the ranges of its outermost occurrences: the
-        // running sum of the hashes so far is taken off as a range opens and added as it closes. The open path
-        // holds each node's end and, for an outermost occurrence, its method's figures' offset (else -1).
-        int[] openEnd = new int[64];
-        int[] openAt = new int[64];
-        long hashes = 0;
-        int d = 0;
-        if (counts != null && w.totalSamples(0) > 0) {
-            counts.add(w.totalSamples(0));
+        boolean sum = !w.summed();
+        if (sum) {
+            w.startTotals();
         }
-        for (int i = 1, n = tree.size(); i < n; ) {
-            int totalSamples = w.totalSamples(i);
-            if (totalSamples == 0) {
+        int[] selfSamples = w.selfSampleColumn();
+        long[] self = w.selfColumn();
+        int[] totalSamples = w.totalSampleColumn();
+        long[] total = w.totalColumn();
+        int n = tree.size();
+        // per node the sum of the hashes of the stacks from it to the end of the pre-order (every one written, so not
+        // zeroed first): a subtree's is its root's less its end's
+        long[] after = QueryArrays.longsToWrite(n + 1);
+        after[n] = 0;
+        long hashes = 0;
+        for (int i = n - 1; i > 0; i--) {
+            int nodeSamples = totalSamples[i];
+            if (nodeSamples == 0) {
+                after[i] = hashes;
+                continue;
+            }
+            int parent = tree.parent(i);
+            if (sum) {
+                totalSamples[parent] += nodeSamples;
+                if (weighed) {
+                    total[parent] += total[i];
+                }
+            }
+            if (counts != null) {
+                counts.add(nodeSamples);
+            }
+            if (selfSamples[i] > 0) {
+                // a node stands for one name path of this tree: its number identifies the stack on this side
+                hashes += mix(i);
+            }
+            after[i] = hashes;
+        }
+        // then the methods' figures, in a pass of their own: added to in the pass above, they took it twice as long
+        for (int i = 1; i < n; ) {
+            int nodeSamples = totalSamples[i];
+            if (nodeSamples == 0) {
                 i = tree.end(i);
                 continue;
             }
-            if (counts != null) {
-                counts.add(totalSamples);
+            int at = stable[tree.name(i)] * stride;
+            f[at + SELF_SAMPLES] += selfSamples[i];
+            if (weighed) {
+                f[at + SELF] += self[i];
             }
-            while (d > 0 && openEnd[d - 1] <= i) {
-                int at = openAt[--d];
-                if (at >= 0) {
-                    f[at + FINGERPRINT] += hashes;
-                }
-            }
-            int method = stable[tree.name(i)] * stride;
-            int at = method;
-            int selfSamples = w.selfSamples(i);
             if ((outermost[i >>> 6] & 1L << i) != 0) {
-                f[at + FINGERPRINT] -= hashes;
-                f[at + TOTAL_SAMPLES] += totalSamples;
+                f[at + FINGERPRINT] += after[i] - after[tree.end(i)];
+                f[at + TOTAL_SAMPLES] += nodeSamples;
                 if (weighed) {
-                    f[at + TOTAL] += w.total(i);
+                    f[at + TOTAL] += total[i];
                 }
-                long depth = f[at + DEPTH];
-                if (depth == 0 || d + 1 < depth) {
-                    f[at + DEPTH] = d + 1;
-                }
-            } else {
-                at = -1;
-            }
-            if (selfSamples > 0) {
-                // a node stands for one name path of this tree: its number identifies the stack on this side
-                hashes += mix(i);
-                f[method + SELF_SAMPLES] += selfSamples;
-                if (weighed) {
-                    f[method + SELF] += w.self(i);
+                int depth = depths != null ? depths[i] : deepDepths[i];
+                long first = f[at + DEPTH];
+                if (first == 0 || depth < first) {
+                    f[at + DEPTH] = depth;
                 }
             }
-            if (d == openEnd.length) {
-                openEnd = Arrays.copyOf(openEnd, d * 2);
-                openAt = Arrays.copyOf(openAt, d * 2);
-            }
-            openEnd[d] = tree.end(i);
-            openAt[d++] = at;
             i++;
         }
-        while (d > 0) {
-            int at = openAt[--d];
-            if (at >= 0) {
-                f[at + FINGERPRINT] += hashes;
-            }
+        QueryArrays.give(after);
+        if (counts != null && n > 0 && totalSamples[0] > 0) {
+            counts.add(totalSamples[0]);
         }
         return new SampleSets(f, stride, unit, m, w.totalWeight(), w.samples());
     }

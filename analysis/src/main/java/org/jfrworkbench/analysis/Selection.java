@@ -198,19 +198,24 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         int n = tree.size();
         int[] selfSamples = QueryArrays.ints(n);
         long[] self = counted ? null : QueryArrays.longs(n);
+        // the whole selection's figures from the slots, which are fewer than the nodes
+        int samples = 0;
+        long weight = 0;
         for (int s = 0; s < slotSamples.length; s++) {
             if (slotSamples[s] != 0) {
                 int node = tree.slotNode(s);
                 selfSamples[node] += slotSamples[s];
+                samples += slotSamples[s];
                 if (self != null) {
                     self[node] += slotWeight[s];
+                    weight += slotWeight[s];
                 }
             }
         }
         QueryArrays.give(slotSamples);
         QueryArrays.give(slotWeight);
         if (!totals) {
-            return TreeWeights.selfOnly(tree, self, selfSamples, unit);
+            return TreeWeights.selfOnly(tree, self, selfSamples, unit, weight, samples);
         }
         return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
     }

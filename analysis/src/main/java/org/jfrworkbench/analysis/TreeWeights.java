@@ -59,9 +59,10 @@ public final class TreeWeights {
     /**
      * Self weights only (self null where only counts are kept, unit then their weight): no node's total but the
      * root's, for an answer that reads no other (an inverted graph from the tree's {@link InvertedTree}), which so
-     * saves an array the size of the tree and a pass over it. Reading another node's total fails.
+     * saves an array the size of the tree and a pass over it, or that sums the totals in a pass of its own (a diff's
+     * side, {@link #startTotals}). Reading another node's total before fails.
      */
-    private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit) {
+    private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit, long weight, int samples) {
         this.tree = tree;
         this.counted = self == null;
         this.unit = counted ? unit : 0;
@@ -69,22 +70,49 @@ public final class TreeWeights {
         this.selfSamples = selfSamples;
         this.total = null;
         this.totalSamples = null;
-        long weight = 0;
-        int samples = 0;
-        for (int i = 0; i < selfSamples.length; i++) {
-            samples += selfSamples[i];
-        }
-        if (self != null) {
-            for (long v : self) {
-                weight += v;
-            }
-        }
         rootSamples = samples;
         rootWeight = counted ? unit * samples : weight;
     }
 
-    static TreeWeights selfOnly(CallTree tree, long[] self, int[] selfSamples, long unit) {
-        return new TreeWeights(tree, self, selfSamples, unit);
+    /** weight, samples: the selection's whole weight (where self is not null) and sample count, summed by the caller. */
+    static TreeWeights selfOnly(CallTree tree, long[] self, int[] selfSamples, long unit, long weight, int samples) {
+        return new TreeWeights(tree, self, selfSamples, unit, weight, samples);
+    }
+
+    /** Whether every node's total is summed (else only the root's, {@link #selfOnly}). */
+    boolean summed() {
+        return totalSamples != null;
+    }
+
+    /**
+     * For a caller that sums the totals of self weights ({@link #selfOnly}) in a pass of its own, which needs them in
+     * the same order ({@link SampleSets}): each node's total starts as its self weight, and once the caller has summed
+     * the columns ({@link #totalSampleColumn}, {@link #totalColumn}) they are these weights' totals.
+     */
+    void startTotals() {
+        if (totalSamples != null) {
+            throw new IllegalStateException("totals already summed");
+        }
+        totalSamples = QueryArrays.copyOf(selfSamples);
+        total = counted ? null : QueryArrays.copyOf(self);
+    }
+
+    int[] totalSampleColumn() {
+        return totalSamples;
+    }
+
+    /** Total weights where they differ from sample to sample, else null. */
+    long[] totalColumn() {
+        return counted ? null : total;
+    }
+
+    int[] selfSampleColumn() {
+        return selfSamples;
+    }
+
+    /** Self weights where they differ from sample to sample, else null. */
+    long[] selfColumn() {
+        return counted ? null : self;
     }
 
     /** Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. */

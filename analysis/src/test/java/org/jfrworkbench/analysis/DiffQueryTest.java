@@ -174,6 +174,75 @@ class DiffQueryTest {
         assertSameDiff(inTurn, offered);
     }
 
+    @Test
+    void mergedTreesMatchEachSidesSamplesOverRandomRecordingsRangesAndBounds() {
+        String[] frames = {"m.A.a", "m.B.b", "m.C.c", "m.D.d", "m.App$$Lambda$75.0x0000000800c22a28.run",
+                "m.App$$Lambda$76.0x0000000800c22b00.run", "m.App$$Lambda$81.0x0000000800c9f000.run"};
+        Random r = new Random(23);
+        for (int round = 0; round < 30; round++) {
+            HandMade[] sides = {new HandMade(), new HandMade()};
+            List<Map<String, Long>> byPrefix = List.of(new TreeMap<>(), new TreeMap<>());
+            long[] from = new long[2];
+            long[] to = new long[2];
+            for (int side = 0; side < 2; side++) {
+                from[side] = r.nextInt(4_000);
+                to[side] = from[side] + 1 + r.nextInt(6_000);
+                for (int i = 0, n = 100 + r.nextInt(3000); i < n; i++) {
+                    String[] stack = new String[1 + r.nextInt(8)];
+                    stack[0] = "m.Main.run";
+                    for (int f = 1; f < stack.length; f++) {
+                        stack[f] = r.nextInt(5) == 0 ? stack[r.nextInt(f)] : frames[r.nextInt(frames.length)];
+                    }
+                    long millis = r.nextInt(10_000);
+                    long weight = round % 3 == 2 ? 1 + r.nextInt(100) : 1;
+                    sides[side].sample(Kind.CPU, millis, "main", weight, String.join(";", stack));
+                    if (millis >= from[side] && millis < to[side]) {
+                        // every prefix of the stack, by stable names, weighs the sample
+                        StringBuilder path = new StringBuilder();
+                        for (String frame : stack) {
+                            path.append(path.isEmpty() ? "" : ";").append(org.jfrworkbench.model.StableNames.of(frame));
+                            byPrefix.get(side).merge(path.toString(), weight, Long::sum);
+                        }
+                    }
+                }
+            }
+            int maxNodes = round % 2 == 0 ? 1 << 20 : 8 + r.nextInt(60);
+            DiffQuery q = new DiffQuery(Selection.millis(Kind.CPU, from[0], to[0], null, false),
+                    Selection.millis(Kind.CPU, from[1], to[1], null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE, maxNodes);
+            DiffResult d = q.run(sides[0].data(), sides[1].data(), Parallel.NEVER);
+            assertSameDiff(d, q.run(sides[0].data(), sides[1].data(), Parallel.ALWAYS));
+            DiffResult.Nodes n = d.nodes();
+            String where = "round " + round + ", maxNodes " + maxNodes;
+            String[] path = new String[n.name().length];
+            long[] baseChildren = new long[path.length];
+            long[] targetChildren = new long[path.length];
+            int others = 0;
+            for (int i = 1; i < path.length; i++) {
+                int p = n.parent()[i];
+                String name = d.names().get(n.name()[i]);
+                baseChildren[p] += n.base()[i];
+                targetChildren[p] += n.target()[i];
+                if (name.equals(BoundedTree.OTHER)) {
+                    others++;
+                    continue;
+                }
+                path[i] = (p == 0 ? "" : path[p] + ";") + name;
+                assertEquals(byPrefix.get(0).getOrDefault(path[i], 0L), n.base()[i], where + ": base of " + path[i]);
+                assertEquals(byPrefix.get(1).getOrDefault(path[i], 0L), n.target()[i], where + ": target of " + path[i]);
+            }
+            for (int i = 0; i < path.length; i++) {
+                assertEquals(n.base()[i], n.baseSelf()[i] + baseChildren[i], where + ": base of node " + i);
+                assertEquals(n.target()[i], n.targetSelf()[i] + targetChildren[i], where + ": target of node " + i);
+            }
+            if (maxNodes == 1 << 20) {
+                assertEquals(0, others, where);
+                long paths = java.util.stream.Stream.concat(byPrefix.get(0).keySet().stream(), byPrefix.get(1).keySet().stream())
+                        .distinct().count();
+                assertEquals(paths + 1, path.length, where + ": a node per path of either side, and the root");
+            }
+        }
+    }
+
     /** Every column, name and row of two diffs alike. */
     static void assertSameDiff(DiffResult expected, DiffResult actual) {
         assertEquals(expected.names(), actual.names());
