@@ -68,7 +68,10 @@ public final class JfrImporter {
                 }
                 MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, offset, header.size());
                 byte[] bytes = null;
-                if (header.size() <= HEAP_CHUNK_LIMIT) {
+                // a file's only chunk is read from the mapped file: its heap copy serves only to compare a chunk's
+                // constants with the next one's, and the copy, a humongous array to the collector, starts a
+                // concurrent cycle of its own in a small heap
+                if (header.size() <= HEAP_CHUNK_LIMIT && header.size() < fileSize) {
                     // chunks up to this size are copied to one reused heap array; reading the mapped file instead,
                     // measured beside it (docs/benchmarks), was neither faster nor slower beyond the noise
                     if (heapCopy.length < header.size()) {
