@@ -123,12 +123,24 @@ final class ChunkResolver {
     /** Room in the model for up to stacks more stacks of frameIds frames in all (see {@link StackTable#reserve}). */
     void reserveStacks(int stacks, long frameIds) {
         profile.stacks().reserve(stacks, frameIds);
+        if (methodType != null) {
+            // the key caches of the methods and their classes: sized to the pools, not grown by copies
+            methodIds.reserve(pools.rowCount(methodType));
+            if (classType != null) {
+                classOfMethodIds.reserve(pools.rowCount(classType));
+            }
+        }
         if (profile.frames().size() == 0 && methodType != null) {
             // the first stacks of a model: each method of the pool is a model method, and has a frame at least
             int methods = pools.rowCount(methodType);
             profile.methods().reserve(methods);
             profile.frames().reserve(methods);
         }
+    }
+
+    /** The number of entries of the chunk's method pool (0 when it is not kept in rows). */
+    int poolMethods() {
+        return methodType == null ? 0 : pools.rowCount(methodType);
     }
 
     /** The model frame of a model method, line and frame type (ordinal). */
