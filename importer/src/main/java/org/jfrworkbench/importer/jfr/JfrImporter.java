@@ -69,8 +69,8 @@ public final class JfrImporter {
                 MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, offset, header.size());
                 long next = offset + header.size();
                 // the heap copy serves to compare the chunk's constants with a neighbour's, which only a chunk whose
-                // metadata event equals the one before or after it can (a JDK recording's chunks; async-profiler's
-                // differ from chunk to chunk, and a file's only chunk has none); other chunks are read from the mapped
+                // metadata event equals the one before or after it can (async-profiler's differ from chunk to chunk, and
+                // a file's only chunk has no neighbour); other chunks are read from the mapped
                 // file: the copy, an array the collector places on its own, started a concurrent cycle of its own in a
                 // small heap
                 ByteBuffer metadata = metadataEvent(chunk, header);
