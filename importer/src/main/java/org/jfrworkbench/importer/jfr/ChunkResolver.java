@@ -2,8 +2,10 @@ package org.jfrworkbench.importer.jfr;
 
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.FrameType;
+import org.jfrworkbench.model.MethodTable;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.StackTable;
+import org.jfrworkbench.model.StringTable;
 import org.jfrworkbench.model.ThreadTable;
 
 /**
@@ -121,12 +123,24 @@ final class ChunkResolver {
     /** Room in the model for up to stacks more stacks of frameIds frames in all (see {@link StackTable#reserve}). */
     void reserveStacks(int stacks, long frameIds) {
         profile.stacks().reserve(stacks, frameIds);
+        if (methodType != null) {
+            // the key caches of the methods and their classes: sized to the pools, not grown by copies
+            methodIds.reserve(pools.rowCount(methodType));
+            if (classType != null) {
+                classOfMethodIds.reserve(pools.rowCount(classType));
+            }
+        }
         if (profile.frames().size() == 0 && methodType != null) {
             // the first stacks of a model: each method of the pool is a model method, and has a frame at least
             int methods = pools.rowCount(methodType);
             profile.methods().reserve(methods);
             profile.frames().reserve(methods);
         }
+    }
+
+    /** The number of entries of the chunk's method pool (0 when it is not kept in rows). */
+    int poolMethods() {
+        return methodType == null ? 0 : pools.rowCount(methodType);
     }
 
     /** The model frame of a model method, line and frame type (ordinal). */
@@ -173,6 +187,81 @@ final class ChunkResolver {
         int id = profile.methods().add(cls, name, descriptor);
         methodIds.put(key, id);
         return id;
+    }
+
+    /**
+     * Whether method(key) would answer model method m, decided without adding anything to the model: the chunk's
+     * class name, name and descriptor of the key are compared with m's strings, where a resolution interns each of
+     * them (hashing it and probing the string table) and looks the triple up in the method table. A method key carried
+     * from an earlier chunk (async-profiler's chunks number their symbols afresh, so the method entries differ in
+     * bytes) is thus confirmed at a fraction of a resolution's cost. The caches learn what they would have learnt.
+     */
+    boolean names(long key, int m) {
+        int id = methodIds.get(key);
+        if (id >= 0) {
+            return id == m;
+        }
+        int row = methodType != null && pools.hasRows(methodType) ? pools.row(methodType, key) : -1;
+        if (row < 0) {
+            return method(key) == m;
+        }
+        MethodTable methods = profile.methods();
+        StringTable strings = profile.strings();
+        if (!(methodClass < 0 ? methods.className(m) == 0
+                : classIs(pools.cell(methodType, row, methodClass), methods.className(m), strings))
+                || !symbolIs(methodName, row, methods.name(m), true, strings)
+                || !symbolIs(methodDescriptor, row, methods.descriptor(m), false, strings)) {
+            return false;
+        }
+        methodIds.put(key, m);
+        return true;
+    }
+
+    /** Whether classOfMethod(key) would answer the string id target. */
+    private boolean classIs(long key, int target, StringTable strings) {
+        int id = classOfMethodIds.get(key);
+        if (id >= 0) {
+            return id == target;
+        }
+        String name = classType == null ? null : pools.fieldText(classType, key, className);
+        if (name == null) {
+            return target == 0;
+        }
+        if (!ClassNames.dottedEquals(name, strings.get(target))) {
+            return false;
+        }
+        classOfMethodIds.put(key, target);
+        return true;
+    }
+
+    /**
+     * Whether field i of a method row resolves to the string id target as resolveMethod resolves it: through
+     * symbol(i, key), and for the name (unknownIfNone) "unknown" in place of none.
+     */
+    private boolean symbolIs(int i, int row, int target, boolean unknownIfNone, StringTable strings) {
+        int id = -1;
+        String s = null;
+        if (i >= 0 && methodType.fields[i].constantPool) {
+            long key = pools.cell(methodType, row, i);
+            id = symbolIds.get(key);
+            if (id < 0) {
+                s = pools.text(pools.get(methodType.fields[i].type, key), 0);
+                if (s != null && !s.isEmpty()) {
+                    if (!strings.get(target).equals(s)) {
+                        return false;
+                    }
+                    symbolIds.put(key, target);
+                    return true;
+                }
+                id = 0;
+            }
+        } else {
+            id = 0;
+        }
+        if (id == 0) {
+            return unknownIfNone ? strings.get(target).equals("unknown") : target == 0;
+        }
+        return id == target;
     }
 
     /** String id of the symbol (or inline string) in field i of a method record; 0 when absent. */

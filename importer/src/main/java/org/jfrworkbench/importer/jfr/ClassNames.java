@@ -10,6 +10,21 @@ final class ClassNames {
         return internal == null ? "" : internal.replace('/', '.');
     }
 
+    /** Whether {@code dotted(internal).equals(name)}, without making the dotted name. */
+    static boolean dottedEquals(String internal, String name) {
+        int n = internal.length();
+        if (n != name.length()) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = internal.charAt(i);
+            if ((c == '/' ? '.' : c) != name.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Like {@link #dotted} but array descriptors become Java syntax: {@code [Ljava/lang/String;} -> {@code java.lang.String[]}. */
     static String pretty(String internal) {
         if (internal == null || internal.isEmpty() || internal.charAt(0) != '[') {

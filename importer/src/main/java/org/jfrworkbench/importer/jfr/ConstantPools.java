@@ -26,6 +26,8 @@ final class ConstantPools implements JfrInput.StringPool {
     /** Per type index: the rows of a pool of scalar fields (fields.length longs per entry), else null. */
     private final long[][] rows;
     private final int[] rowCount;
+    /** Per type index: whether its entries are kept as rows ({@link #scalarFields}), worked out once per chunk. */
+    private boolean[] scalar;
     final StackTraces stackTraces;
     private JfrType stringType;
     /** Where each entry's bytes are stored and checked, or null when the chunk is not compared with others. */
@@ -46,6 +48,16 @@ final class ConstantPools implements JfrInput.StringPool {
         this.rows = new long[types.size()][];
         this.rowCount = new int[types.size()];
         this.stringType = types.byName("java.lang.String");
+        this.scalar = scalarTypes(types);
+    }
+
+    /** {@link #scalarFields} of every type: asked per pool entry and per method resolved. */
+    private static boolean[] scalarTypes(ChunkTypes types) {
+        boolean[] s = new boolean[types.size()];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = scalarFields(types.get(i));
+        }
+        return s;
     }
 
     /**
@@ -63,6 +75,7 @@ final class ConstantPools implements JfrInput.StringPool {
     void continueWith(ChunkTypes chunkTypes) {
         this.types = chunkTypes;
         this.stringType = chunkTypes.byName("java.lang.String");
+        this.scalar = scalarTypes(chunkTypes);
     }
 
     /**
@@ -116,7 +129,8 @@ final class ConstantPools implements JfrInput.StringPool {
             }
             int n = in.readCount("constant");
             boolean stacks = t.name.equals("jdk.types.StackTrace");
-            if (!stacks && !continuing && scalarFields(t)) {
+            boolean inRows = scalar[t.index];
+            if (!stacks && !continuing && inRows) {
                 // a count the file states: no more rows than the bytes left can hold (a byte per key and per field)
                 reserveRows(t, Math.min(n, in.remaining() / (t.fields.length + 1)));
                 keys[t.index].reserve(n);
@@ -137,7 +151,7 @@ final class ConstantPools implements JfrInput.StringPool {
                 }
                 if (stacks) {
                     stackTraces.read(in, reader, key, t);
-                } else if (scalarFields(t)) {
+                } else if (inRows) {
                     putRow(t, key, in, reader);
                 } else {
                     put(t, key, reader.value(t, 0));
@@ -226,7 +240,7 @@ final class ConstantPools implements JfrInput.StringPool {
 
     /** Whether t's entries are read with {@link #row} and {@link #cell} (always so for a type of scalar fields). */
     boolean hasRows(JfrType t) {
-        return scalarFields(t);
+        return scalar[t.index];
     }
 
     /** Field i of a {@link #row}: a pool key or an integral value, as {@link ValueReader#scalar} reads it. */

@@ -20,6 +20,8 @@ final class FrameKeyMap {
     /** Wide slots, pairs of (packed key, index + 1), index + 1 == 0 marking a free slot; used once compact is null. */
     private long[] table;
     private int size;
+    /** Entries {@link #expect} announced: a growth goes straight to a table that holds them. */
+    private int expected;
     private final Map<Wide, Integer> wide = new HashMap<>();
 
     private record Wide(long method, int line, long type) {
@@ -83,7 +85,7 @@ final class FrameKeyMap {
             long k = compactKey(key);
             if (k >= 0 && index + 1L < INDEX_MASK) {
                 if ((size + 1) * 4 > compact.length * 3L) {
-                    compact = growCompact(compact);
+                    compact = growCompact(compact, Math.max(size + 1, expected));
                 }
                 insertCompact(compact, k << INDEX_BITS | (index + 1L));
                 size++;
@@ -92,10 +94,18 @@ final class FrameKeyMap {
             widen();
         }
         if ((size + 1) * 2 > table.length >>> 1) {
-            table = growTable(table);
+            table = growTable(table, Math.max(size + 1, expected));
         }
         insert(table, key, index + 1L);
         size++;
+    }
+
+    /**
+     * About n entries are coming: the table, when it next grows, is made for them at once instead of doubling its way
+     * there (each doubling copies the table and leaves the old one to the collector).
+     */
+    void expect(int n) {
+        expected = n;
     }
 
     int getWide(long method, int line, long type) {
@@ -127,7 +137,7 @@ final class FrameKeyMap {
     /** Moves every entry to wide slots. */
     private void widen() {
         long[] c = compact;
-        long[] t = new long[Math.max(2 * 4096, c.length * 2)];
+        long[] t = new long[Math.max(Math.max(2 * 4096, c.length * 2), 2 * halfFull(Math.max(size + 1, expected)))];
         for (long slot : c) {
             if (slot != 0) {
                 long k = slot >>> INDEX_BITS;
@@ -147,8 +157,18 @@ final class FrameKeyMap {
         c[i] = slot;
     }
 
-    private static long[] growCompact(long[] old) {
-        long[] c = new long[old.length * 2];
+    /** Slots for n entries, a table at most three quarters full. */
+    private static int threeQuartersFull(int n) {
+        return Integer.highestOneBit((int) Math.min(1 << 29, (4L * n + 2) / 3)) << 1;
+    }
+
+    /** Slots for n entries, a table at most half full. */
+    private static int halfFull(int n) {
+        return Integer.highestOneBit((int) Math.min(1 << 28, 2L * n - 1)) << 1;
+    }
+
+    private static long[] growCompact(long[] old, int entries) {
+        long[] c = new long[Math.max(old.length * 2, threeQuartersFull(entries))];
         for (long slot : old) {
             if (slot != 0) {
                 insertCompact(c, slot);
@@ -167,8 +187,8 @@ final class FrameKeyMap {
         t[2 * i + 1] = value;
     }
 
-    private static long[] growTable(long[] old) {
-        long[] t = new long[old.length * 2];
+    private static long[] growTable(long[] old, int entries) {
+        long[] t = new long[Math.max(old.length * 2, 2 * halfFull(entries))];
         for (int i = 0; i < old.length; i += 2) {
             if (old[i + 1] != 0) {
                 insert(t, old[i], old[i + 1]);

@@ -6,7 +6,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.model.Profile;
@@ -33,6 +32,7 @@ public final class JfrImporter {
         InvalidRecordingException firstFailure = null;
         int usable = 0;
         byte[] heapCopy = new byte[0];
+        ByteBuffer previousMetadata = null;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long fileSize = channel.size();
             long offset = 0;
@@ -67,10 +67,19 @@ public final class JfrImporter {
                     break;
                 }
                 MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_ONLY, offset, header.size());
+                long next = offset + header.size();
+                // the heap copy serves to compare the chunk's constants with a neighbour's, which only a chunk whose
+                // metadata event equals the one before or after it can (async-profiler's differ from chunk to chunk, and
+                // a file's only chunk has no neighbour); other chunks are read from the mapped
+                // file: the copy, an array the collector places on its own, started a concurrent cycle of its own in a
+                // small heap
+                ByteBuffer metadata = metadataEvent(chunk, header);
+                boolean comparable = metadata != null
+                        && (metadata.equals(previousMetadata) || nextHasSameMetadata(channel, next, metadata));
+                previousMetadata = metadata;
                 byte[] bytes = null;
-                if (header.size() <= HEAP_CHUNK_LIMIT) {
-                    // chunks up to this size are copied to one reused heap array; reading the mapped file instead,
-                    // measured beside it (docs/benchmarks), was neither faster nor slower beyond the noise
+                if (header.size() <= HEAP_CHUNK_LIMIT && comparable) {
+                    // chunks up to this size are copied to one reused heap array, which the comparison reads
                     if (heapCopy.length < header.size()) {
                         heapCopy = new byte[(int) header.size()];
                     }
@@ -80,8 +89,8 @@ public final class JfrImporter {
                 ChunkReader reader = new ChunkReader(chunk, bytes, offset, header, builder);
                 boolean poolsRead = false;
                 try {
-                    long next = offset + header.size();
-                    reader.readPools((b, start, end) -> nextHasSameMetadata(channel, next, b, start, end));
+                    reader.readPools((b, start, end) -> nextHasSameMetadata(channel, next, ByteBuffer.wrap(b, start,
+                            end - start)));
                     poolsRead = true;
                     usable++;
                     reader.readEvents();
@@ -104,11 +113,25 @@ public final class JfrImporter {
         }
     }
 
+    /** The chunk's metadata event (its bytes by the size it states), or null when the header or size is off. */
+    private static ByteBuffer metadataEvent(ByteBuffer chunk, ChunkHeader header) {
+        long at = header.metadataOffset();
+        if (at < ChunkHeader.SIZE || at >= chunk.limit()) {
+            return null;
+        }
+        try {
+            int size = new JfrInput(chunk, null, 0, header.compressedIntegers()).eventSize((int) at);
+            return chunk.slice((int) at, size);
+        } catch (InvalidRecordingException e) {
+            return null;   // the reader names the problem
+        }
+    }
+
     /**
-     * Whether the chunk at offset next holds the bytes chunk[start, end) as its metadata event; false when there is
-     * no such chunk or it cannot be read (that chunk then fails or starts over by itself).
+     * Whether the chunk at offset next holds the bytes of metadata (its remaining bytes) as its metadata event; false
+     * when there is no such chunk or it cannot be read (that chunk then fails or starts over by itself).
      */
-    private static boolean nextHasSameMetadata(FileChannel channel, long next, byte[] chunk, int start, int end) {
+    private static boolean nextHasSameMetadata(FileChannel channel, long next, ByteBuffer metadata) {
         try {
             if (channel.size() - next < ChunkHeader.SIZE) {
                 return false;
@@ -116,7 +139,7 @@ public final class JfrImporter {
             ByteBuffer head = ByteBuffer.allocate(ChunkHeader.SIZE);
             channel.read(head, next);
             ChunkHeader h = ChunkHeader.parse(head, next);
-            int length = end - start;
+            int length = metadata.remaining();
             if (h.size() > HEAP_CHUNK_LIMIT || h.size() > channel.size() - next || h.metadataOffset() < ChunkHeader.SIZE
                     || h.metadataOffset() > h.size() - length) {
                 return false;
@@ -125,7 +148,7 @@ public final class JfrImporter {
             while (meta.hasRemaining() && channel.read(meta, next + h.metadataOffset() + meta.position()) > 0) {
                 // read until full
             }
-            return !meta.hasRemaining() && Arrays.equals(meta.array(), 0, length, chunk, start, end);
+            return !meta.hasRemaining() && meta.flip().equals(metadata);
         } catch (IOException e) {
             return false;
         }

@@ -32,6 +32,8 @@ final class JfrInput {
     private final long fileOffset;
     private final int limit;
     private final boolean compressed;
+    /** Room for the bytes of a string of the mapped file, see {@link #decode}. */
+    private final byte[] scratch = new byte[4096];
     int pos;
 
     JfrInput(ByteBuffer buf, byte[] bytes, long fileOffset, boolean compressed) {
@@ -256,11 +258,8 @@ final class JfrInput {
                 long key = readLong();
                 return pool == null ? new StringRef(key) : pool.string(key);
             }
-            case 3: {
-                int n = readCount("string byte");
-                String s = new String(bytes(n), StandardCharsets.UTF_8);
-                return s;
-            }
+            case 3:
+                return decode(readCount("string byte"), StandardCharsets.UTF_8);
             case 4: {
                 int n = readCount("string char");
                 char[] chars = new char[n];
@@ -269,22 +268,30 @@ final class JfrInput {
                 }
                 return new String(chars);
             }
-            case 5: {
-                int n = readCount("string byte");
-                return new String(bytes(n), StandardCharsets.ISO_8859_1);
-            }
+            case 5:
+                return decode(readCount("string byte"), StandardCharsets.ISO_8859_1);
             default:
                 pos--;
                 throw error("unknown string encoding " + encoding);
         }
     }
 
-    private byte[] bytes(int n) throws InvalidRecordingException {
+    /**
+     * The string of the next n bytes: decoded from the heap copy where, else through a reused buffer (a symbol pool is
+     * tens of thousands of strings, each a byte array the string copies again).
+     */
+    private String decode(int n, java.nio.charset.Charset charset) throws InvalidRecordingException {
         need(n);
-        byte[] b = new byte[n];
-        buf.get(pos, b);
+        String s;
+        if (bytes != null) {
+            s = new String(bytes, pos, n, charset);
+        } else {
+            byte[] b = n <= 4096 ? scratch : new byte[n];
+            buf.get(pos, b, 0, n);
+            s = new String(b, 0, n, charset);
+        }
         pos += n;
-        return b;
+        return s;
     }
 
     void skipString() throws InvalidRecordingException {

@@ -19,6 +19,8 @@ final class LongIntMap {
      */
     private long[] table;
     private int size;
+    /** Keys {@link #reserve} announced: the table, once keys go there, grows to hold them all at once. */
+    private int expected;
 
     LongIntMap() {
         this(16);
@@ -65,7 +67,8 @@ final class LongIntMap {
             return;
         }
         if ((size + 1) * 2 > table.length >>> 1) {
-            rehash();
+            // keys above the dense part (the JDK's method keys): straight to the announced number, not by doublings
+            rehash(Math.max(table.length * 2, slotsFor(Math.max(size + 1, expected))));
         }
         long[] t = table;
         int mask = (t.length >>> 1) - 1;
@@ -91,6 +94,12 @@ final class LongIntMap {
         if (k > dense.length) {
             dense = Arrays.copyOf(dense, k);
         }
+        expected = Math.max(expected, n);
+    }
+
+    /** The table length (two longs a slot) that holds n keys at most half full. */
+    private static int slotsFor(int n) {
+        return 2 * (Integer.highestOneBit((int) Math.min(1 << 29, 2L * n - 1)) << 1);
     }
 
     void clear() {
@@ -101,9 +110,9 @@ final class LongIntMap {
         size = 0;
     }
 
-    private void rehash() {
+    private void rehash(int length) {
         long[] old = table;
-        table = new long[old.length * 2];
+        table = new long[length];
         size = 0;
         for (int i = 0; i < old.length; i += 2) {
             if (old[i + 1] != 0) {

@@ -182,6 +182,48 @@ class HandWrittenRecordingTest {
     }
 
     /**
+     * Chunks with the same metadata continue each other's constants (read from a heap copy of each, where they are
+     * compared): a stack key the second chunk uses without defining it is the first chunk's stack. A chunk between
+     * them with metadata of its own starts the pools afresh, and then the key is unknown.
+     */
+    @Test
+    void aChunkWithTheSameMetadataContinuesTheConstantsOfTheOneBefore() throws Exception {
+        ByteArrayOutputStream same = new ByteArrayOutputStream();
+        same.writeBytes(stackChunk(0, "acme.Same", true));
+        same.writeBytes(stackChunk(1, "acme.Same", false));
+        Profile p = read(same.toByteArray());
+        assertEquals(2, p.chunks());
+        assertEquals(Map.of("app.Main.main", 2L), FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
+
+        ByteArrayOutputStream other = new ByteArrayOutputStream();
+        other.writeBytes(stackChunk(0, "acme.Same", true));
+        other.writeBytes(stackChunk(1, "acme.Other", false));
+        Profile q = read(other.toByteArray());
+        assertEquals(2, q.chunks());
+        SampleTable cpu = q.samples(Kind.CPU);
+        assertEquals(2, cpu.size());
+        assertTrue(cpu.stack(0) >= 0, "the first chunk's sample has its stack");
+        assertTrue(cpu.stack(1) < 0, "the other chunk does not know the key");
+    }
+
+    /** A chunk of one CPU sample of stack key 30 (defined only when withConstants), with a type named typeName. */
+    private static byte[] stackChunk(int c, String typeName, boolean withConstants) {
+        JfrWriter w = new JfrWriter(START + c * 1_000_000_000L, 1_000_000_000L).stackTypes();
+        w.type(typeName, null, Field.of("n", "int"));
+        w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
+        w.constant("java.lang.Thread", 1, "worker", 1L);
+        if (withConstants) {
+            w.constant("jdk.types.Symbol", 1, "app/Main").constant("jdk.types.Symbol", 2, "main");
+            w.constant("java.lang.Class", 6, 1L);
+            w.constant("jdk.types.Method", 21, 6L, 2L);
+            w.constant("jdk.types.StackTrace", 30, false, List.<Object[]>of(new Object[] {21L, 3}));
+        }
+        w.event("jdk.ExecutionSample", 1_000L, 1L, 30L);
+        return w.chunk();
+    }
+
+    /**
      * async-profiler's chunks each start their pools afresh but keep method keys: frames made in one chunk serve the
      * next while the key names the same method (here with its symbols numbered anew), and not once it names another.
      */

@@ -84,6 +84,42 @@ class JfrDifferentialTest {
     }
 
     /**
+     * Chunks shaped like async-profiler's whose method, class and stack keys change meaning now and then from one chunk
+     * to the next, their symbols numbered afresh in each: every frame is named as the JDK's parser names it reading each
+     * chunk alone, descriptor and line included, whatever the importer carries from chunk to chunk.
+     */
+    @Test
+    void keysThatChangeMeaningBetweenChunksReadLikeEachChunkAlone(@TempDir Path tmp) throws Exception {
+        FrameNaming full = new FrameNaming(true, true);
+        for (long seed = 1; seed <= 25; seed++) {
+            List<byte[]> chunks = new RedefinedKeysRecording(seed, true).chunks(5);
+            Map<String, Long> expected = new TreeMap<>();
+            ByteArrayOutputStream file = new ByteArrayOutputStream();
+            for (byte[] chunk : chunks) {
+                file.writeBytes(chunk);
+                try (RecordingFile rf = new RecordingFile(Files.write(tmp.resolve("chunk.jfr"), chunk))) {
+                    while (rf.hasMoreEvents()) {
+                        RecordedEvent e = rf.readEvent();
+                        if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                            List<String> names = new ArrayList<>();
+                            for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                                // the frame separator in a descriptor escaped, as the collapsed form writes it
+                                names.add(0, (f.getMethod().getType().getName() + "." + f.getMethod().getName()
+                                        + f.getMethod().getDescriptor() + ":" + f.getLineNumber()).replace(";", "\\;"));
+                            }
+                            expected.merge(String.join(";", names), 1L, Long::sum);
+                        }
+                    }
+                }
+            }
+            Profile profile = new Importer().read(Files.write(tmp.resolve("redefined.jfr"), file.toByteArray()));
+            assertEquals(chunks.size(), profile.chunks());
+            assertTrue(profile.warnings().isEmpty(), () -> "warnings: " + profile.warnings());
+            assertEquals(expected, FoldedStacks.of(profile, Kind.CPU, null, null, full), "seed " + seed);
+        }
+    }
+
+    /**
      * A file whose chunks tick at different rates, as a jfrsync recording does on a machine whose TSC runs at 2.5 GHz:
      * the JDK's chunk counts 2.5 billion ticks a second, async-profiler's a billion from another origin. Written by
      * hand, so the lock durations and sample times are known: the importer and the reference must both give them.

@@ -14,6 +14,7 @@ import org.jfrworkbench.importer.Importer;
 import org.jfrworkbench.importer.InvalidRecordingException;
 import org.jfrworkbench.model.FrameTable;
 import org.jfrworkbench.model.Kind;
+import org.jfrworkbench.model.MethodTable;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.model.SampleTable;
 import org.jfrworkbench.model.StackTable;
@@ -47,7 +48,37 @@ class SplitStackPoolTest {
         StackTraces.splitEntries = entries;
         StackTraces.splitBlockEntries = blockEntries;
         StackTraces.splitLargeKeys = false;
+        StackTraces.carry = true;
         SpareProcessor.onlyWhenIdle = true;
+    }
+
+    /**
+     * What is carried from one async-profiler chunk to the next (frames, stacks, method keys confirmed without being
+     * resolved again) changes nothing: the model is the one made when every chunk makes its frames afresh, on one
+     * thread and with the helper, also where keys change meaning between chunks.
+     */
+    @Test
+    void carryingFramesAndMethodsAcrossChunksGivesTheModelMadeWithout() throws Exception {
+        List<Path> files = new ArrayList<>();
+        for (long seed = 1; seed <= 40; seed++) {
+            Path file = tmp.resolve("redefined" + seed + ".jfr");
+            try (var out = Files.newOutputStream(file)) {
+                for (byte[] chunk : new RedefinedKeysRecording(seed, false).chunks(6)) {
+                    out.write(chunk);
+                }
+            }
+            files.add(file);
+        }
+        files.add(Recordings.asyncProfiler("25", "ap25-cpu-wall-chunks", "event=cpu,interval=1ms,wall=2ms,chunktime=400ms",
+                2500));
+        files.add(Recordings.jfrsync());
+        for (Path file : files) {
+            StackTraces.carry = false;
+            Profile afresh = read(file, Integer.MAX_VALUE, 512);
+            StackTraces.carry = true;
+            assertSameModel(file.getFileName() + " carried", afresh, read(file, Integer.MAX_VALUE, 512));
+            assertSameModel(file.getFileName() + " carried, helper", afresh, read(file, 1, 3));
+        }
     }
 
     @Test
@@ -117,6 +148,18 @@ class SplitStackPoolTest {
     private static void assertSameModel(String what, Profile a, Profile b) {
         assertEquals(a.warnings(), b.warnings(), what + " warnings");
         assertEquals(a.chunks(), b.chunks(), what + " chunks");
+        assertEquals(a.strings().size(), b.strings().size(), what + " strings");
+        for (int i = 0; i < a.strings().size(); i++) {
+            assertEquals(a.strings().get(i), b.strings().get(i), what + " string " + i);
+        }
+        MethodTable ma = a.methods();
+        MethodTable mb = b.methods();
+        assertEquals(ma.size(), mb.size(), what + " methods");
+        for (int m = 0; m < ma.size(); m++) {
+            assertEquals(ma.className(m), mb.className(m), what + " method " + m + " class");
+            assertEquals(ma.name(m), mb.name(m), what + " method " + m + " name");
+            assertEquals(ma.descriptor(m), mb.descriptor(m), what + " method " + m + " descriptor");
+        }
         FrameTable fa = a.frames();
         FrameTable fb = b.frames();
         assertEquals(fa.size(), fb.size(), what + " frames");
