@@ -46,7 +46,7 @@ import org.jfrworkbench.model.Profile;
  * that one, of wall time and of the importing thread's CPU time; no heap runs.
  *
  * <p>Run on demand: {@code benchmarks/run.sh ImportBench [NAME|FILE...]}. Options: {@code -Dbench.rounds=7},
- * {@code -Dbench.warmup=2} (rounds at least; as many as it takes to read 100 MB, at most 30), {@code -Dbench.xmx=3g} (of the timing JVM), {@code -Dbench.heap=false} (no heap runs),
+ * {@code -Dbench.warmup=2} (rounds at least; as many as it takes to read 100 MB, at most 30), {@code -Dbench.xmx=3g} and {@code -Dbench.xms=} (of the timing JVM), {@code -Dbench.heap=false} (no heap runs),
  * {@code -Dbench.recordingFile=false} (leave the JDK's parser out: it is ten times slower than the others).
  */
 public final class ImportBench {
@@ -60,6 +60,12 @@ public final class ImportBench {
     private static final String VS = System.getProperty("bench.vs");
     private static final int ROUNDS = Integer.getInteger("bench.rounds", VS != null ? 21 : 7);
     private static final String XMX = System.getProperty("bench.xmx", "3g");
+    /**
+     * -Dbench.xms=SIZE: the timing JVM's initial heap (none by default). The System.gc() before each read lets G1
+     * shrink the heap to a few MB, so a small file's read then runs many young collections that a server, whose heap
+     * has grown with its work, does not; the same for every reader.
+     */
+    private static final String XMS = System.getProperty("bench.xms");
     /** Heaps tried for the smallest -Xmx, in MB: steps of about 1.4x. */
     private static final int[] HEAPS = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
         4096};
@@ -89,7 +95,7 @@ public final class ImportBench {
         List<String> table = new ArrayList<>();
         for (String name : names) {
             Path file = input(name);
-            List<String> out = runChild(List.of("-Xmx" + XMX), "paired", file, readers);
+            List<String> out = runChild(timingJvm(), "paired", file, readers);
             out.forEach(System.out::println);
             Map<String, double[]> times = results(out);
             String heaps = "";
@@ -143,7 +149,7 @@ public final class ImportBench {
         List<String> table = new ArrayList<>();
         for (String name : names) {
             Path file = input(name);
-            List<String> out = runChild(List.of("-Xmx" + XMX), "paired", file, List.of(WORKBENCH, BASE));
+            List<String> out = runChild(timingJvm(), "paired", file, List.of(WORKBENCH, BASE));
             out.forEach(System.out::println);
             Map<String, double[]> times = results(out);
             double[] r = times.get("RATIO " + BASE);
@@ -304,6 +310,10 @@ public final class ImportBench {
             }
         }
         return "-Xmx" + HEAPS[ok] + "m";
+    }
+
+    private static List<String> timingJvm() {
+        return XMS == null ? List.of("-Xmx" + XMX) : List.of("-Xmx" + XMX, "-Xms" + XMS);
     }
 
     private static boolean completes(String reader, Path input, int mb) throws Exception {
