@@ -63,16 +63,9 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
          * sums w's totals too where it holds self weights only.
          */
         static Side of(TreeWeights w, int maxNodes) {
-            return of(w, maxNodes, true);
-        }
-
-        /** gather: whether the nodes the cut can keep are gathered (tests compare the answers without). */
-        static Side of(TreeWeights w, int maxNodes, boolean gather) {
             FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
-            // the nodes the cut can keep and their children gathered in the method sums' forward pass, so that the
-            // cut's sizes and the merge read them side by side instead of across the tree
-            SampleSets sets = SampleSets.of(w, counts, gather ? maxNodes / 2 : 0);
-            FlameLayout.Cut cut = FlameLayout.cut(w, maxNodes / 2, counts, sets.kept());
+            SampleSets sets = SampleSets.of(w, counts);
+            FlameLayout.Cut cut = FlameLayout.cut(w, maxNodes / 2, counts);
             return new Side(w, cut.threshold(), cut.size(), sets);
         }
     }
@@ -91,8 +84,7 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
         // the merged tree and the method rows read the sides but not each other: at once where a core is spare
         Parallel.Both<DiffTree, DiffChanges.Rows> parts = parallel.both(
-                () -> DiffTree.merge(wa, wb, sa.sets().kept(), sb.sets().kept(), merged, sa.threshold(),
-                        sb.threshold(), Math.max(sa.size(), sb.size())),
+                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold(), Math.max(sa.size(), sb.size())),
                 () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
         DiffTree tree = parts.first();
         DiffChanges.Rows rows = parts.second();

@@ -12,9 +12,7 @@ import java.util.List;
  * visited; a pair of child groups is kept when either side's weighs at least that side's threshold
  * ({@link FlameLayout#threshold}), and what is left out under a node becomes its last child, "[other]". Each side's
  * nodes are read in tree order wherever children's names keep their order as stable names ({@link CallTree#unordered}),
- * so that the walk reads memory forward, as a flame graph's layout does. Where a side has its kept nodes gathered
- * ({@link KeptNodes}), its members are entries there (a node's figures in one place, its children a few entries
- * on), and call-tree nodes, as ~node, only under a node the side leaves out but the other side keeps.
+ * so that the walk reads memory forward, as a flame graph's layout does.
  */
 final class DiffTree {
     final List<String> names = new ArrayList<>();
@@ -30,20 +28,21 @@ final class DiffTree {
     int[] targetSamples;
     private int otherName = -1;
 
-    private final Reader a;
-    private final Reader b;
+    private final TreeWeights a;
+    private final TreeWeights b;
     private final MergedNames merged;
+    private final int[] aName;
+    private final int[] bName;
     private final int[] remap;
-    /** Members of all groups: entries of one side's {@link Reader}; a group is a range. */
+    /** Members of all groups: call-tree nodes of one side; a group is a range. */
     private int[] members = new int[1024];
     private int used;
     private long[] keys = new long[64];
     private int[] candidates = new int[64];
     /**
      * The open merged nodes, innermost last: each one's output index, its children still to come (in tree order:
-     * each side's next child and end, gathered entries or call-tree nodes as aGathered says; sorted: the next of its
-     * groups, at listStart .. listEnd in groups, listEnd -1 in tree order), and the weight and samples its left-out
-     * children add up to.
+     * each side's next child and end; sorted: the next of its groups, at listStart .. listEnd in groups, listEnd -1
+     * in tree order), and the weight and samples its left-out children add up to.
      */
     private int open;
     private int[] node = new int[64];
@@ -51,8 +50,6 @@ final class DiffTree {
     private int[] aEnd = new int[64];
     private int[] bNext = new int[64];
     private int[] bEnd = new int[64];
-    private boolean[] aGathered = new boolean[64];
-    private boolean[] bGathered = new boolean[64];
     private int[] listStart = new int[64];
     private int[] listEnd = new int[64];
     private long[] baseLeft = new long[64];
@@ -63,7 +60,7 @@ final class DiffTree {
     private int[] groups = new int[64];
     private int groupsUsed;
 
-    private DiffTree(Reader a, Reader b, MergedNames merged, int expected) {
+    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged, int expected) {
         // the columns made at the size the answer is expected to reach, not doubled up to it: a power of two from
         // 1,024, the lengths that growing columns pass through, so that the arrays come back from the pool
         int cap = Math.max(1024, Integer.highestOneBit(Math.max(1, expected - 1)) << 1);
@@ -79,28 +76,28 @@ final class DiffTree {
         this.a = a;
         this.b = b;
         this.merged = merged;
+        this.aName = merged.baseIds();
+        this.bName = merged.targetIds();
         this.remap = new int[merged.size()];
         Arrays.fill(remap, -1);
         names.add("all");
     }
 
-    /**
-     * expected: the nodes the answer is expected to have (each side's cut answer has about as many); keptA, keptB:
-     * each side's nodes gathered at a floor not above its threshold, or null.
-     */
-    static DiffTree merge(TreeWeights a, TreeWeights b, KeptNodes keptA, KeptNodes keptB, MergedNames merged,
-                          long baseThreshold, long targetThreshold, int expected) {
-        DiffTree out = new DiffTree(new Reader(a, keptA, merged.baseIds()), new Reader(b, keptB, merged.targetIds()),
-                merged, expected);
+    /** expected: the nodes the answer is expected to have (each side's cut answer has about as many). */
+    static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold,
+                          int expected) {
+        DiffTree out = new DiffTree(a, b, merged, expected);
         out.run(baseThreshold, targetThreshold);
         return out;
     }
 
     private void run(long baseThreshold, long targetThreshold) {
-        long[] aUnordered = a.t.unordered();
-        long[] bUnordered = b.t.unordered();
-        members[0] = a.root();
-        members[1] = b.root();
+        long[] aUnordered = a.tree().unordered();
+        long[] bUnordered = b.tree().unordered();
+        CallTree ta = a.tree();
+        CallTree tb = b.tree();
+        members[0] = 0;
+        members[1] = 0;
         used = 2;
         open(add(0, 1, 1, 1, -1), 0, 1, 1, 1, aUnordered, bUnordered);
         while (open > 0) {
@@ -111,12 +108,16 @@ final class DiffTree {
             int childBLength;
             if (listEnd[f] < 0) {
                 // the members' children in tree order, which is their merged names' order: one pair at a time
-                boolean ga = aGathered[f];
-                boolean gb = bGathered[f];
-                int ca = a.selected(ga, aNext[f], aEnd[f]);
-                int cb = b.selected(gb, bNext[f], bEnd[f]);
-                int ida = ca < aEnd[f] ? a.name(ga, ca) : Integer.MAX_VALUE;
-                int idb = cb < bEnd[f] ? b.name(gb, cb) : Integer.MAX_VALUE;
+                int ca = aNext[f];
+                int cb = bNext[f];
+                while (ca < aEnd[f] && a.totalSamples(ca) == 0) {
+                    ca = ta.end(ca);
+                }
+                while (cb < bEnd[f] && b.totalSamples(cb) == 0) {
+                    cb = tb.end(cb);
+                }
+                int ida = ca < aEnd[f] ? aName[ta.name(ca)] : Integer.MAX_VALUE;
+                int idb = cb < bEnd[f] ? bName[tb.name(cb)] : Integer.MAX_VALUE;
                 if (ida == Integer.MAX_VALUE && idb == Integer.MAX_VALUE) {
                     close(f);
                     continue;
@@ -124,13 +125,13 @@ final class DiffTree {
                 grow(used + 2);
                 childAFrom = used;
                 if (ida <= idb) {
-                    members[used++] = ga ? ca : ~ca;
-                    ca = a.next(ga, ca);
+                    members[used++] = ca;
+                    ca = ta.end(ca);
                 }
                 childBFrom = used;
                 if (idb <= ida) {
-                    members[used++] = gb ? cb : ~cb;
-                    cb = b.next(gb, cb);
+                    members[used++] = cb;
+                    cb = tb.end(cb);
                 }
                 childALength = childBFrom - childAFrom;
                 childBLength = used - childBFrom;
@@ -189,8 +190,6 @@ final class DiffTree {
             aEnd = Arrays.copyOf(aEnd, cap);
             bNext = Arrays.copyOf(bNext, cap);
             bEnd = Arrays.copyOf(bEnd, cap);
-            aGathered = Arrays.copyOf(aGathered, cap);
-            bGathered = Arrays.copyOf(bGathered, cap);
             listStart = Arrays.copyOf(listStart, cap);
             listEnd = Arrays.copyOf(listEnd, cap);
             baseLeft = Arrays.copyOf(baseLeft, cap);
@@ -204,16 +203,15 @@ final class DiffTree {
         targetLeft[f] = 0;
         baseLeftSamples[f] = 0;
         targetLeftSamples[f] = 0;
-        boolean inOrder = aLength <= 1 && bLength <= 1 && (aLength == 0 || !bit(aUnordered, a.node(members[aFrom])))
-                && (bLength == 0 || !bit(bUnordered, b.node(members[bFrom])));
+        int x = aLength > 0 ? members[aFrom] : -1;
+        int y = bLength > 0 ? members[bFrom] : -1;
+        boolean inOrder = aLength <= 1 && bLength <= 1 && (x < 0 || !bit(aUnordered, x)) && (y < 0 || !bit(bUnordered, y));
         if (inOrder) {
             listEnd[f] = -1;
-            aGathered[f] = aLength > 0 && a.gathered(members[aFrom]);
-            aNext[f] = aLength > 0 ? a.first(members[aFrom]) : 0;
-            aEnd[f] = aLength > 0 ? a.end(members[aFrom]) : 0;
-            bGathered[f] = bLength > 0 && b.gathered(members[bFrom]);
-            bNext[f] = bLength > 0 ? b.first(members[bFrom]) : 0;
-            bEnd[f] = bLength > 0 ? b.end(members[bFrom]) : 0;
+            aNext[f] = x < 0 ? 0 : x + 1;
+            aEnd[f] = x < 0 ? 0 : a.tree().end(x);
+            bNext[f] = y < 0 ? 0 : y + 1;
+            bEnd[f] = y < 0 ? 0 : b.tree().end(y);
             return;
         }
         int k = allCandidates(aFrom, aLength, bFrom, bLength);
@@ -270,15 +268,17 @@ final class DiffTree {
     private int allCandidates(int aFrom, int aLength, int bFrom, int bLength) {
         int k = 0;
         for (int side = 0; side < 2; side++) {
-            Reader r = side == 0 ? a : b;
+            TreeWeights w = side == 0 ? a : b;
+            int[] ids = side == 0 ? aName : bName;
             int from = side == 0 ? aFrom : bFrom;
             int length = side == 0 ? aLength : bLength;
+            CallTree t = w.tree();
             for (int m = from; m < from + length; m++) {
                 int x = members[m];
-                boolean g = r.gathered(x);
-                for (int c = r.selected(g, r.first(x), r.end(x)), end = r.end(x); c < end;
-                     c = r.selected(g, r.next(g, c), end)) {
-                    k = candidate(k, r.name(g, c), g ? c : ~c, side);
+                for (int c = x + 1, end = t.end(x); c < end; c = t.end(c)) {
+                    if (w.totalSamples(c) > 0) {
+                        k = candidate(k, ids[t.name(c)], c, side);
+                    }
                 }
             }
         }
@@ -302,10 +302,10 @@ final class DiffTree {
     }
 
     int samples(boolean baseSide, int from, int length) {
-        Reader r = baseSide ? a : b;
+        TreeWeights w = baseSide ? a : b;
         int sum = 0;
         for (int m = from; m < from + length; m++) {
-            sum += r.samples(members[m]);
+            sum += w.totalSamples(members[m]);
         }
         return sum;
     }
@@ -313,14 +313,13 @@ final class DiffTree {
     private int add(int aFrom, int aLength, int bFrom, int bLength, int parentIndex) {
         growColumns();
         int i = size++;
-        Reader r = aLength > 0 ? a : b;
-        int first = r.node(aLength > 0 ? members[aFrom] : members[bFrom]);
-        CallTree t = r.t;
+        int first = aLength > 0 ? members[aFrom] : members[bFrom];
+        CallTree t = aLength > 0 ? a.tree() : b.tree();
         if (first == 0) {
             name[i] = 0;
             type[i] = "";
         } else {
-            int id = r.ids[t.name(first)];
+            int id = aLength > 0 ? aName[t.name(first)] : bName[t.name(first)];
             if (remap[id] < 0) {
                 remap[id] = names.size();
                 names.add(merged.names()[id]);
@@ -338,14 +337,14 @@ final class DiffTree {
      * One side's sums over a merged node's members, stored once into row i: the columns grow without zeroing (every
      * row is written whole).
      */
-    private void sums(Reader r, int from, int length, int i, long[] totals, long[] selves, int[] sampleCounts) {
+    private void sums(TreeWeights w, int from, int length, int i, long[] totals, long[] selves, int[] sampleCounts) {
         long total = 0;
         long self = 0;
         int samples = 0;
         for (int m = from; m < from + length; m++) {
-            total += r.total(members[m]);
-            self += r.self(members[m]);
-            samples += r.samples(members[m]);
+            total += w.total(members[m]);
+            self += w.self(members[m]);
+            samples += w.totalSamples(members[m]);
         }
         totals[i] = total;
         selves[i] = self;
@@ -396,81 +395,6 @@ final class DiffTree {
         }
         name = parent = baseSamples = targetSamples = members = null;
         base = target = baseSelf = targetSelf = null;
-    }
-
-    /**
-     * One side as the merge reads it. A member is an entry of the side's gathered nodes, or ~node for a call-tree node
-     * (every member where none are gathered); a node's children are read as gathered entries where the member is one
-     * whose children were gathered, else from the tree ({@code gathered} says which for a cursor).
-     */
-    private static final class Reader {
-        final TreeWeights w;
-        final CallTree t;
-        final KeptNodes kept;
-        final int[] ids;
-        private final long unit;
-
-        Reader(TreeWeights w, KeptNodes kept, int[] ids) {
-            this.w = w;
-            this.t = w.tree();
-            this.kept = w.unit() > 0 ? kept : null;
-            this.ids = ids;
-            this.unit = w.unit();
-        }
-
-        int root() {
-            return kept != null ? 0 : ~0;
-        }
-
-        int node(int m) {
-            return m >= 0 ? kept.node(m) : ~m;
-        }
-
-        int samples(int m) {
-            return m >= 0 ? kept.samples(m) : w.totalSamples(~m);
-        }
-
-        long total(int m) {
-            return m >= 0 ? unit * kept.samples(m) : w.total(~m);
-        }
-
-        long self(int m) {
-            return m >= 0 ? unit * kept.selfSamples(m) : w.self(~m);
-        }
-
-        /** Whether m's children are gathered entries. */
-        boolean gathered(int m) {
-            return m >= 0 && kept.gathered(m);
-        }
-
-        /** m's first child (not necessarily selected) and the end of its children, as {@link #gathered} says. */
-        int first(int m) {
-            return gathered(m) ? m + 1 : node(m) + 1;
-        }
-
-        int end(int m) {
-            return gathered(m) ? kept.end(m) : t.end(node(m));
-        }
-
-        /** The first selected child from c on, before end (gathered entries are all selected). */
-        int selected(boolean gathered, int c, int end) {
-            if (!gathered) {
-                while (c < end && w.totalSamples(c) == 0) {
-                    c = t.end(c);
-                }
-            }
-            return c;
-        }
-
-        /** The sibling after c. */
-        int next(boolean gathered, int c) {
-            return gathered ? kept.end(c) : t.end(c);
-        }
-
-        /** c's merged name id. */
-        int name(boolean gathered, int c) {
-            return ids[gathered ? kept.name(c) : t.name(c)];
-        }
     }
 
     /** Subtree sizes, from the parents (children follow their parent in pre-order). */

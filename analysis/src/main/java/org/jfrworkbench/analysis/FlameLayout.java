@@ -115,14 +115,6 @@ final class FlameLayout {
 
     /** The threshold with the answer's size, so that a caller can make its columns once. */
     static Cut cut(TreeWeights w, int maxNodes, Counts gathered) {
-        return cut(w, maxNodes, gathered, null);
-    }
-
-    /**
-     * The same; kept: where not null, the nodes gathered at or above a floor ({@link #floor}) that the answer's size
-     * is counted on instead of the tree.
-     */
-    static Cut cut(TreeWeights w, int maxNodes, Counts gathered, KeptNodes kept) {
         CallTree tree = w.tree();
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);
@@ -130,86 +122,37 @@ final class FlameLayout {
             return new Cut(Long.MIN_VALUE, selected);
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
-        boolean[] losesChildren = QueryArrays.booleans(kept != null ? kept.size() : tree.size());
+        boolean[] losesChildren = QueryArrays.booleans(tree.size());
         try {
-            return cut(totals, w, kept, maxNodes, selected, losesChildren);
+            return cut(totals, w, maxNodes, selected, losesChildren);
         } finally {
             QueryArrays.give(losesChildren);
         }
     }
 
-    /**
-     * The least sample count the cut of a tree of these counts to maxNodes can keep a node at (every threshold
-     * {@link #cut} tries is at or above it: it keeps at most maxNodes nodes), or 0 where every selected node fits;
-     * -1 where more than four times maxNodes nodes reach it (ties), too many to gather apart from the tree.
-     */
-    static int floor(Counts gathered, long unit, int maxNodes) {
-        CountRanking counts = new CountRanking(gathered, unit);
-        if (counts.size() <= maxNodes) {
-            return 0;
-        }
-        int floor = (int) (counts.largest(maxNodes) / unit);
-        return counts.atLeast(floor) > 4L * maxNodes ? -1 : floor;
-    }
-
-    private static Cut cut(Ranking totals, TreeWeights w, KeptNodes kept, int maxNodes, int selected,
-                           boolean[] losesChildren) {
+    private static Cut cut(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests (each pass over the tree costs as much as the answer's layout)
         int keep = Math.max(1, maxNodes / 2);
         long t = totals.largest(keep);
-        int size = answerSize(w, kept, t, losesChildren);
+        int size = answerSize(w, t, losesChildren);
         while (size > maxNodes) {
             // ties at t: the next weight up
             t = totals.above(t);
-            size = answerSize(w, kept, t, losesChildren);
+            size = answerSize(w, t, losesChildren);
         }
         int room = maxNodes - size;
         if (room > maxNodes / 16) {
             int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
             long lower = totals.largest(more);
             if (lower < t) {
-                int lowerSize = answerSize(w, kept, lower, losesChildren);
+                int lowerSize = answerSize(w, lower, losesChildren);
                 if (lowerSize <= maxNodes) {
                     return new Cut(lower, lowerSize);
                 }
             }
         }
         return new Cut(t, size);
-    }
-
-    /** answerSize on the gathered nodes where there are some and t is not below their floor, else on the tree. */
-    private static int answerSize(TreeWeights w, KeptNodes kept, long t, boolean[] losesChildren) {
-        if (kept == null) {
-            return answerSize(w, t, losesChildren);
-        }
-        long unit = w.unit();
-        if (t < unit * kept.floor()) {
-            // not reached by the rule of floor(); counted on the tree rather than wrongly
-            boolean[] scratch = QueryArrays.booleans(w.tree().size());
-            try {
-                return answerSize(w, t, scratch);
-            } finally {
-                QueryArrays.give(scratch);
-            }
-        }
-        // the same walk as on the tree: every node here is selected, and a kept node's children all follow it
-        Arrays.fill(losesChildren, false);
-        int size = 0;
-        for (int k = 0, n = kept.size(); k < n; ) {
-            if (k == 0 || unit * kept.samples(k) >= t) {
-                size++;
-                k++;
-            } else {
-                int parent = kept.parent(k);
-                if (!losesChildren[parent]) {
-                    losesChildren[parent] = true;
-                    size++;
-                }
-                k = kept.end(k);
-            }
-        }
-        return size;
     }
 
     /** The totals of the selected nodes, ranked. */
@@ -313,20 +256,6 @@ final class FlameLayout {
         /** The selected nodes. */
         int size() {
             return size;
-        }
-
-        /** The selected nodes of count c and more. */
-        long atLeast(int c) {
-            long out = 0;
-            for (int v : large) {
-                if (v >= c) {
-                    out++;
-                }
-            }
-            for (int x = Math.max(c, 0); x < CAP; x++) {
-                out += histogram[x];
-            }
-            return out;
         }
 
         @Override

@@ -32,11 +32,8 @@ final class SampleSets {
     private final int size;
     private final long totalWeight;
     private final long samples;
-    /** The nodes gathered for the side's cut and merge, or null. */
-    private KeptNodes kept;
 
-    private SampleSets(long[] figures, int stride, long unit, int size, long totalWeight, long samples, KeptNodes kept) {
-        this.kept = kept;
+    private SampleSets(long[] figures, int stride, long unit, int size, long totalWeight, long samples) {
         this.figures = figures;
         this.stride = stride;
         this.unit = unit;
@@ -49,23 +46,10 @@ final class SampleSets {
     void release() {
         QueryArrays.give(figures);
         figures = null;
-        if (kept != null) {
-            kept.release();
-            kept = null;
-        }
-    }
-
-    /** The nodes gathered for a cut to the maxNodes given to {@link #of}, or null (weights differ, or ties). */
-    KeptNodes kept() {
-        return kept;
     }
 
     static SampleSets of(TreeWeights w) {
-        return of(w, null, 0);
-    }
-
-    static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
-        return of(w, counts, 0);
+        return of(w, null);
     }
 
     /**
@@ -76,11 +60,8 @@ final class SampleSets {
      * when it is met, and the running sum of the stacks' hashes there covers its subtree and what follows it, so no
      * path is kept open (a walk that opened and closed each occurrence's range spent most of its time on the branches
      * of the path unwinding); then a forward pass adds each reached node to its method.
-     *
-     * <p>maxNodes: where positive and counts gathered, the nodes a cut to maxNodes can keep and their children are
-     * gathered in the forward pass ({@link KeptNodes}, at the floor the counts give: {@link FlameLayout#floor}).
      */
-    static SampleSets of(TreeWeights w, FlameLayout.Counts counts, int maxNodes) {
+    static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();
@@ -128,25 +109,6 @@ final class SampleSets {
             }
             after[i] = hashes;
         }
-        if (counts != null && n > 0 && totalSamples[0] > 0) {
-            counts.add(totalSamples[0]);
-        }
-        int floor = counts != null && maxNodes > 0 && n > 0 && totalSamples[0] > 0
-                ? FlameLayout.floor(counts, unit, maxNodes) : -1;
-        KeptNodes kept = floor >= 0 ? new KeptNodes(floor) : null;
-        // the gathered nodes still open (their entries and subtree ends), innermost last; nodes before skip lie
-        // under a left-out child
-        int[] openEntry = null;
-        int[] openEnd = null;
-        int open = 0;
-        int skip = 0;
-        if (kept != null) {
-            openEntry = new int[64];
-            openEnd = new int[64];
-            openEntry[0] = kept.add(0, tree.name(0), totalSamples[0], selfSamples[0], -1);
-            openEnd[0] = n;
-            open = 1;
-        }
         // then the methods' figures, in a pass of their own: added to in the pass above, they took it twice as long
         for (int i = 1; i < n; ) {
             int nodeSamples = totalSamples[i];
@@ -154,26 +116,7 @@ final class SampleSets {
                 i = tree.end(i);
                 continue;
             }
-            int name = tree.name(i);
-            if (kept != null && i >= skip) {
-                // every selected node here is one the cut may keep or a left-out child of one: a node under a
-                // left-out one has a left-out ancestor whose parent is kept
-                while (openEnd[open - 1] <= i) {
-                    open--;
-                }
-                int k = kept.add(i, name, nodeSamples, selfSamples[i], openEntry[open - 1]);
-                if (nodeSamples >= floor) {
-                    if (open == openEntry.length) {
-                        openEntry = java.util.Arrays.copyOf(openEntry, open * 2);
-                        openEnd = java.util.Arrays.copyOf(openEnd, open * 2);
-                    }
-                    openEntry[open] = k;
-                    openEnd[open++] = tree.end(i);
-                } else {
-                    skip = tree.end(i);
-                }
-            }
-            int at = stable[name] * stride;
+            int at = stable[tree.name(i)] * stride;
             f[at + SELF_SAMPLES] += selfSamples[i];
             if (weighed) {
                 f[at + SELF] += self[i];
@@ -193,10 +136,10 @@ final class SampleSets {
             i++;
         }
         QueryArrays.give(after);
-        if (kept != null) {
-            kept.finish();
+        if (counts != null && n > 0 && totalSamples[0] > 0) {
+            counts.add(totalSamples[0]);
         }
-        return new SampleSets(f, stride, unit, m, w.totalWeight(), w.samples(), kept);
+        return new SampleSets(f, stride, unit, m, w.totalWeight(), w.samples());
     }
 
     private static long mix(long k) {

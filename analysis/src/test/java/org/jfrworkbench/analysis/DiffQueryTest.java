@@ -243,64 +243,6 @@ class DiffQueryTest {
         }
     }
 
-    /**
-     * The nodes a side's cut can keep, gathered apart from the tree, cut and merge as the tree itself does: random
-     * recordings (deep paths, generated names that group siblings, ties of counts) over random ranges of each side,
-     * so that one side keeps paths the other leaves out, and bounds from a handful of nodes to all of them.
-     */
-    @Test
-    void gatheredNodesAnswerAsTheTreeDoes() {
-        String[] frames = {"m.A.a", "m.B.b", "m.C.c", "m.D.d", "m.E.e", "m.F.f", "m.App$$Lambda$75.0x0000000800c22a28.run",
-                "m.App$$Lambda$76.0x0000000800c22b00.run", "m.App$$Lambda$81.0x0000000800c9f000.run"};
-        Random r = new Random(41);
-        int gathered = 0;
-        for (int round = 0; round < 60; round++) {
-            HandMade[] sides = {new HandMade(), new HandMade()};
-            for (HandMade side : sides) {
-                for (int i = 0, n = 200 + r.nextInt(6000); i < n; i++) {
-                    String[] stack = new String[1 + r.nextInt(12)];
-                    stack[0] = "m.Main.run";
-                    for (int f = 1; f < stack.length; f++) {
-                        stack[f] = r.nextInt(6) == 0 ? stack[r.nextInt(f)] : frames[r.nextInt(frames.length)];
-                    }
-                    side.sample(Kind.CPU, r.nextInt(10_000), "main", round % 5 == 4 ? 1 + r.nextInt(50) : 1,
-                            String.join(";", stack));
-                }
-            }
-            Selection[] selections = new Selection[2];
-            for (int side = 0; side < 2; side++) {
-                long from = r.nextInt(4_000);
-                selections[side] = Selection.millis(Kind.CPU, from, from + 1 + r.nextInt(6_000), null, false);
-            }
-            int maxNodes = round % 7 == 0 ? 1 << 20 : 4 + r.nextInt(round % 2 == 0 ? 60 : 1500);
-            DiffQuery.Side[][] made = new DiffQuery.Side[2][2];
-            for (int way = 0; way < 2; way++) {
-                for (int side = 0; side < 2; side++) {
-                    ProfileData data = sides[side].data();
-                    made[way][side] = DiffQuery.Side.of(selections[side].weigh(data, data.tree(FrameNaming.DEFAULT),
-                            false, Parallel.NEVER), maxNodes, way == 1);
-                }
-            }
-            String where = "round " + round + ", maxNodes " + maxNodes;
-            for (int side = 0; side < 2; side++) {
-                assertEquals(made[0][side].threshold(), made[1][side].threshold(), where + ": threshold of side " + side);
-                assertEquals(made[0][side].size(), made[1][side].size(), where + ": cut size of side " + side);
-                if (made[1][side].sets().kept() != null) {
-                    gathered++;
-                }
-            }
-            DiffResult[] answers = new DiffResult[2];
-            for (int way = 0; way < 2; way++) {
-                answers[way] = DiffQuery.compare(selections[0], selections[1], made[way][0], made[way][1], 10, 10,
-                        DiffMode.RELATIVE, () -> 0, () -> 0, Parallel.NEVER);
-                made[way][0].release();
-                made[way][1].release();
-            }
-            assertSameDiff(answers[0], answers[1]);
-        }
-        assertTrue(gathered > 60, "sides with gathered nodes: " + gathered);
-    }
-
     /** Every column, name and row of two diffs alike. */
     static void assertSameDiff(DiffResult expected, DiffResult actual) {
         assertEquals(expected.names(), actual.names());
