@@ -39,23 +39,27 @@ final class InvertedTree {
     private static final int SHARED = -128;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
-    /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
-    private final int[] origins;
+    /**
+     * Per origin (a call-tree node with samples of its own, in pre-order) the node its weight goes to; per sample slot
+     * of the tree the index of its node's origin, -1 for the root: a query adds its slots' sums straight to their
+     * nodes here, with no array the size of the call tree and no pass over one.
+     */
     private final int[] target;
+    private final int[] slotOrigin;
     /**
      * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
-     * number of runs, then per run of members of one type (members in origin order) the index in {@link #origins} of
+     * number of runs, then per run of members of one type (members in origin order) the index (among the origins in pre-order) of
      * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep
      * recursive recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss
      * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] target, int[] slotOrigin, int[] mixed) {
         this.node = node;
         this.parent = parent;
-        this.origins = origins;
         this.target = target;
+        this.slotOrigin = slotOrigin;
         this.mixed = mixed;
     }
 
@@ -136,27 +140,34 @@ final class InvertedTree {
      * mixed types the first selected origin there, side by side in one array of {@link QueryArrays} that the caller
      * gives back ({@link Weights#release}): an inverted graph reads a node's figures together, at random, per child
      * it pushes. Where every sample weighs the same only the counts are kept (4 bytes a node, 8 with the first origin,
-     * where weight, samples and first in three columns took 16 and three misses).
+     * where weight, samples and first in three columns took 16 and three misses). The slots' sums go to their origins'
+     * nodes in slot order, so a node's first origin is the least that reaches it, not the first to come.
      */
-    Weights weigh(TreeWeights w) {
-        return w.unit() > 0 ? weighCounts(w) : weighWeights(w);
+    Weights weigh(Selection.Slots slots) {
+        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots) : weighWeights(slots);
     }
 
-    private Weights weighCounts(TreeWeights w) {
+    private Weights weighCounts(Selection.Slots slots) {
         int n = parent.length;
-        long unit = w.unit();
+        long unit = slots.unit();
+        int[] slotSamples = slots.samples();
         boolean firsts = hasMixedTypes();
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
-        for (int i = 0; i < origins.length; i++) {
-            int s = w.selfSamples(origins[i]);
-            if (s > 0) {
-                int t = stride * target[i];
-                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (firsts && acc[t] == 0) {
-                    acc[t + 1] = i + 1;
+        int samples = 0;
+        for (int s = 0; s < slotSamples.length; s++) {
+            int c = slotSamples[s];
+            if (c != 0) {
+                samples += c;
+                int i = slotOrigin[s];
+                if (i >= 0) {
+                    int t = stride * target[i];
+                    // stored + 1: the column comes zeroed
+                    if (firsts && (acc[t] == 0 || i + 1 < acc[t + 1])) {
+                        acc[t + 1] = i + 1;
+                    }
+                    acc[t] += c;
                 }
-                acc[t] += s;
             }
         }
         int reached = 0;
@@ -185,23 +196,35 @@ final class InvertedTree {
                 }
             }
         }
-        return new Weights(unit, acc, stride, null, reached, buckets);
+        return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
-    private Weights weighWeights(TreeWeights w) {
+    private Weights weighWeights(Selection.Slots slots) {
         int n = parent.length;
+        int[] slotSamples = slots.samples();
+        long[] slotWeight = slots.weight();
+        // where every sample weighs unit and that is 0
+        long unit = slots.unit();
         // per node its total weight, then its samples in the low half and its first origin in the high half
         long[] acc = QueryArrays.longs(2 * n);
-        for (int i = 0; i < origins.length; i++) {
-            int o = origins[i];
-            int s = w.selfSamples(o);
-            if (s > 0) {
-                int t = 2 * target[i];
-                acc[t] += w.self(o);
-                if ((int) acc[t + 1] == 0) {
-                    acc[t + 1] = (long) (i + 1) << 32;
+        int samples = 0;
+        long weight = 0;
+        for (int s = 0; s < slotSamples.length; s++) {
+            int c = slotSamples[s];
+            if (c != 0) {
+                long sw = slotWeight == null ? unit * c : slotWeight[s];
+                samples += c;
+                weight += sw;
+                int i = slotOrigin[s];
+                if (i >= 0) {
+                    int t = 2 * target[i];
+                    acc[t] += sw;
+                    long sf = acc[t + 1];
+                    if ((int) sf == 0 || sf >>> 32 > i + 1) {
+                        sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
+                    }
+                    acc[t + 1] = sf + c;
                 }
-                acc[t + 1] += s;
             }
         }
         int reached = 0;
@@ -225,17 +248,19 @@ final class InvertedTree {
             }
         }
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets);
+        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets, weight, samples);
     }
 
     /**
      * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
      * the index of the first selected origin below it: counted (unit above 0) in counts, stride ints a node (count,
      * first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
-     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}).
-     * Its arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
+     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor});
+     * weight and samples: the whole selection's, root frames' samples included. Its arrays are of
+     * {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets) {
+    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets, long rootWeight,
+                   int rootSamples) {
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
@@ -274,9 +299,12 @@ final class InvertedTree {
         }
     }
 
-    /** Heap bytes: 16 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /**
+     * Heap bytes: 16 per node, 4 per origin, 4 per sample slot, 8 per run of one type in a node of mixed types and 4
+     * per such node.
+     */
     long footprint() {
-        return 144 + 16L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 4L * target.length + 4L * slotOrigin.length + 4L * mixed.length;
     }
 
     /**
@@ -363,12 +391,19 @@ final class InvertedTree {
             }
         }
         int[] origins = new int[count];
+        int[] originOf = new int[n];
         for (int i = 1, k = 0; i < n; i++) {
             if (isOrigin[i]) {
+                originOf[i] = k;
                 origins[k++] = i;
             }
         }
-        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 8L * count);
+        int[] slotOrigin = new int[tree.sampleSlots()];
+        for (int s = 0; s < slotOrigin.length; s++) {
+            int node = tree.slotNode(s);
+            slotOrigin[s] = node > 0 ? originOf[node] : -1;
+        }
+        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 4L * count - 4L * slotOrigin.length);
         int[] members = origins.clone();
         int[] ids = new int[count];
         for (int i = 0; i < count; i++) {
@@ -377,7 +412,7 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        return breadthFirst(b, origins);
+        return breadthFirst(b, slotOrigin);
     }
 
     /**
@@ -386,7 +421,7 @@ final class InvertedTree {
      * backward pass adds to parents that come in the same order as their children, a stream where pre-order's
      * parents lay anywhere above.
      */
-    private static InvertedTree breadthFirst(Builder b, int[] origins) {
+    private static InvertedTree breadthFirst(Builder b, int[] slotOrigin) {
         int n = b.size;
         int[] order = new int[n];
         int[] renumbered = new int[n];
@@ -412,7 +447,7 @@ final class InvertedTree {
         for (int i = 0; i < target.length; i++) {
             target[i] = renumbered[target[i]];
         }
-        return new InvertedTree(node, parent, origins, target, Arrays.copyOf(b.mixed, b.mixedSize));
+        return new InvertedTree(node, parent, target, slotOrigin, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {

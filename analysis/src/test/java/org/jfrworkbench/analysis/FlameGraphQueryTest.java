@@ -101,14 +101,20 @@ class FlameGraphQueryTest {
         assertArrayEquals(expected.nodes().count(), actual.nodes().count(), what);
     }
 
-    /** An inverted graph of the selection, grouped per query or read from the tree's kept part. */
+    /**
+     * An inverted graph of the selection, grouped per query or read from the tree's kept part (as a query makes it
+     * once the part is made: the selection's slot sums added straight to the part's nodes).
+     */
     static FlameGraph inverted(ProfileData d, Selection selection, int maxNodes, boolean kept) {
         d.samples(selection.kind());
         CallTree tree = d.tree();
+        if (kept) {
+            assertTrue(tree.awaitInverted() != null, "the tree keeps its inverted part");
+            return new FlameGraphQuery(selection, null, true, FrameNaming.DEFAULT, 1.0, maxNodes).run(d);
+        }
         TreeWeights w = selection.weigh(d, tree);
         try {
-            Emitted e = kept ? BoundedTree.inverted(w, tree.awaitInverted(), maxNodes) : BoundedTree.inverted(w, maxNodes);
-            return e.graph(selection, true, null, null, 1.0);
+            return BoundedTree.inverted(w, maxNodes).graph(selection, true, null, null, 1.0);
         } finally {
             w.release();
         }
@@ -313,8 +319,8 @@ class FlameGraphQueryTest {
                 for (int maxNodes = 2; maxNodes < 3000; maxNodes += 1 + maxNodes / 8) {
                     assertSameGraph(inverted(d, s, maxNodes, false), inverted(d, s, maxNodes, true),
                             kind + " " + s + ", maxNodes=" + maxNodes);
-                    TreeWeights w = s.weigh(d, tree);
-                    InvertedTree.Weights weights = part.weigh(w);
+                    Selection.Slots slots = s.slots(d, tree);
+                    InvertedTree.Weights weights = part.weigh(slots);
                     int floor = weights.floor(maxNodes);
                     if (floor > 0) {
                         int atOrAbove = 0;
@@ -331,7 +337,7 @@ class FlameGraphQueryTest {
                         assertEquals(0, floor, "weightless nodes among weighed ones rank by samples: no floor");
                     }
                     weights.release();
-                    w.release();
+                    slots.release();
                 }
             }
         }
