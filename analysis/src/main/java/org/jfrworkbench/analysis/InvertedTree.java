@@ -175,27 +175,23 @@ final class InvertedTree {
         if (firsts) {
             for (int i = n - 1; i > 0; i--) {
                 int s = acc[2 * i];
-                if (s > 0) {
-                    int p = 2 * parent[i];
-                    int first = acc[2 * i + 1];
-                    if (acc[p] == 0 || first < acc[p + 1]) {
-                        acc[p + 1] = first;
-                    }
-                    acc[p] += s;
-                    buckets[GroupHeap.bucket(unit * s, s)]++;
-                    reached++;
-                }
+                int p = 2 * parent[i];
+                // first + 1, 0 for none: less one, unsigned, none is the greatest
+                int f = acc[2 * i + 1] - 1 ^ Integer.MIN_VALUE;
+                int pf = acc[p + 1] - 1 ^ Integer.MIN_VALUE;
+                acc[p + 1] = ((f < pf ? f : pf) ^ Integer.MIN_VALUE) + 1;
+                acc[p] += s;
+                buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         } else {
             for (int i = n - 1; i > 0; i--) {
                 int s = acc[i];
-                if (s > 0) {
-                    acc[parent[i]] += s;
-                    buckets[GroupHeap.bucket(unit * s, s)]++;
-                    reached++;
-                }
+                acc[parent[i]] += s;
+                buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         }
+        reached = n - 1 - buckets[0];
+        buckets[0] = 0;
         return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
