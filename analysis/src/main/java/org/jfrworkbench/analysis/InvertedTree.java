@@ -229,20 +229,20 @@ final class InvertedTree {
         for (int i = n - 1; i > 0; i--) {
             long sf = acc[2 * i + 1];
             int s = (int) sf;
-            if (s > 0) {
-                int p = 2 * parent[i];
-                long t = acc[2 * i];
-                long pf = acc[p + 1];
-                if ((int) pf == 0 || sf >>> 32 < pf >>> 32) {
-                    pf = sf & 0xFFFF_FFFF_0000_0000L | pf & 0xFFFF_FFFFL;
-                }
-                acc[p + 1] = pf + s;
-                acc[p] += t;
-                buckets[GroupHeap.bucket(t, s)]++;
-                weightless |= t == 0;
-                reached++;
-            }
+            int p = 2 * parent[i];
+            long t = acc[2 * i];
+            long pf = acc[p + 1];
+            // as in weighCounts: the first origin + 1, 0 for none, compared less one as unsigned
+            int f = (int) (sf >>> 32) - 1 ^ Integer.MIN_VALUE;
+            int pfirst = (int) (pf >>> 32) - 1 ^ Integer.MIN_VALUE;
+            long first = ((f < pfirst ? f : pfirst) ^ Integer.MIN_VALUE) + 1;
+            acc[p + 1] = first << 32 | (pf + s) & 0xFFFF_FFFFL;
+            acc[p] += t;
+            buckets[GroupHeap.bucket(t, s)]++;
+            weightless |= t == 0 & s > 0;
         }
+        reached = n - 1 - buckets[0];
+        buckets[0] = 0;
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
         return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets, weight, samples);
     }
