@@ -40,12 +40,16 @@ final class InvertedTree {
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /**
-     * Per origin (a call-tree node with samples of its own, in pre-order) the node its weight goes to; per sample slot
-     * of the tree the index of its node's origin, -1 for the root: a query adds its slots' sums straight to their
-     * nodes here, with no array the size of the call tree and no pass over one.
+     * Per sample slot of the tree (but those of its root) {@link #entry} ints: the slot, the node its weight goes to
+     * and, where the part has nodes of mixed types, the index of the slot's origin (a call-tree node with samples of
+     * its own; origins in pre-order); ordered by that node. A query adds its slots' sums straight to their nodes, with
+     * no array the size of the call tree, and in the nodes' order: in the slots' own order each add was a cache miss
+     * at random in the part's weights (javac: 8 of a graph's 44 ms).
      */
-    private final int[] target;
-    private final int[] slotOrigin;
+    private final int[] entries;
+    private final int entry;
+    /** The slots of the call tree's root: no origin's, counted in the whole selection only. */
+    private final int[] rootSlots;
     /**
      * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
      * number of runs, then per run of members of one type (members in origin order) the index (among the origins in pre-order) of
@@ -55,11 +59,12 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] target, int[] slotOrigin, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] entries, int entry, int[] rootSlots, int[] mixed) {
         this.node = node;
         this.parent = parent;
-        this.target = target;
-        this.slotOrigin = slotOrigin;
+        this.entries = entries;
+        this.entry = entry;
+        this.rootSlots = rootSlots;
         this.mixed = mixed;
     }
 
@@ -147,6 +152,14 @@ final class InvertedTree {
         return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots) : weighWeights(slots);
     }
 
+    private int rootSamples(int[] slotSamples) {
+        int samples = 0;
+        for (int s : rootSlots) {
+            samples += slotSamples[s];
+        }
+        return samples;
+    }
+
     private Weights weighCounts(Selection.Slots slots) {
         int n = parent.length;
         long unit = slots.unit();
@@ -154,20 +167,18 @@ final class InvertedTree {
         boolean firsts = hasMixedTypes();
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
-        int samples = 0;
-        for (int s = 0; s < slotSamples.length; s++) {
-            int c = slotSamples[s];
+        int samples = rootSamples(slotSamples);
+        int[] e = entries;
+        for (int k = 0; k < e.length; k += entry) {
+            int c = slotSamples[e[k]];
             if (c != 0) {
                 samples += c;
-                int i = slotOrigin[s];
-                if (i >= 0) {
-                    int t = stride * target[i];
-                    // stored + 1: the column comes zeroed
-                    if (firsts && (acc[t] == 0 || i + 1 < acc[t + 1])) {
-                        acc[t + 1] = i + 1;
-                    }
-                    acc[t] += c;
+                int t = stride * e[k + 1];
+                // stored + 1: the column comes zeroed
+                if (firsts && (acc[t] == 0 || e[k + 2] + 1 < acc[t + 1])) {
+                    acc[t + 1] = e[k + 2] + 1;
                 }
+                acc[t] += c;
             }
         }
         int reached = 0;
@@ -203,24 +214,29 @@ final class InvertedTree {
         long unit = slots.unit();
         // per node its total weight, then its samples in the low half and its first origin in the high half
         long[] acc = QueryArrays.longs(2 * n);
-        int samples = 0;
+        int samples = rootSamples(slotSamples);
         long weight = 0;
-        for (int s = 0; s < slotSamples.length; s++) {
+        for (int s : rootSlots) {
+            weight += slotWeight == null ? unit * slotSamples[s] : slotWeight[s];
+        }
+        int[] e = entries;
+        boolean firsts = hasMixedTypes();
+        for (int k = 0; k < e.length; k += entry) {
+            int s = e[k];
             int c = slotSamples[s];
             if (c != 0) {
                 long sw = slotWeight == null ? unit * c : slotWeight[s];
                 samples += c;
                 weight += sw;
-                int i = slotOrigin[s];
-                if (i >= 0) {
-                    int t = 2 * target[i];
-                    acc[t] += sw;
-                    long sf = acc[t + 1];
-                    if ((int) sf == 0 || sf >>> 32 > i + 1) {
-                        sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
-                    }
-                    acc[t + 1] = sf + c;
+                int t = 2 * e[k + 1];
+                acc[t] += sw;
+                long sf = acc[t + 1];
+                // without nodes of mixed types no first is read: left 0
+                int i = firsts ? e[k + 2] : -1;
+                if ((int) sf == 0 || sf >>> 32 > i + 1) {
+                    sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
                 }
+                acc[t + 1] = sf + c;
             }
         }
         int reached = 0;
@@ -296,11 +312,11 @@ final class InvertedTree {
     }
 
     /**
-     * Heap bytes: 16 per node, 4 per origin, 4 per sample slot, 8 per run of one type in a node of mixed types and 4
-     * per such node.
+     * Heap bytes: 16 per node, 8 per sample slot (12 where nodes' types are mixed), 8 per run of one type in a node of
+     * mixed types and 4 per such node.
      */
     long footprint() {
-        return 144 + 16L * parent.length + 4L * target.length + 4L * slotOrigin.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length;
     }
 
     /**
@@ -399,7 +415,8 @@ final class InvertedTree {
             int node = tree.slotNode(s);
             slotOrigin[s] = node > 0 ? originOf[node] : -1;
         }
-        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 4L * count - 4L * slotOrigin.length);
+        // the entries at their widest, and the origins' targets and a sort's keys while they are made
+        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 12L * slotOrigin.length);
         int[] members = origins.clone();
         int[] ids = new int[count];
         for (int i = 0; i < count; i++) {
@@ -443,7 +460,34 @@ final class InvertedTree {
         for (int i = 0; i < target.length; i++) {
             target[i] = renumbered[target[i]];
         }
-        return new InvertedTree(node, parent, target, slotOrigin, Arrays.copyOf(b.mixed, b.mixedSize));
+        // the slots by the node they add to, then by slot
+        int roots = 0;
+        for (int origin : slotOrigin) {
+            if (origin < 0) {
+                roots++;
+            }
+        }
+        int[] rootSlots = new int[roots];
+        long[] keys = new long[slotOrigin.length - roots];
+        for (int s = 0, r = 0, k = 0; s < slotOrigin.length; s++) {
+            if (slotOrigin[s] < 0) {
+                rootSlots[r++] = s;
+            } else {
+                keys[k++] = (long) target[slotOrigin[s]] << 32 | s;
+            }
+        }
+        Arrays.sort(keys);
+        int entry = b.mixedSize > 0 ? 3 : 2;
+        int[] entries = new int[entry * keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            int s = (int) keys[k];
+            entries[entry * k] = s;
+            entries[entry * k + 1] = (int) (keys[k] >>> 32);
+            if (entry == 3) {
+                entries[entry * k + 2] = slotOrigin[s];
+            }
+        }
+        return new InvertedTree(node, parent, entries, entry, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
