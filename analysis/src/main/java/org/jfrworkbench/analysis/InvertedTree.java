@@ -40,30 +40,28 @@ final class InvertedTree {
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /**
-     * Per sample slot of the tree (but those of its root) {@link #entry} ints: the slot, the node its weight goes to
-     * and, where the part has nodes of mixed types, the index of the slot's origin (a call-tree node with samples of
-     * its own; origins in pre-order); ordered by that node. A query adds its slots' sums straight to their nodes, with
-     * no array the size of the call tree, and in the nodes' order: in the slots' own order each add was a cache miss
-     * at random in the part's weights (javac: 8 of a graph's 44 ms).
+     * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered by
+     * that node. A query adds its slots' sums straight to their nodes, with no array the size of the call tree, and in
+     * the nodes' order: in the slots' own order each add was a cache miss at random in the part's weights (javac: 8 of
+     * a graph's 44 ms). A slot's origin (the call-tree node with samples of its own, where the selection's first per
+     * node is needed) is the tree's {@link CallTree#slotNode}, not kept again.
      */
     private final int[] entries;
-    private final int entry;
     /** The slots of the call tree's root: no origin's, counted in the whole selection only. */
     private final int[] rootSlots;
     /**
      * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
-     * number of runs, then per run of members of one type (members in origin order) the index (among the origins in pre-order) of
+     * number of runs, then per run of members of one type (members in origin order) the call-tree node of
      * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep
      * recursive recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss
      * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] entries, int entry, int[] rootSlots, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
         this.parent = parent;
         this.entries = entries;
-        this.entry = entry;
         this.rootSlots = rootSlots;
         this.mixed = mixed;
     }
@@ -169,14 +167,18 @@ final class InvertedTree {
         int[] acc = QueryArrays.ints(stride * n);
         int samples = rootSamples(slotSamples);
         int[] e = entries;
-        for (int k = 0; k < e.length; k += entry) {
+        for (int k = 0; k < e.length; k += 2) {
             int c = slotSamples[e[k]];
             if (c != 0) {
                 samples += c;
                 int t = stride * e[k + 1];
                 // stored + 1: the column comes zeroed
-                if (firsts && (acc[t] == 0 || e[k + 2] + 1 < acc[t + 1])) {
-                    acc[t + 1] = e[k + 2] + 1;
+                if (firsts) {
+                    // an origin's call-tree node (pre-order, the origins' order), read only where needed
+                    int o = slots.tree().slotNode(e[k]);
+                    if (acc[t] == 0 || o + 1 < acc[t + 1]) {
+                        acc[t + 1] = o + 1;
+                    }
                 }
                 acc[t] += c;
             }
@@ -221,7 +223,7 @@ final class InvertedTree {
         }
         int[] e = entries;
         boolean firsts = hasMixedTypes();
-        for (int k = 0; k < e.length; k += entry) {
+        for (int k = 0; k < e.length; k += 2) {
             int s = e[k];
             int c = slotSamples[s];
             if (c != 0) {
@@ -232,7 +234,7 @@ final class InvertedTree {
                 acc[t] += sw;
                 long sf = acc[t + 1];
                 // without nodes of mixed types no first is read: left 0
-                int i = firsts ? e[k + 2] : -1;
+                int i = firsts ? slots.tree().slotNode(s) : -1;
                 if ((int) sf == 0 || sf >>> 32 > i + 1) {
                     sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
                 }
@@ -265,8 +267,8 @@ final class InvertedTree {
 
     /**
      * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
-     * the index of the first selected origin below it: counted (unit above 0) in counts, stride ints a node (count,
-     * first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
+     * the first selected origin below it (its call-tree node; origins in pre-order): counted (unit above 0) in counts,
+     * stride ints a node (count, first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
      * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor});
      * weight and samples: the whole selection's, root frames' samples included. Its arrays are of
      * {@link QueryArrays}, which the caller gives back ({@link #release}).
@@ -312,8 +314,7 @@ final class InvertedTree {
     }
 
     /**
-     * Heap bytes: 16 per node, 8 per sample slot (12 where nodes' types are mixed), 8 per run of one type in a node of
-     * mixed types and 4 per such node.
+     * Heap bytes: 16 per node, 8 per sample slot, 8 per run of one type in a node of mixed types and 4 per such node.
      */
     long footprint() {
         return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length;
@@ -415,8 +416,7 @@ final class InvertedTree {
             int node = tree.slotNode(s);
             slotOrigin[s] = node > 0 ? originOf[node] : -1;
         }
-        // the entries at their widest, and the origins' targets and a sort's keys while they are made
-        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 12L * slotOrigin.length);
+        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 8L * slotOrigin.length);
         int[] members = origins.clone();
         int[] ids = new int[count];
         for (int i = 0; i < count; i++) {
@@ -477,17 +477,12 @@ final class InvertedTree {
             }
         }
         Arrays.sort(keys);
-        int entry = b.mixedSize > 0 ? 3 : 2;
-        int[] entries = new int[entry * keys.length];
+        int[] entries = new int[2 * keys.length];
         for (int k = 0; k < keys.length; k++) {
-            int s = (int) keys[k];
-            entries[entry * k] = s;
-            entries[entry * k + 1] = (int) (keys[k] >>> 32);
-            if (entry == 3) {
-                entries[entry * k + 2] = slotOrigin[s];
-            }
+            entries[2 * k] = (int) keys[k];
+            entries[2 * k + 1] = (int) (keys[k] >>> 32);
         }
-        return new InvertedTree(node, parent, entries, entry, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
+        return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
@@ -597,7 +592,7 @@ final class InvertedTree {
                     int m = from + (int) keys[c];
                     int t = tree.type(members[m]);
                     if (t != last) {
-                        mixed[mixedSize++] = ids[m];
+                        mixed[mixedSize++] = origins[ids[m]];
                         mixed[mixedSize++] = t;
                         runs++;
                         last = t;
