@@ -40,10 +40,10 @@ final class InvertedTree {
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
     /**
-     * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered by
-     * that node. A query adds its slots' sums straight to their nodes, with no array the size of the call tree, and in
-     * the nodes' order: in the slots' own order each add was a cache miss at random in the part's weights (javac: 8 of
-     * a graph's 44 ms). A slot's origin (the call-tree node with samples of its own, where the selection's first per
+     * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered
+     * by that node. A query adds its slots' sums straight to their nodes, with no array the size of the call tree, and
+     * in the nodes' order: in the slots' own order each add was a cache miss at random in the part's weights (javac: 8
+     * of a graph's 44 ms). A slot's origin (the call-tree node with samples of its own, where the selection's first per
      * node is needed) is the tree's {@link CallTree#slotNode}, not kept again.
      */
     private final int[] entries;
@@ -143,8 +143,8 @@ final class InvertedTree {
      * mixed types the first selected origin there, side by side in one array of {@link QueryArrays} that the caller
      * gives back ({@link Weights#release}): an inverted graph reads a node's figures together, at random, per child
      * it pushes. Where every sample weighs the same only the counts are kept (4 bytes a node, 8 with the first origin,
-     * where weight, samples and first in three columns took 16 and three misses). The slots' sums go to their origins'
-     * nodes in slot order, so a node's first origin is the least that reaches it, not the first to come.
+     * where weight, samples and first in three columns took 16 and three misses). The slots' sums come in the order of
+     * the nodes they go to, no order of their origins, so a node's first origin is the least that reaches it.
      */
     Weights weigh(Selection.Slots slots) {
         return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots) : weighWeights(slots);
@@ -194,6 +194,7 @@ final class InvertedTree {
                 int pf = acc[p + 1] - 1 ^ Integer.MIN_VALUE;
                 acc[p + 1] = ((f < pf ? f : pf) ^ Integer.MIN_VALUE) + 1;
                 acc[p] += s;
+                // GroupHeap.bucket of a count, 0 for a node not reached (set right below)
                 buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         } else {
@@ -268,10 +269,10 @@ final class InvertedTree {
     /**
      * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
      * the first selected origin below it (its call-tree node; origins in pre-order): counted (unit above 0) in counts,
-     * stride ints a node (count, first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
-     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor});
-     * weight and samples: the whole selection's, root frames' samples included. Its arrays are of
-     * {@link QueryArrays}, which the caller gives back ({@link #release}).
+     * stride ints a node (count, first), else in wide, two longs a node (weight; first in the high half, samples in the
+     * low); reached: the nodes with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is
+     * no floor ({@link #floor}); rootWeight and rootSamples: the whole selection's, the root's own slots included. Its
+     * arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
     record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets, long rootWeight,
                    int rootSamples) {
