@@ -46,8 +46,13 @@ final class BoundedTree {
     private int touched;
 
     private BoundedTree(TreeWeights w, boolean up, int maxNodes) {
+        this(w.tree(), w, up, maxNodes);
+    }
+
+    /** w null for an inverted graph from the kept part, which reads its own weights only. */
+    private BoundedTree(CallTree tree, TreeWeights w, boolean up, int maxNodes) {
         this.w = w;
-        this.tree = w.tree();
+        this.tree = tree;
         this.up = up;
         this.maxNodes = Math.max(2, maxNodes);
         this.out = new Emitted(tree.names());
@@ -56,19 +61,20 @@ final class BoundedTree {
     /**
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
      * groups of two or more members read from that part (a member there is an inverted node, stored as its
-     * complement) instead of grouped by name per query.
+     * complement) instead of grouped by name per query. Its weights are the selection's slots' sums added straight to
+     * the part's nodes ({@link InvertedTree#weigh}).
      */
-    static Emitted inverted(TreeWeights w, InvertedTree inv, int maxNodes) {
-        BoundedTree b = new BoundedTree(w, true, maxNodes);
+    static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes) {
+        BoundedTree b = new BoundedTree(slots.tree(), null, true, maxNodes);
         b.inv = inv;
-        b.invWeights = inv.weigh(w);
+        b.invWeights = inv.weigh(slots);
         b.floor = b.invWeights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
         b.grow(room);
         b.pending.reserve(room);
         b.out.reserve(Math.min(b.maxNodes, room));
-        int root = b.out.add(-1, -1, w.totalWeight(), 0, w.samples(), "");
+        int root = b.out.add(-1, -1, b.invWeights.rootWeight(), 0, b.invWeights.rootSamples(), "");
         b.expandInverted(root, 0);
         b.drain();
         b.invWeights.release();

@@ -29,27 +29,51 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         data.samples(selection.kind());
         CallTree tree = data.tree(naming);
         InvertedTree inv = inverted ? tree.inverted() : null;
-        // an inverted graph from the kept part reads self weights only, and a search's matched weight the totals
-        TreeWeights w = selection.weigh(data, tree, inv == null || search != null);
+        if (inv != null) {
+            return fromPart(data, tree, inv);
+        }
+        TreeWeights w = selection.weigh(data, tree);
         try {
-            return run(data, inv, w);
+            boolean[] matches = search == null ? null : data.matches(naming, search);
+            if (!inverted) {
+                return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
+            }
+            return BoundedTree.inverted(w, maxNodes).graph(selection, true, matches, found(w, matches), scale);
         } finally {
             w.release();
         }
     }
 
-    private FlameGraph run(ProfileData data, InvertedTree inv, TreeWeights w) {
-        boolean[] matches = search == null ? null : data.matches(naming, search);
-        if (!inverted) {
-            return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
+    /**
+     * An inverted graph from the tree's kept part: the slots' sums go straight to the part's nodes, so no weights on
+     * the call tree are made but where a search's matched weight needs the tree's totals.
+     */
+    private FlameGraph fromPart(ProfileData data, CallTree tree, InvertedTree inv) {
+        Selection.Slots slots = selection.slots(data, tree);
+        TreeWeights w = null;
+        try {
+            Emitted e = BoundedTree.inverted(inv, slots, maxNodes);
+            boolean[] matches = null;
+            if (search != null) {
+                matches = data.matches(naming, search);
+                w = slots.onTree(true);
+            }
+            return e.graph(selection, true, matches, found(w, matches), scale);
+        } finally {
+            slots.release();
+            if (w != null) {
+                w.release();
+            }
         }
-        Emitted e = inv == null ? BoundedTree.inverted(w, maxNodes) : BoundedTree.inverted(w, inv, maxNodes);
-        FlameGraph.Search found = null;
-        if (search != null) {
-            long matched = FlameLayout.matchedWeight(w, matches);
-            found = new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(),
-                    FlameLayout.scaled(matched, scale), w.totalWeight() == 0 ? 0 : (double) matched / w.totalWeight(), null);
+    }
+
+    /** The search's matched weight beside an inverted graph, null without a search. */
+    private FlameGraph.Search found(TreeWeights w, boolean[] matches) {
+        if (search == null) {
+            return null;
         }
-        return e.graph(selection, true, matches, found, scale);
+        long matched = FlameLayout.matchedWeight(w, matches);
+        return new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(),
+                FlameLayout.scaled(matched, scale), w.totalWeight() == 0 ? 0 : (double) matched / w.totalWeight(), null);
     }
 }

@@ -39,23 +39,30 @@ final class InvertedTree {
     private static final int SHARED = -128;
     /** Read in order, by the weighing's backward pass only. */
     private final int[] parent;
-    /** Call-tree nodes with samples of their own in pre-order, and the node each one's weight goes to. */
-    private final int[] origins;
-    private final int[] target;
+    /**
+     * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered
+     * by that node. A query adds its slots' sums straight to their nodes, with no array the size of the call tree, and
+     * in the nodes' order: in the slots' own order each add was a cache miss at random in the part's weights (javac: 8
+     * of a graph's 44 ms). A slot's origin (the call-tree node with samples of its own, where the selection's first per
+     * node is needed) is the tree's {@link CallTree#slotNode}, not kept again.
+     */
+    private final int[] entries;
+    /** The slots of the call tree's root: no origin's, counted in the whole selection only. */
+    private final int[] rootSlots;
     /**
      * For nodes whose members' types differ (their {@link #chain} below {@link #SHARED}), one after another: the
-     * number of runs, then per run of members of one type (members in origin order) the index in {@link #origins} of
+     * number of runs, then per run of members of one type (members in origin order) the call-tree node of
      * its first member's origin and the type. One flat column of runs, not a map of every member per node: deep
      * recursive recordings (a compiler's) have hundreds of thousands of such nodes, which a map's entries made a miss
      * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] origins, int[] target, int[] mixed) {
+    private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
         this.parent = parent;
-        this.origins = origins;
-        this.target = target;
+        this.entries = entries;
+        this.rootSlots = rootSlots;
         this.mixed = mixed;
     }
 
@@ -136,27 +143,44 @@ final class InvertedTree {
      * mixed types the first selected origin there, side by side in one array of {@link QueryArrays} that the caller
      * gives back ({@link Weights#release}): an inverted graph reads a node's figures together, at random, per child
      * it pushes. Where every sample weighs the same only the counts are kept (4 bytes a node, 8 with the first origin,
-     * where weight, samples and first in three columns took 16 and three misses).
+     * where weight, samples and first in three columns took 16 and three misses). The slots' sums come in the order of
+     * the nodes they go to, no order of their origins, so a node's first origin is the least that reaches it.
      */
-    Weights weigh(TreeWeights w) {
-        return w.unit() > 0 ? weighCounts(w) : weighWeights(w);
+    Weights weigh(Selection.Slots slots) {
+        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots) : weighWeights(slots);
     }
 
-    private Weights weighCounts(TreeWeights w) {
+    private int rootSamples(int[] slotSamples) {
+        int samples = 0;
+        for (int s : rootSlots) {
+            samples += slotSamples[s];
+        }
+        return samples;
+    }
+
+    private Weights weighCounts(Selection.Slots slots) {
         int n = parent.length;
-        long unit = w.unit();
+        long unit = slots.unit();
+        int[] slotSamples = slots.samples();
         boolean firsts = hasMixedTypes();
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
-        for (int i = 0; i < origins.length; i++) {
-            int s = w.selfSamples(origins[i]);
-            if (s > 0) {
-                int t = stride * target[i];
-                // origins in order: the first to reach a node is its first (stored + 1: the column comes zeroed)
-                if (firsts && acc[t] == 0) {
-                    acc[t + 1] = i + 1;
+        int samples = rootSamples(slotSamples);
+        int[] e = entries;
+        for (int k = 0; k < e.length; k += 2) {
+            int c = slotSamples[e[k]];
+            if (c != 0) {
+                samples += c;
+                int t = stride * e[k + 1];
+                // stored + 1: the column comes zeroed
+                if (firsts) {
+                    // an origin's call-tree node (pre-order, the origins' order), read only where needed
+                    int o = slots.tree().slotNode(e[k]);
+                    if (acc[t] == 0 || o + 1 < acc[t + 1]) {
+                        acc[t + 1] = o + 1;
+                    }
                 }
-                acc[t] += s;
+                acc[t] += c;
             }
         }
         int reached = 0;
@@ -164,44 +188,58 @@ final class InvertedTree {
         if (firsts) {
             for (int i = n - 1; i > 0; i--) {
                 int s = acc[2 * i];
-                if (s > 0) {
-                    int p = 2 * parent[i];
-                    int first = acc[2 * i + 1];
-                    if (acc[p] == 0 || first < acc[p + 1]) {
-                        acc[p + 1] = first;
-                    }
-                    acc[p] += s;
-                    buckets[GroupHeap.bucket(unit * s, s)]++;
-                    reached++;
-                }
+                int p = 2 * parent[i];
+                // first + 1, 0 for none: less one, unsigned, none is the greatest
+                int f = acc[2 * i + 1] - 1 ^ Integer.MIN_VALUE;
+                int pf = acc[p + 1] - 1 ^ Integer.MIN_VALUE;
+                acc[p + 1] = ((f < pf ? f : pf) ^ Integer.MIN_VALUE) + 1;
+                acc[p] += s;
+                // GroupHeap.bucket of a count, 0 for a node not reached (set right below)
+                buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         } else {
             for (int i = n - 1; i > 0; i--) {
                 int s = acc[i];
-                if (s > 0) {
-                    acc[parent[i]] += s;
-                    buckets[GroupHeap.bucket(unit * s, s)]++;
-                    reached++;
-                }
+                acc[parent[i]] += s;
+                buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         }
-        return new Weights(unit, acc, stride, null, reached, buckets);
+        reached = n - 1 - buckets[0];
+        buckets[0] = 0;
+        return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
-    private Weights weighWeights(TreeWeights w) {
+    private Weights weighWeights(Selection.Slots slots) {
         int n = parent.length;
+        int[] slotSamples = slots.samples();
+        long[] slotWeight = slots.weight();
+        // where every sample weighs unit and that is 0
+        long unit = slots.unit();
         // per node its total weight, then its samples in the low half and its first origin in the high half
         long[] acc = QueryArrays.longs(2 * n);
-        for (int i = 0; i < origins.length; i++) {
-            int o = origins[i];
-            int s = w.selfSamples(o);
-            if (s > 0) {
-                int t = 2 * target[i];
-                acc[t] += w.self(o);
-                if ((int) acc[t + 1] == 0) {
-                    acc[t + 1] = (long) (i + 1) << 32;
+        int samples = rootSamples(slotSamples);
+        long weight = 0;
+        for (int s : rootSlots) {
+            weight += slotWeight == null ? unit * slotSamples[s] : slotWeight[s];
+        }
+        int[] e = entries;
+        boolean firsts = hasMixedTypes();
+        for (int k = 0; k < e.length; k += 2) {
+            int s = e[k];
+            int c = slotSamples[s];
+            if (c != 0) {
+                long sw = slotWeight == null ? unit * c : slotWeight[s];
+                samples += c;
+                weight += sw;
+                int t = 2 * e[k + 1];
+                acc[t] += sw;
+                long sf = acc[t + 1];
+                // without nodes of mixed types no first is read: left 0
+                int i = firsts ? slots.tree().slotNode(s) : -1;
+                if ((int) sf == 0 || sf >>> 32 > i + 1) {
+                    sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
                 }
-                acc[t + 1] += s;
+                acc[t + 1] = sf + c;
             }
         }
         int reached = 0;
@@ -210,32 +248,34 @@ final class InvertedTree {
         for (int i = n - 1; i > 0; i--) {
             long sf = acc[2 * i + 1];
             int s = (int) sf;
-            if (s > 0) {
-                int p = 2 * parent[i];
-                long t = acc[2 * i];
-                long pf = acc[p + 1];
-                if ((int) pf == 0 || sf >>> 32 < pf >>> 32) {
-                    pf = sf & 0xFFFF_FFFF_0000_0000L | pf & 0xFFFF_FFFFL;
-                }
-                acc[p + 1] = pf + s;
-                acc[p] += t;
-                buckets[GroupHeap.bucket(t, s)]++;
-                weightless |= t == 0;
-                reached++;
-            }
+            int p = 2 * parent[i];
+            long t = acc[2 * i];
+            long pf = acc[p + 1];
+            // as in weighCounts: the first origin + 1, 0 for none, compared less one as unsigned
+            int f = (int) (sf >>> 32) - 1 ^ Integer.MIN_VALUE;
+            int pfirst = (int) (pf >>> 32) - 1 ^ Integer.MIN_VALUE;
+            long first = ((f < pfirst ? f : pfirst) ^ Integer.MIN_VALUE) + 1;
+            acc[p + 1] = first << 32 | (pf + s) & 0xFFFF_FFFFL;
+            acc[p] += t;
+            buckets[GroupHeap.bucket(t, s)]++;
+            weightless |= t == 0 & s > 0;
         }
+        reached = n - 1 - buckets[0];
+        buckets[0] = 0;
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets);
+        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets, weight, samples);
     }
 
     /**
      * Per node the selection's total weight and samples, and (where the part has nodes of mixed types) one more than
-     * the index of the first selected origin below it: counted (unit above 0) in counts, stride ints a node (count,
-     * first), else in wide, two longs a node (weight; first in the high half, samples in the low); reached: the nodes
-     * with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is no floor ({@link #floor}).
-     * Its arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
+     * the first selected origin below it (its call-tree node; origins in pre-order): counted (unit above 0) in counts,
+     * stride ints a node (count, first), else in wide, two longs a node (weight; first in the high half, samples in the
+     * low); reached: the nodes with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is
+     * no floor ({@link #floor}); rootWeight and rootSamples: the whole selection's, the root's own slots included. Its
+     * arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets) {
+    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets, long rootWeight,
+                   int rootSamples) {
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
@@ -274,9 +314,11 @@ final class InvertedTree {
         }
     }
 
-    /** Heap bytes: 16 per node, 8 per origin, 8 per run of one type in a node of mixed types and 4 per such node. */
+    /**
+     * Heap bytes: 16 per node, 8 per sample slot, 8 per run of one type in a node of mixed types and 4 per such node.
+     */
     long footprint() {
-        return 144 + 16L * parent.length + 8L * origins.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length;
     }
 
     /**
@@ -363,12 +405,19 @@ final class InvertedTree {
             }
         }
         int[] origins = new int[count];
+        int[] originOf = new int[n];
         for (int i = 1, k = 0; i < n; i++) {
             if (isOrigin[i]) {
+                originOf[i] = k;
                 origins[k++] = i;
             }
         }
-        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 8L * count);
+        int[] slotOrigin = new int[tree.sampleSlots()];
+        for (int s = 0; s < slotOrigin.length; s++) {
+            int node = tree.slotNode(s);
+            slotOrigin[s] = node > 0 ? originOf[node] : -1;
+        }
+        Builder b = new Builder(tree, origins, footprintBound(tree) - 128 - 8L * slotOrigin.length);
         int[] members = origins.clone();
         int[] ids = new int[count];
         for (int i = 0; i < count; i++) {
@@ -377,7 +426,7 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
-        return breadthFirst(b, origins);
+        return breadthFirst(b, slotOrigin);
     }
 
     /**
@@ -386,7 +435,7 @@ final class InvertedTree {
      * backward pass adds to parents that come in the same order as their children, a stream where pre-order's
      * parents lay anywhere above.
      */
-    private static InvertedTree breadthFirst(Builder b, int[] origins) {
+    private static InvertedTree breadthFirst(Builder b, int[] slotOrigin) {
         int n = b.size;
         int[] order = new int[n];
         int[] renumbered = new int[n];
@@ -412,7 +461,29 @@ final class InvertedTree {
         for (int i = 0; i < target.length; i++) {
             target[i] = renumbered[target[i]];
         }
-        return new InvertedTree(node, parent, origins, target, Arrays.copyOf(b.mixed, b.mixedSize));
+        // the slots by the node they add to, then by slot
+        int roots = 0;
+        for (int origin : slotOrigin) {
+            if (origin < 0) {
+                roots++;
+            }
+        }
+        int[] rootSlots = new int[roots];
+        long[] keys = new long[slotOrigin.length - roots];
+        for (int s = 0, r = 0, k = 0; s < slotOrigin.length; s++) {
+            if (slotOrigin[s] < 0) {
+                rootSlots[r++] = s;
+            } else {
+                keys[k++] = (long) target[slotOrigin[s]] << 32 | s;
+            }
+        }
+        Arrays.sort(keys);
+        int[] entries = new int[2 * keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            entries[2 * k] = (int) keys[k];
+            entries[2 * k + 1] = (int) (keys[k] >>> 32);
+        }
+        return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
@@ -522,7 +593,7 @@ final class InvertedTree {
                     int m = from + (int) keys[c];
                     int t = tree.type(members[m]);
                     if (t != last) {
-                        mixed[mixedSize++] = ids[m];
+                        mixed[mixedSize++] = origins[ids[m]];
                         mixed[mixedSize++] = t;
                         runs++;
                         last = t;

@@ -144,12 +144,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      * ({@link TreeWeights#release}) once it has answered; other callers leave them to the collector.
      */
     public TreeWeights weigh(ProfileData data, CallTree tree) {
-        return weigh(data, tree, true);
-    }
-
-    /** totals: whether every node's total is summed, or only the root's ({@link TreeWeights#selfOnly}). */
-    TreeWeights weigh(ProfileData data, CallTree tree, boolean totals) {
-        return weigh(data, tree, totals, Parallel.WHEN_SPARE);
+        return weigh(data, tree, true, Parallel.WHEN_SPARE);
     }
 
     /**
@@ -159,8 +154,63 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
      */
     static final int HALVES_FROM = 1 << 18;
 
-    /** parallel: whether a long pass over the samples is two halves at once, each into slot arrays of its own. */
+    /**
+     * totals: whether every node's total is summed, or only the root's ({@link TreeWeights#selfOnly}); parallel:
+     * whether a long pass over the samples is two halves at once, each into slot arrays of its own.
+     */
     TreeWeights weigh(ProfileData data, CallTree tree, boolean totals, Parallel parallel) {
+        Slots slots = slots(data, tree, parallel);
+        try {
+            return slots.onTree(totals);
+        } finally {
+            slots.release();
+        }
+    }
+
+    /**
+     * The selected samples' sums per sample slot of a tree, before they go to its nodes: an inverted graph from the
+     * tree's kept part adds them straight to the part's nodes ({@link InvertedTree#weigh}), with no array the size of
+     * the tree. samples and weight per slot (weight null where every sample weighs unit); their arrays are of
+     * {@link QueryArrays}, given back by {@link #release}.
+     */
+    record Slots(CallTree tree, int[] samples, long[] weight, long unit) {
+        /** The slots' sums on the tree's nodes; these arrays stay the caller's to give back. */
+        TreeWeights onTree(boolean totals) {
+            int n = tree.size();
+            int[] selfSamples = QueryArrays.ints(n);
+            long[] self = weight == null ? null : QueryArrays.longs(n);
+            // the whole selection's figures from the slots, which are fewer than the nodes
+            int count = 0;
+            long sum = 0;
+            for (int s = 0; s < samples.length; s++) {
+                if (samples[s] != 0) {
+                    int node = tree.slotNode(s);
+                    selfSamples[node] += samples[s];
+                    count += samples[s];
+                    if (self != null) {
+                        self[node] += weight[s];
+                        sum += weight[s];
+                    }
+                }
+            }
+            if (!totals) {
+                return TreeWeights.selfOnly(tree, self, selfSamples, unit, sum, count);
+            }
+            return self == null ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
+        }
+
+        void release() {
+            QueryArrays.give(samples);
+            QueryArrays.give(weight);
+        }
+    }
+
+    /** The pass over the samples into their slots of tree ({@link Slots}), which the caller gives back. */
+    Slots slots(ProfileData data, CallTree tree) {
+        return slots(data, tree, Parallel.WHEN_SPARE);
+    }
+
+    Slots slots(ProfileData data, CallTree tree, Parallel parallel) {
         SampleTable t = data.samples(kind);
         SampleBlocks blocks = data.blocks(kind);
         Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
@@ -195,29 +245,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             QueryArrays.give(otherSamples);
             QueryArrays.give(otherWeight);
         }
-        int n = tree.size();
-        int[] selfSamples = QueryArrays.ints(n);
-        long[] self = counted ? null : QueryArrays.longs(n);
-        // the whole selection's figures from the slots, which are fewer than the nodes
-        int samples = 0;
-        long weight = 0;
-        for (int s = 0; s < slotSamples.length; s++) {
-            if (slotSamples[s] != 0) {
-                int node = tree.slotNode(s);
-                selfSamples[node] += slotSamples[s];
-                samples += slotSamples[s];
-                if (self != null) {
-                    self[node] += slotWeight[s];
-                    weight += slotWeight[s];
-                }
-            }
-        }
-        QueryArrays.give(slotSamples);
-        QueryArrays.give(slotWeight);
-        if (!totals) {
-            return TreeWeights.selfOnly(tree, self, selfSamples, unit, weight, samples);
-        }
-        return counted ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
+        return new Slots(tree, slotSamples, slotWeight, unit);
     }
 
     /** One half's sums per sample slot (weight null where only counts are kept). */

@@ -58,9 +58,8 @@ public final class TreeWeights {
 
     /**
      * Self weights only (self null where only counts are kept, unit then their weight): no node's total but the
-     * root's, for an answer that reads no other (an inverted graph from the tree's {@link InvertedTree}), which so
-     * saves an array the size of the tree and a pass over it, or that sums the totals in a pass of its own (a diff's
-     * side, {@link #startTotals}). Reading another node's total before fails.
+     * root's, for an answer that sums the totals in a pass of its own (a diff's side, {@link #startTotals}), which so
+     * saves an array the size of the tree and a pass over it. Reading another node's total before fails.
      */
     private TreeWeights(CallTree tree, long[] self, int[] selfSamples, long unit, long weight, int samples) {
         this.tree = tree;
