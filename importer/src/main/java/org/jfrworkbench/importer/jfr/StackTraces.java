@@ -40,19 +40,11 @@ final class StackTraces {
     /** The frames of the pending entries (each up to {@link #MAX_FRAMES}): room the model stacks may need. */
     private long pendingFrames;
     private JfrType pendingType;
+    private final FrameRoles frameRoles = new FrameRoles();
     private int[] frames = new int[256];
     private long[] packedKeys = new long[256];
     /** The {@link StackTable#framesHash} of the frames {@link #probeFrames} made. */
     private int framesHash;
-
-    private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
-    private static final int GENERAL = 0, METHOD_LINE_BCI_TYPE = 1;
-    private JfrType rolesFor;
-    private int[] roles;
-    /** {@link #METHOD_LINE_BCI_TYPE} when the frame type is four compressed integers: method, line, (skipped), type. */
-    private int layout;
-    /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
-    private boolean allVarints;
 
     /** Whether frames (and stacks) are carried at all; tests turn it off to compare the model made without. */
     static volatile boolean carry = true;
@@ -92,7 +84,7 @@ final class StackTraces {
     private boolean stacksCarried;
     /** After {@link #readFrames}: the frames' keys are in {@link #packedKeys} and not yet turned into model frames. */
     private boolean keysOnly;
-    /** The {@link #hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
+    /** The {@link FrameKeys#hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
     private long keysHash;
 
     /**
@@ -121,7 +113,7 @@ final class StackTraces {
         index.clear();
         pending = 0;
         pendingFrames = 0;
-        rolesFor = null;
+        frameRoles.forget();
         keySpace++;
         if (carry && carryable && chunkFrames.size() > 0) {
             carried = true;
@@ -176,7 +168,7 @@ final class StackTraces {
     void read(JfrInput in, ValueReader values, long key, JfrType st) throws InvalidRecordingException {
         int start = in.pos;
         for (JfrField f : st.fields) {
-            if (isFrames(f)) {
+            if (FrameKeys.isFrames(f)) {
                 pendingFrames += Math.min(MAX_FRAMES, skipFrames(in, values, f.type));
             } else {
                 values.skip(f, 1);
@@ -191,16 +183,11 @@ final class StackTraces {
         pendingType = st;
     }
 
-    static boolean isFrames(JfrField f) {
-        return f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT;
-    }
-
     /** Moves past the frames of one stack; returns their number. */
     private int skipFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
-        roles(frame);
-        if (allVarints) {
+        if (frameRoles.of(frame).allVarints) {
             in.skipVarints((long) n * fields.length);
             return n;
         }
@@ -265,7 +252,7 @@ final class StackTraces {
         for (JfrField f : st.fields) {
             if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
                 wasTruncated = values.scalar(f) != 0;
-            } else if (isFrames(f)) {
+            } else if (FrameKeys.isFrames(f)) {
                 depth = readFrames(in, values, f.type, resolver);
             } else {
                 values.skip(f, 1);
@@ -288,19 +275,19 @@ final class StackTraces {
     private StackDecoder startHelper(JfrInput in, JfrType st, int first) {
         JfrType frame = null;
         for (JfrField f : st.fields) {
-            if (isFrames(f)) {
+            if (FrameKeys.isFrames(f)) {
                 frame = f.type;
             }
         }
         if (frame == null) {
             return null;
         }
-        int[] role = roles(frame);
-        if (!allVarints) {
+        FrameRoles roles = frameRoles.of(frame);
+        if (!roles.allVarints) {
             return null;
         }
-        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, role, layout,
-                keySpace > 1);
+        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, roles.role,
+                roles.layout, keySpace > 1);
     }
 
     /**
@@ -364,8 +351,8 @@ final class StackTraces {
     }
 
     /**
-     * The model stack of a stack whose frame keys {@link #decodeVarintFrames} left in {@link #packedKeys}: the stack the
-     * key had in an earlier key space when its frames are the same, else made from them; remembered for the next.
+     * The model stack of a stack whose frame keys {@link FrameKeys#decodeVarintFrames} left in {@link #packedKeys}: the
+     * stack the key had in an earlier key space when its frames are the same, else made from them; remembered for the next.
      */
     private int carriedStack(long key, int depth, boolean wasTruncated, ChunkResolver resolver, StackDecoder.Block block,
             int at, long hashOfKeys) {
@@ -378,7 +365,7 @@ final class StackTraces {
                 unpackKeys(block, at, depth);
             } else {
                 // hashed before the probes only when the key had a stack: else while their cache misses are waited for
-                keysHash = hashKeys(packedKeys, depth);
+                keysHash = FrameKeys.hashKeys(packedKeys, depth);
             }
             if (carriedHash[k] == stackHash(wasTruncated) && confirmedAll(depth, resolver)) {
                 return carriedStack[k] - 1;
@@ -453,15 +440,16 @@ final class StackTraces {
             throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
-        int[] role = roles(frame);
+        FrameRoles roles = frameRoles.of(frame);
+        int[] role = roles.role;
         if (frames.length < n) {
             frames = new int[Math.max(n, frames.length * 2)];
         }
-        if (allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
+        if (roles.allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
             if (packedKeys.length < n) {
                 packedKeys = new long[Math.max(n, packedKeys.length * 2)];
             }
-            int end = decodeVarintFrames(in, in.pos, n, role, layout, packedKeys);
+            int end = FrameKeys.decodeVarintFrames(in, in.pos, n, role, roles.layout, packedKeys);
             if (end >= 0) {
                 in.pos = end;
                 keysOnly = true;
@@ -476,17 +464,17 @@ final class StackTraces {
             int line = 0;
             for (int j = 0; j < fields.length; j++) {
                 int r = role[j];
-                if (r == OTHER) {
+                if (r == FrameKeys.OTHER) {
                     values.skip(fields[j], 2);
                     continue;
                 }
                 // a compressed integer is read directly; other scalars by their declared type
                 long v = fields[j].varint ? in.varLong() : values.scalar(fields[j]);
-                if (r == METHOD) {
+                if (r == FrameKeys.METHOD) {
                     method = v;
-                } else if (r == LINE) {
+                } else if (r == FrameKeys.LINE) {
                     line = (int) v;
-                } else if (r == TYPE) {
+                } else if (r == FrameKeys.TYPE) {
                     type = v;
                 }
             }
@@ -496,118 +484,8 @@ final class StackTraces {
     }
 
     /**
-     * The frames of one stack when every frame field is a compressed integer and the chunk holds at least 9 bytes
-     * per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
-     * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
-     * ends at the first byte without the high bit. The frames' packed keys go to keys (room for n). Returns the new
-     * position, or -1 (and nothing read) when a frame's key does not pack into a long.
-     */
-    static int decodeVarintFrames(JfrInput in, int p, int n, int[] role, int layout, long[] keys) {
-        // all keys first, then all probes: the probes of a stack do not depend on each other, so the processor
-        // overlaps their cache misses instead of waiting for each before decoding the next frame
-        int fieldCount = role.length;
-        int i = 0;
-        if (layout == METHOD_LINE_BCI_TYPE) {
-            // the layout of async-profiler's and the JDK's frames, without a branch per field: the first four ends of
-            // values in the word are the ends of method, line, bytecode index and type
-            for (; i < n; i++) {
-                long w = in.word(p);
-                long stops = ~w & JfrInput.STOP_BITS;
-                if (Long.bitCount(stops) < 4) {
-                    break;
-                }
-                long methodEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long lineEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long bciEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long typeEnd = (stops & -stops) * 2 - 1;
-                long method = Long.compress(w, JfrInput.VALUE_BITS & methodEnd);
-                long line = Long.compress(w, JfrInput.VALUE_BITS & lineEnd & ~methodEnd);
-                long type = Long.compress(w, JfrInput.VALUE_BITS & typeEnd & ~bciEnd);
-                p += (64 - Long.numberOfLeadingZeros(typeEnd)) >>> 3;
-                int l = Math.max(0, (int) line);
-                if (!FrameKeyMap.packs(method, l, type)) {
-                    return -1;
-                }
-                keys[i] = FrameKeyMap.pack(method, l, type);
-            }
-        }
-        for (; i < n; i++) {
-            long method = 0;
-            long type = 0;
-            long line = 0;
-            long w = in.word(p);
-            long stops = ~w & JfrInput.STOP_BITS;
-            if (Long.bitCount(stops) >= fieldCount) {
-                long done = 0;
-                for (int r : role) {
-                    long last = stops & -stops;
-                    stops ^= last;
-                    long upTo = (last << 1) - 1;
-                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
-                    done = upTo;
-                    if (r == METHOD) {
-                        method = v;
-                    } else if (r == LINE) {
-                        line = v;
-                    } else if (r == TYPE) {
-                        type = v;
-                    }
-                }
-                p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
-            } else {
-                for (int r : role) {
-                    w = in.word(p);
-                    stops = ~w & JfrInput.STOP_BITS;
-                    long v;
-                    if (stops != 0) {
-                        int bits = Long.numberOfTrailingZeros(stops) + 1;
-                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
-                        p += bits >>> 3;
-                    } else {
-                        v = Long.compress(w, JfrInput.VALUE_BITS) | (long) in.byteAt(p + 8) << 56;
-                        p += 9;
-                    }
-                    if (r == METHOD) {
-                        method = v;
-                    } else if (r == LINE) {
-                        line = v;
-                    } else if (r == TYPE) {
-                        type = v;
-                    }
-                }
-            }
-            int l = Math.max(0, (int) line);
-            if (!FrameKeyMap.packs(method, l, type)) {
-                return -1;
-            }
-            keys[i] = FrameKeyMap.pack(method, l, type);
-        }
-        return p;
-    }
-
-    /**
-     * A 64-bit hash of n frame keys that every bit of every key changes (each key mixed before it is added): two
-     * different stacks under one stack key hash alike with a chance of about 2^-64.
-     */
-    static long hashKeys(long[] keys, int n) {
-        long h = n;
-        for (int i = 0; i < n; i++) {
-            h = mixKey(h, keys[i]);
-        }
-        return h ^ h >>> 29;
-    }
-
-    private static long mixKey(long h, long key) {
-        long k = key * 0xBF58476D1CE4E5B9L;
-        return (h + (k ^ k >>> 31)) * 0x94D049BB133111EBL;
-    }
-
-    /**
      * The model frames of the n keys in {@link #packedKeys}, into {@link #frames}, and their {@link #framesHash}; the
-     * keys' {@link #hashKeys} too when keysHashed is false (then in {@link #keysHash}).
+     * keys' {@link FrameKeys#hashKeys} too when keysHashed is false (then in {@link #keysHash}).
      */
     private void probeFrames(int n, ChunkResolver resolver, boolean keysHashed) {
         long[] keys = packedKeys;
@@ -617,7 +495,7 @@ final class StackTraces {
         for (int i = 0; i < n; i++) {
             long key = keys[i];
             if (!keysHashed) {
-                h = mixKey(h, key);
+                h = FrameKeys.mixKey(h, key);
             }
             int f = frameOfKey(key, resolver);
             out[i] = f;
@@ -626,7 +504,7 @@ final class StackTraces {
         }
         framesHash = hash;
         if (!keysHashed) {
-            keysHash = h ^ h >>> 29;
+            keysHash = FrameKeys.finishKeys(h);
         }
     }
 
@@ -776,32 +654,6 @@ final class StackTraces {
             }
         }
         modelFramesFilled = true;
-    }
-
-    /** What each field of the frame type is to us, worked out once per key space. */
-    private int[] roles(JfrType frame) {
-        if (rolesFor != frame) {
-            JfrField[] fields = frame.fields;
-            roles = new int[fields.length];
-            allVarints = true;
-            for (int j = 0; j < fields.length; j++) {
-                JfrField f = fields[j];
-                allVarints &= f.varint;
-                if (!ValueReader.isScalar(f)) {
-                    roles[j] = OTHER;
-                } else {
-                    roles[j] = switch (f.name) {
-                        case "method" -> METHOD;
-                        case "lineNumber" -> LINE;
-                        case "type" -> TYPE;
-                        default -> SKIP;
-                    };
-                }
-            }
-            layout = allVarints && Arrays.equals(roles, new int[] {METHOD, LINE, SKIP, TYPE}) ? METHOD_LINE_BCI_TYPE : GENERAL;
-            rolesFor = frame;
-        }
-        return roles;
     }
 
     /** The model stack id of a stack key, or -1. */
