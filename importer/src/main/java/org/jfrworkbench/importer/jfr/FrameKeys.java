@@ -3,7 +3,7 @@ package org.jfrworkbench.importer.jfr;
 /**
  * The frames of a stack-trace entry as packed frame keys ({@link FrameKeyMap#pack}: method key, line, frame-type key),
  * and the hash of a stack's keys. Kept apart from what the keys mean to the model because two threads decode alike:
- * {@link StackTraces} and its {@link StackDecoder} share these functions, which touch nothing but their arguments.
+ * {@link StackResolver} and its {@link StackDecoder} share these functions, which touch nothing but their arguments.
  */
 final class FrameKeys {
     /** A field's role in a frame (see {@link FrameRoles}). */
