@@ -29,19 +29,24 @@ final class FrameResolver {
     /** Whether {@link #modelFrames} holds the frames the first key space made (see {@link #fillModelFrames}). */
     private boolean modelFramesFilled;
 
+    // carried, carryable, keySpace and drops are read by StackTraces and StackResolver, written only here
     /** Whether {@link #chunkFrames} holds frames of an earlier key space that this one has not all confirmed. */
-    private boolean carried;
-    /** Whether every entry of chunkFrames has a method key below CARRY_KEYS (else the map is emptied for the next). */
-    private boolean carryable = true;
-    private int keySpace;
+    boolean carried;
+    /**
+     * Whether every entry of chunkFrames has a method key below CARRY_KEYS (else the map is emptied for the next):
+     * not for the JDK's method keys.
+     */
+    boolean carryable = true;
+    /** The key space's number, from 1. */
+    int keySpace;
     /** Per method key: the key space that confirmed it (or made its frames), and its model method id + 1. */
     private int[] confirmedIn = new int[0];
     private int[] methodOf = new int[0];
     /** Per frame-type key: the frame type ordinal + 1 of the frames made with it. */
     private final int[] typeOf = new int[256];
     private boolean typesConfirmed;
-    /** How often the frames were dropped: what was found through them before must then be looked up again. */
-    private int drops;
+    /** How often the frames were dropped: model frame ids found through them before may be stale. */
+    int drops;
 
     /** A new key space: its frames kept to be confirmed when carry allows and they can be, else dropped. */
     void nextKeySpace(boolean carry) {
@@ -55,34 +60,14 @@ final class FrameResolver {
     }
 
     /** Before a pool's frames are resolved: the carried frames' types confirmed, the map sized when empty. */
-    void beginPool(ChunkResolver resolver, boolean entries) {
+    void beginPool(ChunkResolver resolver, boolean hasEntries) {
         if (carried && !typesConfirmed) {
             confirmTypes(resolver);
         }
-        if (entries && chunkFrames.size() == 0) {
+        if (hasEntries && chunkFrames.size() == 0) {
             // a method has two frames or more in every benchmark input (2.1 to 6 on average: lines differ)
             chunkFrames.expect(2 * resolver.poolMethods());
         }
-    }
-
-    /** Whether the frames of an earlier key space are kept, all not named otherwise so far. */
-    boolean carried() {
-        return carried;
-    }
-
-    /** Whether every frame made so far can be carried to the next key space (the JDK's method keys cannot). */
-    boolean carryable() {
-        return carryable;
-    }
-
-    /** The key space's number, from 1. */
-    int keySpace() {
-        return keySpace;
-    }
-
-    /** How often the frames were dropped so far: a change says model frame ids found before may be stale. */
-    int drops() {
-        return drops;
     }
 
     private void dropFrames() {

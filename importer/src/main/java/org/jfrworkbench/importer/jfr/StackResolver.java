@@ -29,6 +29,14 @@ final class StackResolver {
     /** The {@link FrameKeys#hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
     private long keysHash;
 
+    /** Per local id of the helper's frames: its model frame id, or -1 until met. */
+    private int[] localModel = new int[0];
+    /** The frame resolver's drops when the helper started: after a drop its model ids are not used (see probeLocal). */
+    private int dropsBeside;
+    /** The entry of the helper's block being merged, and whether the helper found all its model frames. */
+    private int mergedEntry;
+    private boolean mergedKnown;
+
     /**
      * Per stack key: the model stack id + 1 it had in an earlier key space whose frames the frame resolver still
      * holds, and the {@link #keysHash} of its frames' keys then. async-profiler repeats in a chunk the stacks of
@@ -43,14 +51,6 @@ final class StackResolver {
     /** The frame resolver's drops that {@link #carriedStack} has seen. */
     private int stacksDrops;
 
-    /** Per local id of the helper's frames: its model frame id, or -1 until met. */
-    private int[] localModel = new int[0];
-    /** The frame resolver's drops when the helper started: after a drop its model ids are not used (see probeLocal). */
-    private int dropsBeside;
-    /** The entry of the helper's block being merged, and whether the helper found all its model frames. */
-    private int mergedEntry;
-    private boolean mergedKnown;
-
     StackResolver(FrameResolver frameResolver, FrameRoles frameRoles) {
         this.frameResolver = frameResolver;
         this.frameRoles = frameRoles;
@@ -61,7 +61,7 @@ final class StackResolver {
      * space, and before a stack is noted. Between the two, a drop leaves the frames uncarried, so none is looked up.
      */
     void forgetDroppedStacks() {
-        int drops = frameResolver.drops();
+        int drops = frameResolver.drops;
         if (stacksDrops != drops) {
             stacksDrops = drops;
             if (stacksCarried) {
@@ -101,7 +101,7 @@ final class StackResolver {
         localModel = localModel.length > 0 ? localModel : new int[4096];
         Arrays.fill(localModel, -1);
         helper.known = localModel;
-        dropsBeside = frameResolver.drops();
+        dropsBeside = frameResolver.drops;
     }
 
     /** Before the entries of block are merged: room for its local ids. */
@@ -123,7 +123,7 @@ final class StackResolver {
             frames = new int[Math.max(depth, frames.length * 2)];
         }
         mergedEntry = i;
-        mergedKnown = (flags & StackDecoder.KNOWN) != 0 && frameResolver.drops() == dropsBeside;
+        mergedKnown = (flags & StackDecoder.KNOWN) != 0 && frameResolver.drops == dropsBeside;
         return carriedStack(key, depth, (flags & StackDecoder.TRUNCATED) != 0, resolver, block, at, block.hashes[i]);
     }
 
@@ -136,7 +136,7 @@ final class StackResolver {
             StackDecoder.Block block, int at, long hashOfKeys) {
         boolean small = key >= 0 && key < CARRY_STACK_KEYS;
         int k = (int) key;
-        boolean known = frameResolver.carried() && small && k < carriedStack.length && carriedStack[k] != 0;
+        boolean known = frameResolver.carried && small && k < carriedStack.length && carriedStack[k] != 0;
         if (known) {
             if (block != null) {
                 keysHash = hashOfKeys;
@@ -151,12 +151,12 @@ final class StackResolver {
         }
         // not noted in the first key space: a file of one chunk would pay for the notes and never use them (what the
         // second chunk repeats of the first is made again)
-        boolean note = small && frameResolver.carryable() && frameResolver.keySpace() > 1;
+        boolean note = small && frameResolver.carryable && frameResolver.keySpace > 1;
         int[] stackFrames = frames;
         int from = 0;
         if (block != null) {
             keysHash = hashOfKeys;
-            if (mergedKnown && frameResolver.drops() == dropsBeside) {
+            if (mergedKnown && frameResolver.drops == dropsBeside) {
                 // the helper found every frame's model id in what this thread had found before: nothing to probe
                 // (unless confirming the keys above dropped the frames: then they are probed again, as on one thread)
                 stackFrames = block.model;
@@ -276,7 +276,7 @@ final class StackResolver {
         int[] model = localModel;
         // the frames the helper found need no look-up here, until frames are dropped
         int[] found = block.model;
-        boolean helperFound = frameResolver.drops() == dropsBeside;
+        boolean helperFound = frameResolver.drops == dropsBeside;
         int[] out = frames;
         int hash = 0;
         for (int i = 0; i < n; i++) {
@@ -286,9 +286,9 @@ final class StackResolver {
                 f = model[local];
             }
             if (f < 0) {
-                int dropsBefore = frameResolver.drops();
+                int dropsBefore = frameResolver.drops;
                 f = frameResolver.frameOfKey(keys[local], resolver);
-                if (frameResolver.drops() != dropsBefore) {
+                if (frameResolver.drops != dropsBefore) {
                     Arrays.fill(model, -1);
                     helperFound = false;
                 }

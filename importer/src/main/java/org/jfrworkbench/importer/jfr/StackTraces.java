@@ -109,7 +109,7 @@ final class StackTraces {
             for (int e = 0; e < first; e++) {
                 resolveEntry(e, in, values, st, resolver);
             }
-            helper = frameResolver.carryable() || splitLargeKeys ? startHelper(in, st, first) : null;
+            helper = frameResolver.carryable || splitLargeKeys ? startHelper(in, st, first) : null;
         }
         if (helper == null) {
             for (int e = first; e < pending; e++) {
@@ -151,7 +151,7 @@ final class StackTraces {
             return null;
         }
         return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, roles.role,
-                roles.layout, frameResolver.keySpace() > 1);
+                roles.layout, frameResolver.keySpace > 1);
     }
 
     /**
