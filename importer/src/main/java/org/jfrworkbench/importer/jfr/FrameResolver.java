@@ -84,10 +84,13 @@ final class FrameResolver {
         if (methodKey < 0 || methodKey >= confirmedIn.length) {
             return frame;   // made in this key space: only keys below the arrays' length are carried
         }
+        // the check of every frame, small enough to be inlined into the probe; the confirmation once per key apart
+        return confirmedIn[(int) methodKey] == keySpace ? frame : confirm(methodKey, frame, resolver);
+    }
+
+    /** {@link #confirmed} for a method key not yet confirmed in this key space. */
+    private int confirm(long methodKey, int frame, ChunkResolver resolver) {
         int k = (int) methodKey;
-        if (confirmedIn[k] == keySpace) {
-            return frame;
-        }
         if (methodOf[k] != 0 && resolver.names(methodKey, methodOf[k] - 1)) {
             confirmedIn[k] = keySpace;
             return frame;
