@@ -23,7 +23,7 @@ final class StackDecoder implements Runnable {
         int index;
         /** Per entry: its number of frames and its flags ({@link #TRUNCATED}; {@link #LEFT}: not decoded here). */
         final int[] entries;
-        /** Per entry: the hash of its frames' keys ({@link StackTraces#hashKeys}), when asked for. */
+        /** Per entry: the hash of its frames' keys ({@link FrameKeys#hashKeys}), when asked for. */
         final long[] hashes;
         /** The entries' frames as local ids, one after another. */
         int[] locals = new int[1 << 14];
@@ -219,14 +219,14 @@ final class StackDecoder implements Runnable {
             for (JfrField f : fields) {
                 if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
                     flags |= values.scalar(f) != 0 ? TRUNCATED : 0;
-                } else if (StackTraces.isFrames(f)) {
+                } else if (FrameKeys.isFrames(f)) {
                     depth = in.readCount("stack frame");
                     int end = -1;
                     if ((long) depth * role.length * 9 <= in.limit() - in.pos) {
                         if (keys.length < depth) {
                             keys = new long[Math.max(depth, keys.length * 2)];
                         }
-                        end = StackTraces.decodeVarintFrames(in, in.pos, depth, role, layout, keys);
+                        end = FrameKeys.decodeVarintFrames(in, in.pos, depth, role, layout, keys);
                     }
                     if (end < 0) {
                         break;   // read frame by frame by the importing thread, as the sequential reader does
@@ -235,7 +235,7 @@ final class StackDecoder implements Runnable {
                     frames = number(b, e - from, frames, depth);
                     flags = flags & ~LEFT | (allKnown ? KNOWN : 0);
                     if (hashKeys) {
-                        b.hashes[e - from] = StackTraces.hashKeys(keys, depth);
+                        b.hashes[e - from] = FrameKeys.hashKeys(keys, depth);
                     }
                 } else {
                     values.skip(f, 1);

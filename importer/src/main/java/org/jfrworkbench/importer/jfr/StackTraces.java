@@ -4,97 +4,22 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
-import org.jfrworkbench.model.FrameTable;
-import org.jfrworkbench.model.StackTable;
 
 /**
  * The stack-trace pool of one key space: each stack key's model stack id. The pool is usually most of a chunk, and
  * its stacks come before the methods, classes and symbols their frames name, so it is read in two passes. While the
  * pools are read, each entry is only checked and skipped (counting the ends of its compressed integers), and its
- * position noted. Once every pool is known, {@link #resolve} decodes the noted entries and turns each frame straight
- * into a model frame (a frame seen before costs one probe of {@link FrameKeyMap}) and each stack into a model stack:
- * no per-frame intermediate is stored, and nothing touches the model before the chunk's pools have all been read.
- * Which field is which comes from the metadata, found by name.
+ * position noted. Once every pool is known, {@link #resolve} has the noted entries made into model stacks by the
+ * {@link StackResolver}, on this thread or with a {@link StackDecoder} decoding blocks of them beside: no per-frame
+ * intermediate is stored, and nothing touches the model before the chunk's pools have all been read. Which field is
+ * which comes from the metadata, found by name ({@link FrameRoles}).
  */
 final class StackTraces {
     /** Larger than most maps' dense part: async-profiler's stack keys go up to a few times the number of stacks. */
     private static final int DENSE_KEYS = 1 << 20;
-    private static final int MAX_FRAMES = 65536;
-
-    private final LongIntMap index = new LongIntMap(1024, DENSE_KEYS);
-    /** The key space's (method key, line, frame-type key) to model frame id: one probe per frame. */
-    private final FrameKeyMap chunkFrames = new FrameKeyMap();
-    /**
-     * (Model method, line, frame-type ordinal) to model frame id, behind {@link #chunkFrames}: a chunk that numbers its
-     * methods afresh (async-profiler's do) finds the frames of the chunks before it here instead of adding each to the
-     * model's frame table again. Only a cache of that table: the first key space, which meets each model frame once
-     * (through chunkFrames), goes to the table directly; the table's frames are put here when a later one starts.
-     */
-    private final FrameKeyMap modelFrames = new FrameKeyMap();
-    /** Whether {@link #modelFrames} holds the frames the first key space made (see {@link #fillModelFrames}). */
-    private boolean modelFramesFilled;
-    /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
-    private long[] pendingKeys = new long[1024];
-    private int[] pendingPositions = new int[1024];
-    private int pending;
-    /** The frames of the pending entries (each up to {@link #MAX_FRAMES}): room the model stacks may need. */
-    private long pendingFrames;
-    private JfrType pendingType;
-    private int[] frames = new int[256];
-    private long[] packedKeys = new long[256];
-    /** The {@link StackTable#framesHash} of the frames {@link #probeFrames} made. */
-    private int framesHash;
-
-    private static final int SKIP = 0, METHOD = 1, LINE = 2, TYPE = 3, OTHER = 4;
-    private static final int GENERAL = 0, METHOD_LINE_BCI_TYPE = 1;
-    private JfrType rolesFor;
-    private int[] roles;
-    /** {@link #METHOD_LINE_BCI_TYPE} when the frame type is four compressed integers: method, line, (skipped), type. */
-    private int layout;
-    /** Whether every field of the frame type is one compressed integer (async-profiler's and the JDK's frames). */
-    private boolean allVarints;
 
     /** Whether frames (and stacks) are carried at all; tests turn it off to compare the model made without. */
     static volatile boolean carry = true;
-    /** Method keys below this keep their frames from one key space to the next (see {@link #carried}). */
-    private static final int CARRY_KEYS = 1 << 20;
-    /**
-     * Whether {@link #chunkFrames} holds frames of an earlier key space that this one has not all confirmed.
-     * async-profiler starts the constant pools of every chunk afresh (its metadata differs from chunk to chunk) but keeps
-     * its method and frame-type keys for the whole recording: a method key that still names the same model method
-     * (checked once per key space, at the first frame of it met) keeps all its frames, so a chunk costs one probe per
-     * frame and one method resolution per method instead of making every frame again. The first key that names another
-     * method empties the map.
-     */
-    private boolean carried;
-    /** Whether every entry of chunkFrames has a method key below CARRY_KEYS (else the map is emptied for the next). */
-    private boolean carryable = true;
-    private int keySpace;
-    /** Per method key: the key space that confirmed it (or made its frames), and its model method id + 1. */
-    private int[] confirmedIn = new int[0];
-    private int[] methodOf = new int[0];
-    /** Per frame-type key: the frame type ordinal + 1 of the frames made with it. */
-    private final int[] typeOf = new int[256];
-    private boolean typesConfirmed;
-
-    /** Stack keys below this keep their model stack from one key space to the next (see {@link #carriedStack}). */
-    private static final int CARRY_STACK_KEYS = 1 << 22;
-    /**
-     * Per stack key: the model stack id + 1 it had in an earlier key space whose frames {@link #chunkFrames} still
-     * holds, and the {@link #keysHash} of its frames' keys then. async-profiler repeats in a chunk the stacks of
-     * earlier chunks under the same keys; a stack whose frame keys hash the same, all its method keys confirmed (and
-     * its frame-type keys, by {@link #confirmTypes}), is that model stack again without a probe of the frame map or
-     * the stack table. Emptied with the frames they were made of.
-     */
-    private int[] carriedStack = new int[0];
-    private long[] carriedHash = new long[0];
-    /** Whether {@link #carriedStack} holds anything (it is emptied only then). */
-    private boolean stacksCarried;
-    /** After {@link #readFrames}: the frames' keys are in {@link #packedKeys} and not yet turned into model frames. */
-    private boolean keysOnly;
-    /** The {@link #hashKeys} of the frame keys in {@link #packedKeys}, once computed for them. */
-    private long keysHash;
-
     /**
      * Pools of at least this many pending entries are resolved with a {@link StackDecoder} beside, when a processor is
      * spare; Integer.MAX_VALUE: never. Tests lower it (and the block size) to take the two-thread path on small files.
@@ -106,78 +31,35 @@ final class StackTraces {
     static volatile boolean splitLargeKeys;
     /** Blocks merged from a helper's decoding, over every import (tests see that the path was taken). */
     static final AtomicLong splitBlocks = new AtomicLong();
-    /** Per local id of the helper's frames: its model frame id, or -1 until met. */
-    private int[] localModel = new int[0];
-    /** How often the frames were dropped: a local id's model frame found before may then be looked up again. */
-    private int drops;
-    /** {@link #drops} when the helper started: after a drop the helper's model ids are not used (see probeLocal). */
-    private int dropsBeside;
-    /** The entry of the helper's block being merged, and whether the helper found all its model frames. */
-    private int mergedEntry;
-    private boolean mergedKnown;
+
+    private final LongIntMap index = new LongIntMap(1024, DENSE_KEYS);
+    private final FrameRoles frameRoles = new FrameRoles();
+    private final FrameResolver frameResolver = new FrameResolver();
+    private final StackResolver stackResolver = new StackResolver(frameResolver, frameRoles);
+    /** Entries noted by {@link #read} and not yet resolved: their keys and the chunk positions of their values. */
+    private long[] pendingKeys = new long[1024];
+    private int[] pendingPositions = new int[1024];
+    private int pending;
+    /** The frames of the pending entries (each up to {@link StackResolver#MAX_FRAMES}): room the model stacks need. */
+    private long pendingFrames;
+    private JfrType pendingType;
 
     /** Empties the pool for the next key space, keeping the arrays (and the frames, to be confirmed). */
     void reset() {
         index.clear();
         pending = 0;
         pendingFrames = 0;
-        rolesFor = null;
-        keySpace++;
-        if (carry && carryable && chunkFrames.size() > 0) {
-            carried = true;
-            typesConfirmed = false;
-        } else {
-            dropFrames();
-        }
-    }
-
-    private void dropFrames() {
-        drops++;
-        chunkFrames.clear();
-        if (stacksCarried) {
-            Arrays.fill(carriedStack, 0);
-            stacksCarried = false;
-        }
-        carried = false;
-        carryable = true;
-        Arrays.fill(methodOf, 0);
-        Arrays.fill(typeOf, 0);
-    }
-
-    /** A frame of chunkFrames, or -1 (and the map emptied) when its method key now names another method. */
-    private int confirmed(long methodKey, int frame, ChunkResolver resolver) {
-        if (methodKey < 0 || methodKey >= confirmedIn.length) {
-            return frame;   // made in this key space: only keys below the arrays' length are carried
-        }
-        int k = (int) methodKey;
-        if (confirmedIn[k] == keySpace) {
-            return frame;
-        }
-        if (methodOf[k] != 0 && resolver.names(methodKey, methodOf[k] - 1)) {
-            confirmedIn[k] = keySpace;
-            return frame;
-        }
-        dropFrames();
-        return -1;
-    }
-
-    /** Keeps the carried frames only when every frame-type key they were made with still means the same type. */
-    private void confirmTypes(ChunkResolver resolver) {
-        typesConfirmed = true;
-        for (int t = 0; t < typeOf.length; t++) {
-            if (typeOf[t] != 0 && typeOf[t] != resolver.frameType(t) + 1) {
-                dropFrames();
-                return;
-            }
-        }
+        frameRoles.forget();
+        frameResolver.nextKeySpace(carry);
+        stackResolver.forgetDroppedStacks();
     }
 
     /** Pass 1: checks one entry of the stack-trace type st and moves past it, noting where it is. */
     void read(JfrInput in, ValueReader values, long key, JfrType st) throws InvalidRecordingException {
         int start = in.pos;
         for (JfrField f : st.fields) {
-            if (isFrames(f)) {
-                pendingFrames += Math.min(MAX_FRAMES, skipFrames(in, values, f.type));
+            if (FrameKeys.isFrames(f)) {
+                pendingFrames += Math.min(StackResolver.MAX_FRAMES, skipFrames(in, values, f.type));
             } else {
                 values.skip(f, 1);
             }
@@ -191,16 +73,11 @@ final class StackTraces {
         pendingType = st;
     }
 
-    static boolean isFrames(JfrField f) {
-        return f.name.equals("frames") && f.array && !f.constantPool && f.type.primitive == JfrType.OBJECT;
-    }
-
     /** Moves past the frames of one stack; returns their number. */
     private int skipFrames(JfrInput in, ValueReader values, JfrType frame) throws InvalidRecordingException {
         int n = in.readCount("stack frame");
         JfrField[] fields = frame.fields;
-        roles(frame);
-        if (allVarints) {
+        if (frameRoles.of(frame).allVarints) {
             in.skipVarints((long) n * fields.length);
             return n;
         }
@@ -217,17 +94,11 @@ final class StackTraces {
      * they decode without error. A key noted twice keeps its last entry, as a map of the pool would.
      */
     void resolve(JfrInput in, ValueReader values, ChunkResolver resolver) throws InvalidRecordingException {
-        if (carried && !typesConfirmed) {
-            confirmTypes(resolver);
-        }
+        frameResolver.beginPool(resolver, pending > 0);
         JfrType st = pendingType;
         if (pending > 0) {
             resolver.reserveStacks(pending, pendingFrames);
             index.reserve(pending);
-            if (chunkFrames.size() == 0) {
-                // a method has two frames or more in every benchmark input (2.1 to 6 on average: lines differ)
-                chunkFrames.expect(2 * resolver.poolMethods());
-            }
         }
         int first = 0;
         StackDecoder helper = null;
@@ -238,7 +109,7 @@ final class StackTraces {
             for (int e = 0; e < first; e++) {
                 resolveEntry(e, in, values, st, resolver);
             }
-            helper = carryable || splitLargeKeys ? startHelper(in, st, first) : null;
+            helper = frameResolver.carryable || splitLargeKeys ? startHelper(in, st, first) : null;
         }
         if (helper == null) {
             for (int e = first; e < pending; e++) {
@@ -257,28 +128,8 @@ final class StackTraces {
 
     private void resolveEntry(int e, JfrInput in, ValueReader values, JfrType st, ChunkResolver resolver)
             throws InvalidRecordingException {
-        in.pos = pendingPositions[e];
-        values.budget(in.remaining());
-        boolean wasTruncated = false;
-        int depth = 0;
-        keysOnly = false;
-        for (JfrField f : st.fields) {
-            if (f.name.equals("truncated") && ValueReader.isScalar(f)) {
-                wasTruncated = values.scalar(f) != 0;
-            } else if (isFrames(f)) {
-                depth = readFrames(in, values, f.type, resolver);
-            } else {
-                values.skip(f, 1);
-            }
-        }
         long key = pendingKeys[e];
-        if (keysOnly) {
-            index.put(key, carriedStack(key, depth, wasTruncated, resolver, null, 0, 0));
-            return;
-        }
-        int kept = Math.min(depth, MAX_FRAMES);
-        int hash = StackTable.framesHash(frames, 0, kept);
-        index.put(key, resolver.stack(frames, kept, wasTruncated || kept < depth, hash));
+        index.put(key, stackResolver.stack(key, pendingPositions[e], in, values, st, resolver));
     }
 
     /**
@@ -288,19 +139,19 @@ final class StackTraces {
     private StackDecoder startHelper(JfrInput in, JfrType st, int first) {
         JfrType frame = null;
         for (JfrField f : st.fields) {
-            if (isFrames(f)) {
+            if (FrameKeys.isFrames(f)) {
                 frame = f.type;
             }
         }
         if (frame == null) {
             return null;
         }
-        int[] role = roles(frame);
-        if (!allVarints) {
+        FrameRoles roles = frameRoles.of(frame);
+        if (!roles.allVarints) {
             return null;
         }
-        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, role, layout,
-                keySpace > 1);
+        return StackDecoder.start(in.copy(), st, pendingPositions, first, pending, splitBlockEntries, roles.role,
+                roles.layout, frameResolver.keySpace > 1);
     }
 
     /**
@@ -310,10 +161,7 @@ final class StackTraces {
     private void resolveBeside(StackDecoder helper, JfrInput in, ValueReader values, JfrType st, ChunkResolver resolver)
             throws InvalidRecordingException {
         int blockEntries = helper.blockEntries;
-        localModel = localModel.length > 0 ? localModel : new int[4096];
-        Arrays.fill(localModel, -1);
-        helper.known = localModel;
-        dropsBeside = drops;
+        stackResolver.beginMerge(helper);
         for (int b = 0; b < helper.blocks; b++) {
             int from = helper.first + b * blockEntries;
             int to = Math.min(pending, from + blockEntries);
@@ -332,15 +180,10 @@ final class StackTraces {
         }
     }
 
-    /** Entries [from, to) from the helper's block: model frames through {@link #localModel}, stacks as sequentially. */
+    /** Entries [from, to) from the helper's block: those it left decoded here, the others merged from it. */
     private void merge(StackDecoder helper, StackDecoder.Block block, int from, int to, JfrInput in, ValueReader values,
             JfrType st, ChunkResolver resolver) throws InvalidRecordingException {
-        if (localModel.length < block.keys.length) {
-            int old = localModel.length;
-            localModel = Arrays.copyOf(localModel, Math.max(block.keys.length, old * 2));
-            Arrays.fill(localModel, old, localModel.length, -1);
-            helper.known = localModel;
-        }
+        stackResolver.fitBlock(helper, block);
         int[] entries = block.entries;
         int at = 0;
         for (int e = from; e < to; e++) {
@@ -351,457 +194,10 @@ final class StackTraces {
                 resolveEntry(e, in, values, st, resolver);
                 continue;
             }
-            if (frames.length < depth) {
-                frames = new int[Math.max(depth, frames.length * 2)];
-            }
             long key = pendingKeys[e];
-            mergedEntry = i;
-            mergedKnown = (flags & StackDecoder.KNOWN) != 0 && drops == dropsBeside;
-            index.put(key, carriedStack(key, depth, (flags & StackDecoder.TRUNCATED) != 0, resolver, block, at,
-                    block.hashes[i]));
+            index.put(key, stackResolver.merged(key, block, i, at, depth, flags, resolver));
             at += depth;
         }
-    }
-
-    /**
-     * The model stack of a stack whose frame keys {@link #decodeVarintFrames} left in {@link #packedKeys}: the stack the
-     * key had in an earlier key space when its frames are the same, else made from them; remembered for the next.
-     */
-    private int carriedStack(long key, int depth, boolean wasTruncated, ChunkResolver resolver, StackDecoder.Block block,
-            int at, long hashOfKeys) {
-        boolean small = key >= 0 && key < CARRY_STACK_KEYS;
-        int k = (int) key;
-        boolean known = carried && small && k < carriedStack.length && carriedStack[k] != 0;
-        if (known) {
-            if (block != null) {
-                keysHash = hashOfKeys;
-                unpackKeys(block, at, depth);
-            } else {
-                // hashed before the probes only when the key had a stack: else while their cache misses are waited for
-                keysHash = hashKeys(packedKeys, depth);
-            }
-            if (carriedHash[k] == stackHash(wasTruncated) && confirmedAll(depth, resolver)) {
-                return carriedStack[k] - 1;
-            }
-        }
-        // not noted in the first key space: a file of one chunk would pay for the notes and never use them (what the
-        // second chunk repeats of the first is made again)
-        boolean note = small && carryable && keySpace > 1;
-        int[] stackFrames = frames;
-        int from = 0;
-        if (block != null) {
-            keysHash = hashOfKeys;
-            if (mergedKnown && drops == dropsBeside) {
-                // the helper found every frame's model id in what this thread had found before: nothing to probe
-                // (unless confirming the keys above dropped the frames: then they are probed again, as on one thread)
-                stackFrames = block.model;
-                from = at;
-                framesHash = block.framesHashes[mergedEntry];
-            } else {
-                probeLocal(block, at, depth, resolver);
-            }
-        } else {
-            probeFrames(depth, resolver, known || !note);
-        }
-        long hash = stackHash(wasTruncated);
-        int kept = Math.min(depth, MAX_FRAMES);
-        int hashOfFrames = kept == depth ? framesHash : StackTable.framesHash(stackFrames, from, kept);
-        int stack = resolver.stack(stackFrames, from, kept, wasTruncated || kept < depth, hashOfFrames);
-        if (note) {
-            if (k >= carriedStack.length) {
-                int n = Math.min(CARRY_STACK_KEYS, Math.max(k + 1, carriedStack.length * 2 + 4096));
-                carriedStack = Arrays.copyOf(carriedStack, n);
-                carriedHash = Arrays.copyOf(carriedHash, n);
-            }
-            carriedStack[k] = stack + 1;
-            carriedHash[k] = hash;
-            stacksCarried = true;
-        }
-        return stack;
-    }
-
-    private long stackHash(boolean wasTruncated) {
-        return keysHash * 0x9E3779B97F4A7C15L + (wasTruncated ? 1 : 2);
-    }
-
-    /**
-     * Whether every method key of the frames in {@link #packedKeys} is confirmed in this key space (confirming those met
-     * first here, as a probe of the frame map would); false, and the carried frames dropped, when one names another
-     * method.
-     */
-    private boolean confirmedAll(int n, ChunkResolver resolver) {
-        long[] keys = packedKeys;
-        int[] confirmed = confirmedIn;
-        int space = keySpace;
-        for (int i = 0; i < n; i++) {
-            long m = keys[i] >>> 32;
-            if (m >= confirmed.length) {
-                return false;
-            }
-            int k = (int) m;
-            if (confirmed[k] != space) {
-                if (methodOf[k] == 0 || confirmed(m, 0, resolver) < 0) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** Decodes the frames of one stack into {@link #frames} as model frame ids; returns their number. */
-    private int readFrames(JfrInput in, ValueReader values, JfrType frame, ChunkResolver resolver)
-            throws InvalidRecordingException {
-        int n = in.readCount("stack frame");
-        JfrField[] fields = frame.fields;
-        int[] role = roles(frame);
-        if (frames.length < n) {
-            frames = new int[Math.max(n, frames.length * 2)];
-        }
-        if (allVarints && (long) n * fields.length * 9 <= in.limit() - in.pos) {
-            if (packedKeys.length < n) {
-                packedKeys = new long[Math.max(n, packedKeys.length * 2)];
-            }
-            int end = decodeVarintFrames(in, in.pos, n, role, layout, packedKeys);
-            if (end >= 0) {
-                in.pos = end;
-                keysOnly = true;
-                return n;
-            }
-            // a frame key too large to pack (never seen): the stack again, frame by frame
-        }
-        keysOnly = false;
-        for (int i = 0; i < n; i++) {
-            long method = 0;
-            long type = 0;
-            int line = 0;
-            for (int j = 0; j < fields.length; j++) {
-                int r = role[j];
-                if (r == OTHER) {
-                    values.skip(fields[j], 2);
-                    continue;
-                }
-                // a compressed integer is read directly; other scalars by their declared type
-                long v = fields[j].varint ? in.varLong() : values.scalar(fields[j]);
-                if (r == METHOD) {
-                    method = v;
-                } else if (r == LINE) {
-                    line = (int) v;
-                } else if (r == TYPE) {
-                    type = v;
-                }
-            }
-            frames[i] = modelFrame(method, Math.max(0, line), type, resolver);
-        }
-        return n;
-    }
-
-    /**
-     * The frames of one stack when every frame field is a compressed integer and the chunk holds at least 9 bytes
-     * per field for all of them (checked by the caller): no bounds check per byte. A frame whose integers all
-     * lie in the next 8 bytes (most: small method ids, lines and bytecode indices) is decoded from one load; a value
-     * ends at the first byte without the high bit. The frames' packed keys go to keys (room for n). Returns the new
-     * position, or -1 (and nothing read) when a frame's key does not pack into a long.
-     */
-    static int decodeVarintFrames(JfrInput in, int p, int n, int[] role, int layout, long[] keys) {
-        // all keys first, then all probes: the probes of a stack do not depend on each other, so the processor
-        // overlaps their cache misses instead of waiting for each before decoding the next frame
-        int fieldCount = role.length;
-        int i = 0;
-        if (layout == METHOD_LINE_BCI_TYPE) {
-            // the layout of async-profiler's and the JDK's frames, without a branch per field: the first four ends of
-            // values in the word are the ends of method, line, bytecode index and type
-            for (; i < n; i++) {
-                long w = in.word(p);
-                long stops = ~w & JfrInput.STOP_BITS;
-                if (Long.bitCount(stops) < 4) {
-                    break;
-                }
-                long methodEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long lineEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long bciEnd = (stops & -stops) * 2 - 1;
-                stops &= stops - 1;
-                long typeEnd = (stops & -stops) * 2 - 1;
-                long method = Long.compress(w, JfrInput.VALUE_BITS & methodEnd);
-                long line = Long.compress(w, JfrInput.VALUE_BITS & lineEnd & ~methodEnd);
-                long type = Long.compress(w, JfrInput.VALUE_BITS & typeEnd & ~bciEnd);
-                p += (64 - Long.numberOfLeadingZeros(typeEnd)) >>> 3;
-                int l = Math.max(0, (int) line);
-                if (!FrameKeyMap.packs(method, l, type)) {
-                    return -1;
-                }
-                keys[i] = FrameKeyMap.pack(method, l, type);
-            }
-        }
-        for (; i < n; i++) {
-            long method = 0;
-            long type = 0;
-            long line = 0;
-            long w = in.word(p);
-            long stops = ~w & JfrInput.STOP_BITS;
-            if (Long.bitCount(stops) >= fieldCount) {
-                long done = 0;
-                for (int r : role) {
-                    long last = stops & -stops;
-                    stops ^= last;
-                    long upTo = (last << 1) - 1;
-                    long v = Long.compress(w, JfrInput.VALUE_BITS & upTo & ~done);
-                    done = upTo;
-                    if (r == METHOD) {
-                        method = v;
-                    } else if (r == LINE) {
-                        line = v;
-                    } else if (r == TYPE) {
-                        type = v;
-                    }
-                }
-                p += (64 - Long.numberOfLeadingZeros(done)) >>> 3;
-            } else {
-                for (int r : role) {
-                    w = in.word(p);
-                    stops = ~w & JfrInput.STOP_BITS;
-                    long v;
-                    if (stops != 0) {
-                        int bits = Long.numberOfTrailingZeros(stops) + 1;
-                        v = Long.compress(w & (-1L >>> (64 - bits)), JfrInput.VALUE_BITS);
-                        p += bits >>> 3;
-                    } else {
-                        v = Long.compress(w, JfrInput.VALUE_BITS) | (long) in.byteAt(p + 8) << 56;
-                        p += 9;
-                    }
-                    if (r == METHOD) {
-                        method = v;
-                    } else if (r == LINE) {
-                        line = v;
-                    } else if (r == TYPE) {
-                        type = v;
-                    }
-                }
-            }
-            int l = Math.max(0, (int) line);
-            if (!FrameKeyMap.packs(method, l, type)) {
-                return -1;
-            }
-            keys[i] = FrameKeyMap.pack(method, l, type);
-        }
-        return p;
-    }
-
-    /**
-     * A 64-bit hash of n frame keys that every bit of every key changes (each key mixed before it is added): two
-     * different stacks under one stack key hash alike with a chance of about 2^-64.
-     */
-    static long hashKeys(long[] keys, int n) {
-        long h = n;
-        for (int i = 0; i < n; i++) {
-            h = mixKey(h, keys[i]);
-        }
-        return h ^ h >>> 29;
-    }
-
-    private static long mixKey(long h, long key) {
-        long k = key * 0xBF58476D1CE4E5B9L;
-        return (h + (k ^ k >>> 31)) * 0x94D049BB133111EBL;
-    }
-
-    /**
-     * The model frames of the n keys in {@link #packedKeys}, into {@link #frames}, and their {@link #framesHash}; the
-     * keys' {@link #hashKeys} too when keysHashed is false (then in {@link #keysHash}).
-     */
-    private void probeFrames(int n, ChunkResolver resolver, boolean keysHashed) {
-        long[] keys = packedKeys;
-        int[] out = frames;
-        int hash = 0;
-        long h = n;
-        for (int i = 0; i < n; i++) {
-            long key = keys[i];
-            if (!keysHashed) {
-                h = mixKey(h, key);
-            }
-            int f = frameOfKey(key, resolver);
-            out[i] = f;
-            // the stack table's hash, while the probes' cache misses are waited for anyway
-            hash = hash * 31 + f;
-        }
-        framesHash = hash;
-        if (!keysHashed) {
-            keysHash = h ^ h >>> 29;
-        }
-    }
-
-    /**
-     * The model frames of n frames of a helper's block (its local ids from at), into {@link #frames}, and their
-     * {@link #framesHash}: a frame map probe (and what a miss costs) only at a local id's first frame, as the sequential
-     * reader pays it at the same frame, since the block's frames come in pool order. Dropping the carried frames empties
-     * {@link #chunkFrames}, and then every local id's model frame is looked up again, as the sequential reader would.
-     */
-    private void probeLocal(StackDecoder.Block block, int at, int n, ChunkResolver resolver) {
-        int[] locals = block.locals;
-        long[] keys = block.keys;
-        int[] model = localModel;
-        // the frames the helper found need no look-up here, until frames are dropped
-        int[] found = block.model;
-        boolean helperFound = drops == dropsBeside;
-        int[] out = frames;
-        int hash = 0;
-        for (int i = 0; i < n; i++) {
-            int local = locals[at + i];
-            int f = helperFound ? found[at + i] : -1;
-            if (f < 0) {
-                f = model[local];
-            }
-            if (f < 0) {
-                int dropsBefore = drops;
-                f = frameOfKey(keys[local], resolver);
-                if (drops != dropsBefore) {
-                    Arrays.fill(model, -1);
-                    helperFound = false;
-                }
-                model[local] = f;
-            }
-            out[i] = f;
-            hash = hash * 31 + f;
-        }
-        framesHash = hash;
-    }
-
-    /** The frame keys of n frames of a helper's block (its local ids from at), into {@link #packedKeys}. */
-    private void unpackKeys(StackDecoder.Block block, int at, int n) {
-        if (packedKeys.length < n) {
-            packedKeys = new long[Math.max(n, packedKeys.length * 2)];
-        }
-        int[] locals = block.locals;
-        long[] keys = block.keys;
-        for (int i = 0; i < n; i++) {
-            packedKeys[i] = keys[locals[at + i]];
-        }
-    }
-
-    /**
-     * The model frame of a packed frame key: one probe of {@link #chunkFrames}, its method confirmed where the frames
-     * are carried from an earlier key space, made when new.
-     */
-    private int frameOfKey(long key, ChunkResolver resolver) {
-        int f = chunkFrames.get(key);
-        if (f >= 0 && carried) {
-            f = confirmed(key >>> 32, f, resolver);
-        }
-        return f >= 0 ? f : newFrame(key >>> 32, (int) (key >>> 8) & 0xffffff, key & 0xff, true, key, resolver);
-    }
-
-    /** The model frame id of a chunk frame (method key, line, frame-type key), made (and remembered) when new. */
-    private int modelFrame(long methodKey, int line, long typeKey, ChunkResolver resolver) {
-        boolean packs = FrameKeyMap.packs(methodKey, line, typeKey);
-        long chunkKey = packs ? FrameKeyMap.pack(methodKey, line, typeKey) : 0;
-        int f = packs ? chunkFrames.get(chunkKey) : chunkFrames.getWide(methodKey, line, typeKey);
-        if (f >= 0 && carried) {
-            f = confirmed(methodKey, f, resolver);
-        }
-        return f >= 0 ? f : newFrame(methodKey, line, typeKey, packs, chunkKey, resolver);
-    }
-
-    /**
-     * The model frame of a chunk frame that {@link #chunkFrames} does not hold (or no longer: its key space's frames
-     * were dropped), remembered there; chunkKey is its packed key when it packs.
-     */
-    private int newFrame(long methodKey, int line, long typeKey, boolean packs, long chunkKey, ChunkResolver resolver) {
-        int method = resolver.method(methodKey);
-        int type = resolver.frameType(typeKey);
-        int f = modelFrame(method, line, type, resolver);
-        boolean small = methodKey >= 0 && methodKey < CARRY_KEYS;
-        int k = (int) methodKey;
-        if (carried && small && k < methodOf.length && methodOf[k] != 0 && methodOf[k] != method + 1
-                && confirmedIn[k] != keySpace) {
-            dropFrames();   // the key's carried frames name another method
-        }
-        if (packs) {
-            chunkFrames.put(chunkKey, f);
-        } else {
-            chunkFrames.putWide(methodKey, line, typeKey, f);
-        }
-        if (small && packs) {
-            if (k >= methodOf.length) {
-                int n = Math.min(CARRY_KEYS, Math.max(k + 1, methodOf.length * 2 + 1024));
-                methodOf = Arrays.copyOf(methodOf, n);
-                confirmedIn = Arrays.copyOf(confirmedIn, n);
-            }
-            methodOf[k] = method + 1;
-            confirmedIn[k] = keySpace;
-            typeOf[(int) typeKey] = type + 1;
-        } else {
-            carryable = false;
-        }
-        return f;
-    }
-
-    private int modelFrame(int method, int line, int type, ChunkResolver resolver) {
-        if (keySpace == 1) {
-            return resolver.frame(method, line, type);
-        }
-        if (!modelFramesFilled) {
-            fillModelFrames(resolver.frames());
-        }
-        if (FrameKeyMap.packs(method, line, type)) {
-            long key = FrameKeyMap.pack(method, line, type);
-            int f = modelFrames.get(key);
-            if (f < 0) {
-                f = resolver.frame(method, line, type);
-                modelFrames.put(key, f);
-            }
-            return f;
-        }
-        int f = modelFrames.getWide(method, line, type);
-        if (f < 0) {
-            f = resolver.frame(method, line, type);
-            modelFrames.putWide(method, line, type, f);
-        }
-        return f;
-    }
-
-    /**
-     * Puts every frame of the model in {@link #modelFrames}, at the first frame a later key space makes: one pass
-     * over the table's columns, where the frames the next chunk repeats (the JDK's chunk of a jfrsync file names the
-     * methods the profiler's did) would each cost a probe of the table.
-     */
-    private void fillModelFrames(FrameTable table) {
-        for (int f = 0, n = table.size(); f < n; f++) {
-            int method = table.method(f);
-            int line = table.line(f);
-            int type = table.type(f).ordinal();
-            if (FrameKeyMap.packs(method, line, type)) {
-                modelFrames.put(FrameKeyMap.pack(method, line, type), f);
-            } else {
-                modelFrames.putWide(method, line, type, f);
-            }
-        }
-        modelFramesFilled = true;
-    }
-
-    /** What each field of the frame type is to us, worked out once per key space. */
-    private int[] roles(JfrType frame) {
-        if (rolesFor != frame) {
-            JfrField[] fields = frame.fields;
-            roles = new int[fields.length];
-            allVarints = true;
-            for (int j = 0; j < fields.length; j++) {
-                JfrField f = fields[j];
-                allVarints &= f.varint;
-                if (!ValueReader.isScalar(f)) {
-                    roles[j] = OTHER;
-                } else {
-                    roles[j] = switch (f.name) {
-                        case "method" -> METHOD;
-                        case "lineNumber" -> LINE;
-                        case "type" -> TYPE;
-                        default -> SKIP;
-                    };
-                }
-            }
-            layout = allVarints && Arrays.equals(roles, new int[] {METHOD, LINE, SKIP, TYPE}) ? METHOD_LINE_BCI_TYPE : GENERAL;
-            rolesFor = frame;
-        }
-        return roles;
     }
 
     /** The model stack id of a stack key, or -1. */
