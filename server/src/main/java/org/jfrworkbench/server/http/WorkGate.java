@@ -40,6 +40,11 @@ final class WorkGate {
         return Math.max(1L << 20, Math.min(budget, estimatedBytes));
     }
 
+    /** The requests waiting for their turn now (tests wait for it instead of for a time). */
+    synchronized int waiting() {
+        return queue.size() + smallWaiting;
+    }
+
     /** Work that holds its reservation while it runs. */
     interface Work<T> {
         T run() throws Exception;
