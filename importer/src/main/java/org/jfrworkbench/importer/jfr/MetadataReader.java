@@ -1,9 +1,8 @@
 package org.jfrworkbench.importer.jfr;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import org.jfrworkbench.importer.InvalidRecordingException;
 
@@ -19,6 +18,13 @@ final class MetadataReader {
     private final List<JfrType> types = new ArrayList<>();
     /** annotation (type id, string index of value) per field, resolved once all classes are known */
     private final List<Object[]> fieldAnnotations = new ArrayList<>();
+    /**
+     * The current element's attributes, names and values, reused from element to element (they are read before its
+     * children): the JDK's metadata has thousands of elements, and a map each was a megabyte per chunk.
+     */
+    private String[] attributeNames = new String[8];
+    private String[] attributeValues = new String[8];
+    private int attributeCount;
 
     private MetadataReader(JfrInput in) {
         this.in = in;
@@ -65,34 +71,29 @@ final class MetadataReader {
             throw in.error("metadata nested deeper than " + MAX_DEPTH);
         }
         String name = string(in.readInt());
-        int attributeCount = in.readCount("metadata attribute");
-        Map<String, String> attributes = new HashMap<>();
-        for (int i = 0; i < attributeCount; i++) {
-            String key = string(in.readInt());
-            attributes.put(key, string(in.readInt()));
-        }
+        readAttributes();
         Object self = parent;
         switch (name) {
             case "class" -> {
-                JfrType t = new JfrType(parseLong(attributes.get("id"), "class id"),
-                        require(attributes.get("name"), "class name"), attributes.get("superType"));
+                JfrType t = new JfrType(parseLong(attribute("id"), "class id"),
+                        require(attribute("name"), "class name"), attribute("superType"));
                 types.add(t);
                 self = new ClassBuilder(t);
             }
             case "field" -> {
                 if (parent instanceof ClassBuilder cb) {
-                    JfrField f = new JfrField(require(attributes.get("name"), "field name"),
-                            parseLong(attributes.get("class"), "field class"),
-                            "true".equals(attributes.get("constantPool")),
-                            attributes.get("dimension") != null && !"0".equals(attributes.get("dimension")));
+                    JfrField f = new JfrField(require(attribute("name"), "field name"),
+                            parseLong(attribute("class"), "field class"),
+                            "true".equals(attribute("constantPool")),
+                            attribute("dimension") != null && !"0".equals(attribute("dimension")));
                     cb.fields.add(f);
                     self = f;
                 }
             }
             case "annotation" -> {
-                if (parent instanceof JfrField f && attributes.get("value") != null) {
-                    fieldAnnotations.add(new Object[] {f, parseLong(attributes.get("class"), "annotation class"),
-                            attributes.get("value")});
+                if (parent instanceof JfrField f && attribute("value") != null) {
+                    fieldAnnotations.add(new Object[] {f, parseLong(attribute("class"), "annotation class"),
+                            attribute("value")});
                 }
             }
             default -> { }
@@ -104,6 +105,30 @@ final class MetadataReader {
         if (self instanceof ClassBuilder cb && self != parent) {
             cb.type.fields = cb.fields.toArray(new JfrField[0]);
         }
+    }
+
+    private void readAttributes() throws InvalidRecordingException {
+        int n = in.readCount("metadata attribute");
+        for (int i = 0; i < n; i++) {
+            if (i == attributeNames.length) {
+                // grown as they are read, not to the count: a count is only bounded by the bytes left
+                attributeNames = Arrays.copyOf(attributeNames, 2 * i);
+                attributeValues = Arrays.copyOf(attributeValues, 2 * i);
+            }
+            attributeNames[i] = string(in.readInt());
+            attributeValues[i] = string(in.readInt());
+        }
+        attributeCount = n;
+    }
+
+    /** The current element's value of the attribute name, the last one given; null when absent. */
+    private String attribute(String name) {
+        for (int i = attributeCount - 1; i >= 0; i--) {
+            if (attributeNames[i].equals(name)) {
+                return attributeValues[i];
+            }
+        }
+        return null;
     }
 
     private ChunkTypes link() throws InvalidRecordingException {
