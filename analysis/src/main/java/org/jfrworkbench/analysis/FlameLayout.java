@@ -16,14 +16,16 @@ final class FlameLayout {
 
     /**
      * matches: per name id whether the search finds it (null: no search). scale multiplies every weight. Nodes
-     * lighter than threshold are left out, each parent's into one "[other]" child after its other children.
+     * lighter than the cut's threshold ({@link #cut}) are left out, each parent's into one "[other]" child after its
+     * other children; the answer's columns are made at the cut's size, which the cut found, not counted again.
      */
     static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, double scale,
-                         long threshold) {
+                         Cut cut) {
         CallTree tree = w.tree();
         int n = tree.size();
+        long threshold = cut.threshold();
         // the answer's exact size, "[other]" nodes included: its columns are made once and handed out as they are
-        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold);
+        int out = cut.size();
         Columns c = new Columns(out);
         Names names = new Names(tree.names(), out);
         int other = -1;
@@ -115,44 +117,189 @@ final class FlameLayout {
 
     /** The threshold with the answer's size, so that a caller can make its columns once. */
     static Cut cut(TreeWeights w, int maxNodes, Counts gathered) {
-        CallTree tree = w.tree();
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
             return new Cut(Long.MIN_VALUE, selected);
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
-        boolean[] losesChildren = QueryArrays.booleans(tree.size());
+        // every threshold the cut tries is at or above the maxNodes-th largest weight (below)
+        Sizes sizes = counts != null ? new CountSizes(w, counts.largest(maxNodes)) : new WalkedSizes(w);
         try {
-            return cut(totals, w, maxNodes, selected, losesChildren);
+            return cut(totals, sizes, maxNodes, selected);
         } finally {
-            QueryArrays.give(losesChildren);
+            sizes.release();
         }
     }
 
-    private static Cut cut(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
+    private static Cut cut(Ranking totals, Sizes sizes, int maxNodes, int selected) {
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
-        // room left suggests (each pass over the tree costs as much as the answer's layout)
+        // room left suggests. The size at the first threshold counts each node at or above it once, so it is at
+        // least keep, and the second takes at most keep + (maxNodes - keep) nodes: no threshold is below the
+        // maxNodes-th largest weight
         int keep = Math.max(1, maxNodes / 2);
         long t = totals.largest(keep);
-        int size = answerSize(w, t, losesChildren);
+        int size = sizes.at(t);
         while (size > maxNodes) {
             // ties at t: the next weight up
             t = totals.above(t);
-            size = answerSize(w, t, losesChildren);
+            size = sizes.at(t);
         }
         int room = maxNodes - size;
         if (room > maxNodes / 16) {
             int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
             long lower = totals.largest(more);
             if (lower < t) {
-                int lowerSize = answerSize(w, lower, losesChildren);
+                int lowerSize = sizes.at(lower);
                 if (lowerSize <= maxNodes) {
                     return new Cut(lower, lowerSize);
                 }
             }
         }
         return new Cut(t, size);
+    }
+
+    /** The answer's size, "[other]" nodes included, at the thresholds a cut tries. */
+    interface Sizes {
+        int at(long threshold);
+
+        void release();
+    }
+
+    /** Any weights: a walk over the tree's kept nodes and their children per threshold. */
+    static final class WalkedSizes implements Sizes {
+        private final TreeWeights w;
+        private boolean[] losesChildren;
+
+        WalkedSizes(TreeWeights w) {
+            this.w = w;
+        }
+
+        @Override
+        public int at(long threshold) {
+            if (losesChildren == null) {
+                losesChildren = QueryArrays.booleans(w.tree().size());
+            }
+            return answerSize(w, threshold, losesChildren);
+        }
+
+        @Override
+        public void release() {
+            QueryArrays.give(losesChildren);
+            losesChildren = null;
+        }
+    }
+
+    /**
+     * Weights that are counts times one unit: the size at any count from a floor up, from one walk at the floor. At a
+     * count c a node is kept where its own is c or more (the root always), and a kept node loses children into one
+     * "[other]" where its least selected child's count is below c; so the walk notes the count of each node it keeps
+     * and, per kept node, its count and its least selected child's, and a size is two scans of those notes, where the
+     * cut walked the tree's kept nodes and their children again for each threshold it tried (half of a side's cut
+     * in a diff, the tree read at a cache miss or more per node). Below the floor it walks as {@link WalkedSizes}.
+     */
+    static final class CountSizes implements Sizes {
+        private final long unit;
+        private final int floor;
+        private final WalkedSizes below;
+        /** The counts of the kept nodes but the root. */
+        private int[] kept = new int[1024];
+        private int keptUsed;
+        /** Per kept node but the root with a selected child lighter than itself: that child's count, and its own. */
+        private int[] least = new int[1024];
+        private int[] own = new int[1024];
+        private int losers;
+        /** The root's least selected child's count (Integer.MAX_VALUE: none): the root is kept at every count. */
+        private int rootLeast;
+
+        CountSizes(TreeWeights w, long floorWeight) {
+            this.unit = w.unit();
+            this.floor = (int) Math.max(1, floorWeight / unit);
+            this.below = new WalkedSizes(w);
+            walk(w);
+        }
+
+        private void walk(TreeWeights w) {
+            CallTree tree = w.tree();
+            int n = tree.size();
+            // the open kept nodes, innermost last: their subtrees' ends, counts and least selected children so far
+            int[] openEnd = new int[64];
+            int[] openCount = new int[64];
+            int[] openLeast = new int[64];
+            openEnd[0] = n;
+            openLeast[0] = Integer.MAX_VALUE;
+            int depth = 1;
+            for (int i = 1; i < n; ) {
+                while (openEnd[depth - 1] <= i) {
+                    depth--;
+                    closed(openLeast[depth], openCount[depth]);
+                }
+                int c = w.totalSamples(i);
+                if (c > 0 && c < openLeast[depth - 1]) {
+                    openLeast[depth - 1] = c;
+                }
+                if (c < floor) {
+                    i = tree.end(i);
+                    continue;
+                }
+                if (keptUsed == kept.length) {
+                    kept = Arrays.copyOf(kept, keptUsed * 2);
+                }
+                kept[keptUsed++] = c;
+                if (depth == openEnd.length) {
+                    openEnd = Arrays.copyOf(openEnd, depth * 2);
+                    openCount = Arrays.copyOf(openCount, depth * 2);
+                    openLeast = Arrays.copyOf(openLeast, depth * 2);
+                }
+                openEnd[depth] = tree.end(i);
+                openCount[depth] = c;
+                openLeast[depth++] = Integer.MAX_VALUE;
+                i++;
+            }
+            while (depth > 1) {
+                depth--;
+                closed(openLeast[depth], openCount[depth]);
+            }
+            rootLeast = openLeast[0];
+        }
+
+        private void closed(int leastChild, int count) {
+            if (leastChild >= count) {
+                return; // no selected child, or none lighter: it loses none at any count it is kept at
+            }
+            if (losers == least.length) {
+                least = Arrays.copyOf(least, losers * 2);
+                own = Arrays.copyOf(own, losers * 2);
+            }
+            least[losers] = leastChild;
+            own[losers++] = count;
+        }
+
+        @Override
+        public int at(long threshold) {
+            // the least count whose weight reaches the threshold (Long.MAX_VALUE: none's)
+            long c = threshold / unit + (threshold % unit != 0 ? 1 : 0);
+            if (c < floor) {
+                return below.at(threshold);
+            }
+            int size = rootLeast < c ? 2 : 1;
+            for (int k = 0; k < keptUsed; k++) {
+                if (kept[k] >= c) {
+                    size++;
+                }
+            }
+            for (int k = 0; k < losers; k++) {
+                if (least[k] < c && c <= own[k]) {
+                    size++;
+                }
+            }
+            return size;
+        }
+
+        @Override
+        public void release() {
+            below.release();
+        }
     }
 
     /** The totals of the selected nodes, ranked. */
@@ -327,18 +474,8 @@ final class FlameLayout {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
-    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
-    private static int answerSize(TreeWeights w, long t) {
-        boolean[] losesChildren = QueryArrays.booleans(w.tree().size());
-        try {
-            return answerSize(w, t, losesChildren);
-        } finally {
-            QueryArrays.give(losesChildren);
-        }
-    }
-
     /** Nodes of the answer cut at threshold t, "[other]" nodes included; losesChildren: scratch of the tree's size. */
-    private static int answerSize(TreeWeights w, long t, boolean[] losesChildren) {
+    static int answerSize(TreeWeights w, long t, boolean[] losesChildren) {
         CallTree tree = w.tree();
         Arrays.fill(losesChildren, false);
         int size = 0;
