@@ -36,7 +36,7 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         try {
             boolean[] matches = search == null ? null : data.matches(naming, search);
             if (!inverted) {
-                return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.cut(w, maxNodes, null));
+                return FlameLayout.of(w, selection, search, matches, scale, Cut.of(w, maxNodes, null));
             }
             return BoundedTree.inverted(w, maxNodes).graph(selection, true, matches, found(w, matches), scale);
         } finally {

@@ -9,7 +9,7 @@ import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.Test;
 
 /** The cut of a bounded answer: its sizes at each threshold from one walk against a walk per threshold. */
-class FlameLayoutTest {
+class CutTest {
     private static final String[] FRAMES = {"m.A.a", "m.B.b", "m.C.c", "m.D.d", "m.E.e", "m.F.f", "m.G.g"};
 
     @Test
@@ -42,15 +42,15 @@ class FlameLayoutTest {
             assertEquals(unit, w.unit(), "round " + round + ": weights are counts times the unit");
             int most = w.totalSamples(0);
             int floor = 1 + r.nextInt(Math.max(1, most));
-            FlameLayout.CountSizes sizes = new FlameLayout.CountSizes(w, floor * unit);
+            Cut.CountSizes sizes = new Cut.CountSizes(w, floor * unit);
             try {
                 for (int c = 1; c <= most + 1; c++) {
                     for (long t : new long[] {c * unit, c * unit - unit / 2}) {
-                        assertEquals(FlameLayout.answerSize(w, t, new boolean[tree.size()]), sizes.at(t),
+                        assertEquals(Cut.answerSize(w, t, new boolean[tree.size()]), sizes.at(t),
                                 "round " + round + ", floor " + floor + ", threshold " + t);
                     }
                 }
-                assertEquals(FlameLayout.answerSize(w, Long.MAX_VALUE, new boolean[tree.size()]),
+                assertEquals(Cut.answerSize(w, Long.MAX_VALUE, new boolean[tree.size()]),
                         sizes.at(Long.MAX_VALUE), "round " + round + ": above every node");
             } finally {
                 sizes.release();
@@ -73,7 +73,7 @@ class FlameLayoutTest {
         ProfileData data = h.data();
         TreeWeights w = Selection.of(Kind.CPU).weigh(data, data.tree(FrameNaming.DEFAULT), true, Parallel.NEVER);
         for (int max = 3; max < 3_000; max = max * 3 / 2) {
-            FlameLayout.Cut cut = FlameLayout.cut(w, max, null);
+            Cut cut = Cut.of(w, max, null);
             FlameGraph graph = FlameLayout.of(w, Selection.of(Kind.CPU), null, null, 1.0, cut);
             assertEquals(cut.size(), graph.size(), "max " + max);
             assertEquals(true, graph.size() <= max, "max " + max + ": " + graph.size() + " nodes");
