@@ -108,7 +108,7 @@ record Cut(long threshold, int size) {
         private final long unit;
         private final int floor;
         private final WalkedSizes below;
-        /** The counts of the kept nodes but the root. */
+        /** The counts of the kept nodes but the root (the notes grow through {@link QueryArrays}: an answer's size). */
         private int[] kept = new int[1024];
         private int keptUsed;
         /** Per kept node but the root with a selected child lighter than itself: that child's count, and its own. */
@@ -149,7 +149,7 @@ record Cut(long threshold, int size) {
                     continue;
                 }
                 if (keptUsed == kept.length) {
-                    kept = Arrays.copyOf(kept, keptUsed * 2);
+                    kept = QueryArrays.extend(kept, keptUsed * 2);
                 }
                 kept[keptUsed++] = c;
                 if (depth == openEnd.length) {
@@ -174,8 +174,8 @@ record Cut(long threshold, int size) {
                 return; // no selected child, or none lighter: it loses none at any count it is kept at
             }
             if (losers == least.length) {
-                least = Arrays.copyOf(least, losers * 2);
-                own = Arrays.copyOf(own, losers * 2);
+                least = QueryArrays.extend(least, losers * 2);
+                own = QueryArrays.extend(own, losers * 2);
             }
             least[losers] = leastChild;
             own[losers++] = count;
@@ -205,6 +205,10 @@ record Cut(long threshold, int size) {
         @Override
         public void release() {
             below.release();
+            QueryArrays.give(kept);
+            QueryArrays.give(least);
+            QueryArrays.give(own);
+            kept = least = own = null;
         }
     }
 
