@@ -9,19 +9,10 @@ import java.util.Arrays;
  */
 record Cut(long threshold, int size) {
     /**
-     * The smallest weight a node needs so that the answer, with one "[other]" per node that loses children, has
-     * at most maxNodes nodes (Long.MIN_VALUE: all fit).
+     * The smallest weight a node needs so that the answer, with one "[other]" per node that loses children, has at
+     * most maxNodes nodes, with that answer's size, so that a caller can make its columns once; gathered: the
+     * selected nodes' sample counts if already gathered (null: weights differ, or not gathered).
      */
-    static long threshold(TreeWeights w, int maxNodes) {
-        return threshold(w, maxNodes, w.unit() > 0 ? Counts.of(w) : null);
-    }
-
-    /** The same, with the selected nodes' sample counts already gathered (null: weights differ, or not gathered). */
-    static long threshold(TreeWeights w, int maxNodes, Counts gathered) {
-        return of(w, maxNodes, gathered).threshold();
-    }
-
-    /** The threshold with the answer's size, so that a caller can make its columns once. */
     static Cut of(TreeWeights w, int maxNodes, Counts gathered) {
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);

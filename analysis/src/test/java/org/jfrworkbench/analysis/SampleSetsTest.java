@@ -83,7 +83,7 @@ class SampleSetsTest {
             }
             if (counts != null) {
                 for (int max : new int[] {3, 10, 40}) {
-                    assertEquals(Cut.threshold(summed, max), Cut.threshold(selfOnly, max, counts),
+                    assertEquals(Cut.of(summed, max, null).threshold(), Cut.of(selfOnly, max, counts).threshold(),
                             where + " threshold for " + max);
                 }
             }

@@ -32,6 +32,7 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  * <pre>
  * java -cp ... org.jfrworkbench.bench.QueriesSideBySide [STACKSxSAMPLES | input:NAME | files:BASE[,TARGET]]...
  *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,inverted -Dbench.rounds=60 -Dbench.warmup=20
+ *   -Dbench.vsFirst=true (the other build reads the recordings first)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
  *   -Dbench.profileFile=FILE)
@@ -54,7 +55,10 @@ public final class QueriesSideBySide {
         builds.add(new Build("this", ours(classpath), classpath));
         if (PROFILE == null) {
             Path vs = Path.of(System.getProperty("bench.vs"));
-            builds.add(new Build("vs", List.of(jar(vs, "analysis-"), jar(vs, "importer-")), classpath));
+            // -Dbench.vsFirst=true: the other build reads the recordings first (where each build's data lies in
+            // memory can favour one; a view both builds answer with the same code shows by how much)
+            builds.add(Boolean.getBoolean("bench.vsFirst") ? 0 : 1,
+                    new Build("vs", List.of(jar(vs, "analysis-"), jar(vs, "importer-")), classpath));
         }
         for (String input : args.length > 0 ? args : new String[] {"250000x2500000"}) {
             Path[] files = files(input);
@@ -127,8 +131,18 @@ public final class QueriesSideBySide {
         }
         if (k > 1) {
             System.out.printf(Locale.ROOT, "%-8s ratio this / vs, CPU p50 %.3f; answers that differ: %d of %d%n", view,
-                    pct(sorted(times.get(0)), 50) / pct(sorted(times.get(1)), 50), differ, WARMUP + ROUNDS);
+                    pct(sorted(times.get(index(builds, "this"))), 50) / pct(sorted(times.get(index(builds, "vs"))), 50),
+                    differ, WARMUP + ROUNDS);
         }
+    }
+
+    private static int index(List<Build> builds, String name) {
+        for (int i = 0; i < builds.size(); i++) {
+            if (builds.get(i).name.equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(name);
     }
 
     private static long[] sorted(List<long[]> t) {
