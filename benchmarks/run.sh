@@ -3,12 +3,13 @@
 # root, on a JDK >= 21:
 #   benchmarks/run.sh NAME [ARGS...]
 # NAME: BenchInputs (makes the benchmark inputs and prints their facts), ImportBench, UploadBench, RunAppendBench,
+# QueriesSideBySide (two builds' queries in turn in one JVM),
 # ServerBenchmark, FlameGraphBenchmark, OverheadBenchmark, ToggledOverhead, HeapAccuracyBench or HeapCountCost (see each
 # class's doc).
 # Options of the benchmark's own JVM (-Xmx4g, -Dbench.diff=true, ...) go in JAVA_OPTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-names="BenchInputs ImportBench UploadBench RunAppendBench ServerBenchmark FlameGraphBenchmark OverheadBenchmark ToggledOverhead HeapAccuracyBench HeapCountCost"
+names="BenchInputs ImportBench UploadBench RunAppendBench ServerBenchmark QueriesSideBySide FlameGraphBenchmark OverheadBenchmark ToggledOverhead HeapAccuracyBench HeapCountCost"
 if [ $# -lt 1 ] || [[ " $names " != *" $1 "* ]]; then
   echo "usage: benchmarks/run.sh NAME [ARGS...] with NAME one of: $names" >&2
   exit 2

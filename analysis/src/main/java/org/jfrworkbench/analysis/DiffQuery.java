@@ -63,9 +63,9 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
          * sums w's totals too where it holds self weights only.
          */
         static Side of(TreeWeights w, int maxNodes) {
-            FlameLayout.Counts counts = w.unit() > 0 ? new FlameLayout.Counts() : null;
+            Cut.Counts counts = w.unit() > 0 ? new Cut.Counts() : null;
             SampleSets sets = SampleSets.of(w, counts);
-            FlameLayout.Cut cut = FlameLayout.cut(w, maxNodes / 2, counts);
+            Cut cut = Cut.of(w, maxNodes / 2, counts);
             return new Side(w, cut.threshold(), cut.size(), sets);
         }
     }

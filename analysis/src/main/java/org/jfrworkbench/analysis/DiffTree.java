@@ -10,7 +10,7 @@ import java.util.List;
  * each, but for siblings whose names differ only in generated numbers); its children are its members' children
  * by merged name id, grouped, emitted depth first. Only nodes that selected samples pass through on either side are
  * visited; a pair of child groups is kept when either side's weighs at least that side's threshold
- * ({@link FlameLayout#threshold}), and what is left out under a node becomes its last child, "[other]". Each side's
+ * ({@link Cut}), and what is left out under a node becomes its last child, "[other]". Each side's
  * nodes are read in tree order wherever children's names keep their order as stable names ({@link CallTree#unordered}),
  * so that the walk reads memory forward, as a flame graph's layout does.
  */

@@ -36,7 +36,7 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         try {
             boolean[] matches = search == null ? null : data.matches(naming, search);
             if (!inverted) {
-                return FlameLayout.of(w, selection, search, matches, scale, FlameLayout.threshold(w, maxNodes));
+                return FlameLayout.of(w, selection, search, matches, scale, Cut.of(w, maxNodes, null));
             }
             return BoundedTree.inverted(w, maxNodes).graph(selection, true, matches, found(w, matches), scale);
         } finally {

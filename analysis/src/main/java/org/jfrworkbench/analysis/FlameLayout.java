@@ -8,7 +8,7 @@ import java.util.List;
  * Copies the nodes of a {@link CallTree} that selected samples pass through into the API's columns. The tree is
  * already in pre-order with children by name, so this is one forward pass that skips every unselected subtree;
  * a node's output parent is the innermost open output node. A bounded answer keeps the nodes at or above a weight
- * ({@link #threshold}), which is linear too.
+ * ({@link Cut}), which is linear too.
  */
 final class FlameLayout {
     private FlameLayout() {
@@ -16,14 +16,16 @@ final class FlameLayout {
 
     /**
      * matches: per name id whether the search finds it (null: no search). scale multiplies every weight. Nodes
-     * lighter than threshold are left out, each parent's into one "[other]" child after its other children.
+     * lighter than the cut's threshold ({@link Cut}) are left out, each parent's into one "[other]" child after its
+     * other children; the answer's columns are made at the cut's size, which the cut found, not counted again.
      */
     static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, double scale,
-                         long threshold) {
+                         Cut cut) {
         CallTree tree = w.tree();
         int n = tree.size();
+        long threshold = cut.threshold();
         // the answer's exact size, "[other]" nodes included: its columns are made once and handed out as they are
-        int out = threshold == Long.MIN_VALUE ? selectedNodes(w) : answerSize(w, threshold);
+        int out = cut.size();
         Columns c = new Columns(out);
         Names names = new Names(tree.names(), out);
         int other = -1;
@@ -93,280 +95,6 @@ final class FlameLayout {
         long weight = scaled(left, scale);
         c.add(id, parent, weight, weight, "", leftSamples);
         return id;
-    }
-
-    /**
-     * The smallest weight a node needs so that the answer, with one "[other]" per node that loses children, has
-     * at most maxNodes nodes (Long.MIN_VALUE: all fit). Nodes only get lighter down the tree, so the nodes at or
-     * above a weight are a tree themselves.
-     */
-    static long threshold(TreeWeights w, int maxNodes) {
-        return threshold(w, maxNodes, w.unit() > 0 ? Counts.of(w) : null);
-    }
-
-    /** The same, with the selected nodes' sample counts already gathered (null: weights differ, or not gathered). */
-    static long threshold(TreeWeights w, int maxNodes, Counts gathered) {
-        return cut(w, maxNodes, gathered).threshold();
-    }
-
-    /** A threshold ({@link #threshold}) and the size of the answer it cuts, "[other]" nodes included. */
-    record Cut(long threshold, int size) {
-    }
-
-    /** The threshold with the answer's size, so that a caller can make its columns once. */
-    static Cut cut(TreeWeights w, int maxNodes, Counts gathered) {
-        CallTree tree = w.tree();
-        CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
-        int selected = counts != null ? counts.size() : selectedNodes(w);
-        if (selected <= maxNodes) {
-            return new Cut(Long.MIN_VALUE, selected);
-        }
-        Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
-        boolean[] losesChildren = QueryArrays.booleans(tree.size());
-        try {
-            return cut(totals, w, maxNodes, selected, losesChildren);
-        } finally {
-            QueryArrays.give(losesChildren);
-        }
-    }
-
-    private static Cut cut(Ranking totals, TreeWeights w, int maxNodes, int selected, boolean[] losesChildren) {
-        // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
-        // room left suggests (each pass over the tree costs as much as the answer's layout)
-        int keep = Math.max(1, maxNodes / 2);
-        long t = totals.largest(keep);
-        int size = answerSize(w, t, losesChildren);
-        while (size > maxNodes) {
-            // ties at t: the next weight up
-            t = totals.above(t);
-            size = answerSize(w, t, losesChildren);
-        }
-        int room = maxNodes - size;
-        if (room > maxNodes / 16) {
-            int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
-            long lower = totals.largest(more);
-            if (lower < t) {
-                int lowerSize = answerSize(w, lower, losesChildren);
-                if (lowerSize <= maxNodes) {
-                    return new Cut(lower, lowerSize);
-                }
-            }
-        }
-        return new Cut(t, size);
-    }
-
-    /** The totals of the selected nodes, ranked. */
-    private interface Ranking {
-        /** The k-th largest (k from 1). */
-        long largest(int k);
-
-        /** The smallest total above t (Long.MAX_VALUE: none). */
-        long above(long t);
-    }
-
-    /** Any weights: the totals in an array, ranked by quickselect. */
-    private static final class WeightRanking implements Ranking {
-        private final long[] totals;
-
-        WeightRanking(TreeWeights w, int selected) {
-            CallTree tree = w.tree();
-            totals = new long[selected];
-            int k = 0;
-            for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
-                if (w.totalSamples(i) > 0) {
-                    totals[k++] = w.total(i);
-                }
-            }
-        }
-
-        @Override
-        public long largest(int k) {
-            return FlameLayout.largest(totals, k);
-        }
-
-        @Override
-        public long above(long t) {
-            long next = Long.MAX_VALUE;
-            for (long v : totals) {
-                if (v > t && v < next) {
-                    next = v;
-                }
-            }
-            return next;
-        }
-    }
-
-    /** The sample counts of the selected nodes, by a walk that visits each once (the root included). */
-    static final class Counts {
-        private final int[] histogram = new int[CountRanking.CAP];
-        private int[] big = new int[64];
-        private int bigCount;
-
-        static Counts of(TreeWeights w) {
-            CallTree tree = w.tree();
-            Counts out = new Counts();
-            for (int i = 0, n = tree.size(); i < n; ) {
-                int c = w.totalSamples(i);
-                if (c == 0) {
-                    i = tree.end(i);
-                    continue;
-                }
-                out.add(c);
-                i++;
-            }
-            return out;
-        }
-
-        void add(int count) {
-            if (count < CountRanking.CAP) {
-                histogram[count]++;
-            } else {
-                if (bigCount == big.length) {
-                    big = Arrays.copyOf(big, bigCount * 2);
-                }
-                big[bigCount++] = count;
-            }
-        }
-    }
-
-    /**
-     * Samples that all weigh one unit: a total is a sample count times the unit, so the counts rank the nodes, and
-     * most are small. A histogram of the counts below {@link #CAP}, and the few larger ones sorted, rank them without
-     * an array of every total.
-     */
-    private static final class CountRanking implements Ranking {
-        private static final int CAP = 1 << 16;
-        private final long unit;
-        private final int[] histogram;
-        private final int[] large;
-        private final int size;
-
-        CountRanking(Counts counts, long unit) {
-            this.unit = unit;
-            histogram = counts.histogram;
-            large = Arrays.copyOf(counts.big, counts.bigCount);
-            Arrays.sort(large);
-            int small = 0;
-            for (int c : histogram) {
-                small += c;
-            }
-            size = small + large.length;
-        }
-
-        /** The selected nodes. */
-        int size() {
-            return size;
-        }
-
-        @Override
-        public long largest(int k) {
-            if (k <= large.length) {
-                return unit * large[large.length - k];
-            }
-            int left = k - large.length;
-            for (int c = CAP - 1; c > 0; c--) {
-                left -= histogram[c];
-                if (left <= 0) {
-                    return unit * c;
-                }
-            }
-            return unit; // k past the selected nodes: every one is kept
-        }
-
-        @Override
-        public long above(long t) {
-            long count = t / unit; // t is a count times unit
-            for (long c = count + 1; c < CAP; c++) {
-                if (histogram[(int) c] > 0) {
-                    return unit * c;
-                }
-            }
-            for (int v : large) {
-                if (v > count) {
-                    return unit * v;
-                }
-            }
-            return Long.MAX_VALUE;
-        }
-    }
-
-    /** The k-th largest value (k from 1), by quickselect: reorders a. */
-    private static long largest(long[] a, int k) {
-        int target = a.length - k;
-        int lo = 0;
-        int hi = a.length - 1;
-        while (lo < hi) {
-            long pivot = median(a[lo], a[(lo + hi) >>> 1], a[hi]);
-            int i = lo;
-            int j = hi;
-            while (i <= j) {
-                while (a[i] < pivot) {
-                    i++;
-                }
-                while (a[j] > pivot) {
-                    j--;
-                }
-                if (i <= j) {
-                    long x = a[i];
-                    a[i++] = a[j];
-                    a[j--] = x;
-                }
-            }
-            if (target <= j) {
-                hi = j;
-            } else if (target >= i) {
-                lo = i;
-            } else {
-                break;
-            }
-        }
-        return a[target];
-    }
-
-    private static long median(long a, long b, long c) {
-        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-    }
-
-    /** Nodes of the answer cut at threshold t, "[other]" nodes included. */
-    private static int answerSize(TreeWeights w, long t) {
-        boolean[] losesChildren = QueryArrays.booleans(w.tree().size());
-        try {
-            return answerSize(w, t, losesChildren);
-        } finally {
-            QueryArrays.give(losesChildren);
-        }
-    }
-
-    /** Nodes of the answer cut at threshold t, "[other]" nodes included; losesChildren: scratch of the tree's size. */
-    private static int answerSize(TreeWeights w, long t, boolean[] losesChildren) {
-        CallTree tree = w.tree();
-        Arrays.fill(losesChildren, false);
-        int size = 0;
-        for (int i = 0, n = tree.size(); i < n; ) {
-            if (kept(w, i, t)) {
-                size++;
-                i++;
-            } else {
-                if (w.totalSamples(i) > 0 && !losesChildren[tree.parent(i)]) {
-                    losesChildren[tree.parent(i)] = true;
-                    size++;
-                }
-                i = tree.end(i);
-            }
-        }
-        return size;
-    }
-
-    /** Nodes selected samples pass through (the size of an unbounded answer). */
-    static int selectedNodes(TreeWeights w) {
-        CallTree tree = w.tree();
-        int out = 0;
-        for (int i = 0, n = tree.size(); i < n; i = w.totalSamples(i) > 0 ? i + 1 : tree.end(i)) {
-            if (w.totalSamples(i) > 0) {
-                out++;
-            }
-        }
-        return out;
     }
 
     /**

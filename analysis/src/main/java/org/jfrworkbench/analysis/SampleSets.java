@@ -61,7 +61,7 @@ final class SampleSets {
      * path is kept open (a walk that opened and closed each occurrence's range spent most of its time on the branches
      * of the path unwinding); then a forward pass adds each reached node to its method.
      */
-    static SampleSets of(TreeWeights w, FlameLayout.Counts counts) {
+    static SampleSets of(TreeWeights w, Cut.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
         int[] stable = names.stableIds();

@@ -72,7 +72,7 @@ class SampleSetsTest {
             CallTree tree = data.tree(FrameNaming.DEFAULT);
             // as a diff's side makes them (its totals summed in the same passes), and from weights with totals
             TreeWeights selfOnly = selection.weigh(data, tree, false, Parallel.NEVER);
-            FlameLayout.Counts counts = weighed ? null : new FlameLayout.Counts();
+            Cut.Counts counts = weighed ? null : new Cut.Counts();
             SampleSets sums = SampleSets.of(selfOnly, counts);
             TreeWeights summed = selection.weigh(data, tree, true, Parallel.NEVER);
             assertSame(expected, sums, tree, where);
@@ -83,7 +83,7 @@ class SampleSetsTest {
             }
             if (counts != null) {
                 for (int max : new int[] {3, 10, 40}) {
-                    assertEquals(FlameLayout.threshold(summed, max), FlameLayout.threshold(selfOnly, max, counts),
+                    assertEquals(Cut.of(summed, max, null).threshold(), Cut.of(selfOnly, max, counts).threshold(),
                             where + " threshold for " + max);
                 }
             }
