@@ -107,6 +107,36 @@ class UiFlameGraphIT {
     }
 
     @Test
+    void theFirstDrawingLeavesTheSliversUnderFramesTooNarrowToSeeAloneForTheTaskAfterItsPaint() {
+        List<String> errors = Browser.errors();
+        try (BrowserContext context = browser.newContext(server.baseUrl())) {
+            Page page = Browser.watched(context, errors);
+            // the rows' coverage as the page marks its first drawing (the moment FlameGraphBenchmark times)
+            page.addInitScript("(() => { const mark = performance.mark.bind(performance);"
+                    + " performance.mark = (name, options) => { if (name === 'workbench:drawn' && !window.rowsAtDrawn) {"
+                    + " const c = document.querySelector('.flame-canvas'), rows = c.height / 18;"
+                    + " window.rowsAtDrawn = [2, 3, 4].map(d => { const px = c.getContext('2d').getImageData(0, (rows - 1 - d) * 18 + 12,"
+                    + " c.width, 1).data; let sum = 0; for (let i = 3; i < px.length; i += 4) sum += px[i]; return sum / 255; }); }"
+                    + " return mark(name, options); }; })()");
+            page.navigate("/?page=recording&id=" + slivers + "&kind=cpu");
+            page.waitForSelector(".flame-canvas[data-drawn]");
+            double width = ((Number) page.evaluate("() => document.querySelector('.flame-canvas').width")).doubleValue();
+            double expected = width * 3000 / 9000;
+            @SuppressWarnings("unchecked")
+            List<Number> atDrawn = (List<Number>) page.evaluate("() => window.rowsAtDrawn");
+            // row 2 (Big.work and Fan.out) and row 3 (the 3,000 narrow Leaf frames themselves) are in the first drawing
+            assertTrue(atDrawn.get(0).doubleValue() > width - 3, "row 2 at the first drawing: " + atDrawn);
+            assertTrue(Math.abs(atDrawn.get(1).doubleValue() - expected) < 2, "row 3 at the first drawing: " + atDrawn);
+            // their children (row 4), inside subtrees of about 0.1 px, come after the paint, and before data-drawn
+            assertEquals(0, atDrawn.get(2).doubleValue(), 0.5, "row 4 at the first drawing: " + atDrawn);
+            assertTrue(Math.abs(coverage(page, 4) - expected) < 2, "row 4 once drawn: " + coverage(page, 4) + " of " + expected);
+            assertTrue(((Number) page.evaluate("() => performance.getEntriesByName('workbench:complete').length")).intValue() == 1,
+                    "the page marks when its rows are complete");
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
     void labelsAreShortNamesCutFromTheLeftAndTheTooltipHasTheFullName() throws Exception {
         List<String> errors = Browser.errors();
         try (BrowserContext context = browser.newContext(server.baseUrl())) {

@@ -83,7 +83,7 @@ export class FlameGraph {
     this.resizer.observe(this.root);
     // the canvas palette follows the colour scheme (app.css holds both sets)
     this.scheme = matchMedia(DARK);
-    this.onScheme = () => { this.palette = null; this.colors = []; this.typeColors = []; if (this.tree) this.render(); };
+    this.onScheme = () => { this.palette = null; this.colors = []; this.typeColors = []; this.typeRgbs = null; if (this.tree) this.render(); };
     this.scheme.addEventListener('change', this.onScheme);
   }
 
@@ -95,6 +95,7 @@ export class FlameGraph {
     this.box.removeEventListener('scroll', this.onScroll);
     cancelAnimationFrame(this.frame);
     this.tree = null;
+    this.pending = null;
     // a tall graph's canvas and its pixel sums hold tens of megabytes until the element is collected
     this.canvas.width = this.canvas.height = 0;
     this.raster = new RowRaster();
@@ -104,6 +105,7 @@ export class FlameGraph {
     this.tree = tree;
     this.colors = new Array(tree.names.length);
     this.typeColors = [];
+    this.typeRgbs = null;
     this.labels = new Array(tree.names.length);
     this.inverted = inverted;
     this.zoom = 0;
@@ -113,7 +115,7 @@ export class FlameGraph {
     this.tipNode = -1;
     this.hideTip();
     this.scrolledFor = null;
-    this.drawnMarked = false;
+    this.drawnMarked = this.completeMarked = false;
   }
 
   /** result: FlameTree.search's answer (hit: a flag per node) or null; non-matching frames are dimmed. */
@@ -170,8 +172,10 @@ export class FlameGraph {
     this.computed = new Uint8Array(rows);
     this.painted = new Uint8Array(rows);
     this.labelList = [];
-    // only the rows in view are computed and put on the canvas now; the others when scrolled to (or exported)
-    this.showRows(this.visibleRows(rows));
+    // only the rows in view are computed and put on the canvas now, without what lies under frames too narrow to be
+    // seen alone (completeRows adds it after this paint); the other rows when scrolled to (or exported)
+    this.pending = { later: [] };
+    this.showRows(this.visibleRows(rows), this.pending);
     this.lastRenderMs = performance.now() - started;
     this.canvas.dataset.zoom = String(this.zoom);
     // the count of frames drawn one by one (data-drawn) is for tests and DevTools: made once the graph is on screen;
@@ -179,7 +183,9 @@ export class FlameGraph {
     delete this.canvas.dataset.drawn;
     cancelAnimationFrame(this.counting);
     this.counting = requestAnimationFrame(() => setTimeout(() => {
-      if (this.tree === t) this.canvas.dataset.drawn = String(this.drawn = this.countDrawn());
+      if (this.tree !== t) return;
+      this.completeRows();
+      this.canvas.dataset.drawn = String(this.drawn = this.countDrawn());
     }));
     // each tree's first drawing; the first of the page is its first paint (DevTools and FlameGraphBenchmark read it)
     if (!this.drawnMarked) { this.drawnMarked = true; performance.mark('workbench:drawn'); }
@@ -195,41 +201,60 @@ export class FlameGraph {
     return this.inverted ? [Math.max(0, first), Math.min(rows - 1, last)] : [Math.max(0, rows - 1 - last), Math.min(rows - 1, rows - 1 - first)];
   }
 
-  /** Computes and paints the depths [first, last] not shown yet. */
-  showRows([first, last]) {
+  /**
+   * Computes and paints the depths [first, last] not shown yet; with pending ({later: []}), the subtrees of frames
+   * too narrow to be seen alone are left out and their roots collected in pending.later for completeRows.
+   */
+  showRows([first, last], pending = null) {
     let todo = null;
     for (let d = first; d <= last; d++) if (!this.computed[d]) (todo ??= new Uint8Array(this.computed.length))[d] = 1;
-    if (todo) this.computeRows(todo, last);
+    if (todo) this.computeRows(todo, last, pending);
     this.paintRows(first, last);
   }
 
   /**
    * Adds the frames of the depths flagged in todo (none deeper than last) to the raster and their labels to the
-   * list: one walk of the zoomed subtree that passes over what lies deeper.
+   * list: one walk of the zoomed subtree that passes over what lies deeper. With pending, it passes over the subtrees
+   * of frames narrower than MIN_WIDTH too (everything in them is narrower still: slivers, never a frame drawn alone),
+   * most of a large tree's rows in view, and keeps their roots and todo for completeRows.
    */
-  computeRows(todo, last) {
+  computeRows(todo, last, pending = null) {
     const t = this.tree, palette = this.palette, dpr = this.dpr, width = this.width, rows = this.computed.length;
     const z = this.zoom, hit = this.hit, raster = this.raster, labels = this.labelList;
-    // device pixels per unit of weight
-    const scale = t.total[z] > 0 ? width * dpr / t.total[z] : 0;
-    const x0 = t.x[z], device = width * dpr;
+    const device = width * dpr;
     for (let a = t.parent[z]; a >= 0; a = t.parent[a]) {
       if (!todo[t.depth[a]]) continue;
       const alpha = palette.ancestorAlpha * (hit && !hit[a] ? palette.dimAlpha : 1);
       raster.span(t.depth[a], 0, device - dpr / 2, this.rgbOf(a), alpha);
       this.label(a, 0, width, rows, alpha, labels);
     }
-    const end = z + t.count[z], depth = t.depth, total = t.total, xs = t.x, count = t.count, type = t.type;
+    if (pending) Object.assign(pending, { todo, last });
+    this.addFrames(z, z + t.count[z], todo, last, pending ? pending.later : null);
+    for (let d = 0; d < rows; d++) if (todo[d]) this.computed[d] = 1;
+  }
+
+  /**
+   * The walk of computeRows over the nodes [from, end) (whole subtrees): frames to the raster, labels to the list.
+   * later: null, or where the roots of the subtrees too narrow to be seen alone go, their frames below not added.
+   */
+  addFrames(from, end, todo, last, later) {
+    const t = this.tree, palette = this.palette, dpr = this.dpr, width = this.width, rows = this.computed.length;
+    const z = this.zoom, hit = this.hit, raster = this.raster, labels = this.labelList;
+    // device pixels per unit of weight
+    const scale = t.total[z] > 0 ? width * dpr / t.total[z] : 0;
+    const x0 = t.x[z], depth = t.depth, total = t.total, xs = t.x, count = t.count, type = t.type;
     const gap = dpr / 2, labelMin = LABEL_MIN * dpr, dim = palette.dimAlpha, acc = raster.acc, rowWidth = raster.width;
+    // below this width (device px) a frame's subtree waits for completeRows; 0: nothing waits
+    const narrow = later ? MIN_WIDTH * dpr : 0;
     // narrow frames take their type's colour (a blend of sub-pixel frames shows no single name's shade), unless the
     // page colours frames itself
-    const typeRgb = this.options.colorOf ? null : FRAME_TYPES.map((_, code) => this.typeRgb(code));
+    const typeRgb = this.options.colorOf ? null : (this.typeRgbs ??= FRAME_TYPES.map((_, code) => this.typeRgb(code)));
     const matchRgb = palette.matchRgb;
-    for (let i = z; i < end;) {
+    for (let i = from; i < end;) {
       const d = depth[i];
       if (d > last) { i += count[i]; continue; }
+      const w = total[i] * scale;
       if (todo[d] === 1) {
-        const w = total[i] * scale;
         const x = (xs[i] - x0) * scale;
         const matched = hit !== null && hit[i] === 1;
         const alpha = hit !== null && !matched ? dim : 1;
@@ -252,9 +277,27 @@ export class FlameGraph {
           if (w >= labelMin) this.label(i, x / dpr, w / dpr, rows, alpha, labels);
         }
       }
-      i++;
+      if (w < narrow && i > z && count[i] > 1) {
+        later.push(i);
+        i += count[i];
+      } else i++;
     }
-    for (let d = 0; d < rows; d++) if (todo[d]) this.computed[d] = 1;
+  }
+
+  /**
+   * Adds what the last render left out (the frames under those too narrow to be seen alone, in the rows it computed)
+   * and puts those rows on the canvas again: once that render is painted, or before an export.
+   */
+  completeRows() {
+    const pending = this.pending;
+    this.pending = null;
+    if (!pending || !pending.later.length || !this.tree) return;
+    const { later, todo, last } = pending, count = this.tree.count;
+    for (const root of later) this.addFrames(root + 1, root + count[root], todo, last, null);
+    const rows = new Uint8Array(this.painted.length);
+    for (let d = 0; d < rows.length; d++) rows[d] = todo[d] & this.painted[d];
+    this.putRows(rows);
+    if (!this.completeMarked) { this.completeMarked = true; performance.mark('workbench:complete'); }
   }
 
   /** The frames drawn one by one (at least MIN_WIDTH wide) in the zoomed view: what data-drawn tells. */
@@ -270,13 +313,17 @@ export class FlameGraph {
     return drawn;
   }
 
-  /** Puts the depths [first, last] not put yet on the canvas, pixels then labels. */
+  /** Puts the depths [first, last] not put yet on the canvas. */
   paintRows(first, last) {
-    const rows = this.painted.length, dpr = this.dpr, ctx = this.ctx;
     let any = false;
-    const fresh = new Uint8Array(rows);
+    const fresh = new Uint8Array(this.painted.length);
     for (let d = first; d <= last; d++) if (!this.painted[d]) { this.painted[d] = fresh[d] = 1; any = true; }
-    if (!any) return;
+    if (any) this.putRows(fresh);
+  }
+
+  /** Puts the depths flagged in fresh on the canvas, pixels (over what the rows showed) then labels. */
+  putRows(fresh) {
+    const rows = this.painted.length, dpr = this.dpr, ctx = this.ctx;
     this.raster.paint(ctx, fresh, d => this.rowY(d, rows) * dpr, Math.round((ROW - 1) * dpr));
     // labels over the pixels: one fill style for all text
     const labels = this.labelList;
@@ -608,6 +655,7 @@ export class FlameGraph {
   }
 
   toPng() {
+    this.completeRows();
     this.showRows([0, this.painted.length - 1]);
     return new Promise(resolve => this.canvas.toBlob(resolve, 'image/png'));
   }
