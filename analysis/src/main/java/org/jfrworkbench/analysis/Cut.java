@@ -407,8 +407,11 @@ record Cut(long threshold, int size) {
         return out;
     }
 
-    /** The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold. */
-    private static boolean kept(TreeWeights w, int node, long threshold) {
+    /**
+     * The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold: the rule
+     * the cut's sizes count by, and so the one a layout at its threshold keeps nodes by.
+     */
+    static boolean kept(TreeWeights w, int node, long threshold) {
         return node == 0 || (w.totalSamples(node) > 0 && w.total(node) >= threshold);
     }
 }

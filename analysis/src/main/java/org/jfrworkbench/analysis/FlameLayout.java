@@ -43,7 +43,7 @@ final class FlameLayout {
                 depth--;
                 other = closeNode(c, names, other, openOut[depth], openLeft[depth], openLeftSamples[depth], scale);
             }
-            if (!kept(w, i, threshold)) {
+            if (!Cut.kept(w, i, threshold)) {
                 openLeft[depth - 1] += w.total(i);
                 openLeftSamples[depth - 1] += w.totalSamples(i);
                 i = tree.end(i);
@@ -79,11 +79,6 @@ final class FlameLayout {
         }
         return new FlameGraph(selection.kind().id(), selection.unit(), scaled(w.totalWeight(), scale), w.samples(),
                 names.done(), c.nodes(), found);
-    }
-
-    /** The root always (an empty selection is a root of weight 0), else nodes reached at or above threshold. */
-    private static boolean kept(TreeWeights w, int node, long threshold) {
-        return node == 0 || (w.totalSamples(node) > 0 && w.total(node) >= threshold);
     }
 
     /** Closes an answer node: the weight of its left-out children becomes its last child, "[other]". */
