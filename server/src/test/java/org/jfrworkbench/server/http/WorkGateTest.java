@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -111,9 +112,13 @@ class WorkGateTest {
         assertEquals(List.of("a"), order);
         a.finish();
         b.awaitStart();
-        // b (60) and c (30) fit together: c starts while b still runs
+        // b (60) and c (30) fit together: c starts while b still runs. Their threads note their starts in either
+        // order (the gate admits b first, but each leaves the gate's lock on its own); that c did not pass b is
+        // shown above, where it waited although it fit beside a
         c.awaitStart();
-        assertEquals(List.of("a", "b", "c"), order);
+        assertEquals("a", order.get(0));
+        assertEquals(Set.of("b", "c"), Set.copyOf(order.subList(1, order.size())));
+        assertEquals(3, order.size());
         b.finish();
         c.finish();
     }
