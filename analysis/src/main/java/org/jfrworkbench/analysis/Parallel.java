@@ -18,9 +18,10 @@ import org.jfrworkbench.importer.SpareCpu;
  * or every helper is busy, the caller does both in turn, as without helpers: parallelism only uses a core that would
  * otherwise idle, and a query never waits for a helper to free up); tests hand a query {@link #ALWAYS} or
  * {@link #NEVER} to check that both ways answer alike. Helpers: one per core but one (none on one core;
- * {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off).
+ * {@code -Djfrworkbench.queryHelpers=N} sets another number, 0 turns them off). The server's index takes the same rule to
+ * index a new recording's documents in two halves at once.
  */
-enum Parallel {
+public enum Parallel {
     /** Offered where a processor is spare: what queries do unless told otherwise. */
     WHEN_SPARE,
     /** Always offered (to a helper even where {@code queryHelpers} is 0). */
@@ -34,16 +35,16 @@ enum Parallel {
     private static final ThreadPoolExecutor POOL = pool(Math.max(1, HELPERS));
 
     /** The two results, in order. */
-    record Both<A, B>(A first, B second) {
+    public record Both<A, B>(A first, B second) {
     }
 
     /** The two halves, the second offered to a helper as this rule says. */
-    <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
+    public <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second) {
         return both(first, second, offers());
     }
 
     /** Whether this rule offers a half to a helper now: for work that is split only if so. */
-    boolean offers() {
+    public boolean offers() {
         return switch (this) {
             case ALWAYS -> true;
             case NEVER -> false;
@@ -54,7 +55,7 @@ enum Parallel {
     }
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
-    static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, boolean offer) {
+    public static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, boolean offer) {
         if (!offer) {
             A a = first.get();
             return new Both<>(a, second.get());

@@ -2,6 +2,7 @@ package org.jfrworkbench.server.index;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.jfrworkbench.analysis.BadQueryException;
+import org.jfrworkbench.analysis.Parallel;
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.model.Kind;
 import org.jfrworkbench.server.catalog.RecordingInfo;
@@ -58,6 +60,8 @@ public final class RecordingIndex implements Closeable {
     static final String DOC = "doc";
     static final String REC = "rec";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Fewer documents than this are indexed on one thread. */
+    private static final int MIN_SPLIT_DOCUMENTS = 2_000;
     private static final Logger LOG = LoggerFactory.getLogger(RecordingIndex.class);
 
     private final FSDirectory directory;
@@ -127,7 +131,7 @@ public final class RecordingIndex implements Closeable {
      */
     public static final class Entry {
         private final String id;
-        private final Directory segment;
+        final Directory segment;
 
         private Entry(String id, Directory segment) {
             this.id = id;
@@ -137,15 +141,39 @@ public final class RecordingIndex implements Closeable {
 
     /** Indexes a recording's documents apart from this index (see {@link Entry}); nothing here changes. */
     public Entry entry(RecordingInfo info, ProfileData data) throws IOException {
+        return entry(info, data, Parallel.WHEN_SPARE);
+    }
+
+    /**
+     * The same, the documents' second half offered to a helper thread by the given rule: Lucene indexes from two
+     * threads at once into a segment each, and the analysis and postings of tens of thousands of method documents are
+     * the largest part of preparing an upload. Tests give "always" and "never" to check that both index alike.
+     */
+    Entry entry(RecordingInfo info, ProfileData data, Parallel parallel) throws IOException {
+        List<Document> docs = RecordingDocuments.of(info, data);
         Directory segment = new ByteBuffersDirectory();
-        // one segment: a buffer large enough for every document, no merging, no compound file to build
+        // a segment per thread: a buffer large enough for every document, no merging, no compound file to build
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false)
                 .setMergePolicy(NoMergePolicy.INSTANCE);
         try (IndexWriter w = new IndexWriter(segment, config)) {
-            w.addDocuments(RecordingDocuments.of(info, data));
+            int half = docs.size() / 2;
+            // a handful of documents is not worth a hand-over
+            boolean split = docs.size() >= MIN_SPLIT_DOCUMENTS && parallel.offers();
+            Parallel.both(() -> add(w, docs.subList(0, half)), () -> add(w, docs.subList(half, docs.size())), split);
             w.commit();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
         return new Entry(info.id(), segment);
+    }
+
+    private static Void add(IndexWriter w, List<Document> docs) {
+        try {
+            w.addDocuments(docs);
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
