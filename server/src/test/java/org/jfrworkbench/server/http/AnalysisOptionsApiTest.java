@@ -4,40 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The query options of the analysis views over HTTP: search modes, allocation graphs that end in the allocated
  * class and their weight, half-open time ranges, bounded answers, and the diff's modes, per-side filters, test,
  * warnings and collapsed form.
  */
-class AnalysisOptionsApiTest {
-    @TempDir
-    static Path data;
-    static TestServer server;
-    static String a;
-    static String b;
+class AnalysisOptionsApiTest extends WithTwoFixtures {
     static String shop;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = new TestServer(data, 64 << 20, null);
-        a = server.uploadFixture("a");
-        b = server.uploadFixture("b");
+    static void uploadShop() throws Exception {
         shop = server.upload("?name=shop", RecordingsApiTest.STACKS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
     }
 
     static String name(JsonNode flame, int node) {

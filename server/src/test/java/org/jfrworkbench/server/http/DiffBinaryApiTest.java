@@ -9,35 +9,13 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The binary diff (/api/diff?format=binary) over HTTP: same tree and changes as the JSON form, gzip, the cache. */
-class DiffBinaryApiTest {
-    @TempDir
-    static Path data;
-    static TestServer server;
-    static String a;
-    static String b;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new TestServer(data, 64 << 20, null);
-        a = server.uploadFixture("a");
-        b = server.uploadFixture("b");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
+class DiffBinaryApiTest extends WithTwoFixtures {
     /** The decoded binary form: header plus columns. */
     record Binary(JsonNode header, double[] base, double[] target, int[] count, int[] name, byte[] type,
                   byte[] significance) {

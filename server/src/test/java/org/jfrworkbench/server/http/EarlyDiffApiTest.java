@@ -6,43 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A diff permalink's page (two recordings, or a diff of runs) starts building the diff its head names as it is served:
  * the page's request for it finds that build under way or done (its Server-Timing says which), never a build of its
  * own, and gets the same diff.
  */
-class EarlyDiffApiTest {
+class EarlyDiffApiTest extends WithTwoFixtures {
     private static final Pattern DIFF_PRELOAD = Pattern.compile("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"(/api/(merged/)?diff\\?[^\"]+)\">");
-    @TempDir
-    static Path data;
-    static TestServer server;
-    static String a;
-    static String b;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new TestServer(data, 64 << 20, null);
-        a = server.uploadFixture("a");
-        b = server.uploadFixture("b");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
     private static HttpResponse<byte[]> fetch(String path) throws Exception {
         return server.getBytes(path, true);
     }

@@ -7,42 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Requests for a view that is being built for another request (two tabs, a client that repeats itself) wait for that
  * build and answer with it: the work is done once, however many ask at once.
  */
-class SharedBuildApiTest {
-    @TempDir
-    static Path data;
-    static TestServer server;
-    static String a;
-    static String b;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new TestServer(data, 64 << 20, null);
-        a = server.uploadFixture("a");
-        b = server.uploadFixture("b");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
+class SharedBuildApiTest extends WithTwoFixtures {
     @AfterEach
     void noHold() {
         RecordingApi.buildStarted = k -> { };
