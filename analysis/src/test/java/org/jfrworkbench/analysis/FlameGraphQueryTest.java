@@ -225,6 +225,43 @@ class FlameGraphQueryTest {
     }
 
     @Test
+    void aSearchsMatchedWeightIsTheTotalOfItsOutermostMatchingNodes() {
+        // summed over the sample slots whose paths match, where it was the tree's outermost matching nodes' totals:
+        // recursion (several matching frames on a stack), allocated classes' own nodes, stacks without frames,
+        // weighed and counted, inverted or not
+        HandMade h = new HandMade();
+        Random r = new Random(17);
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int depth = 0, n = r.nextInt(9); depth < n; depth++) {
+                stack.append(";m.F").append(r.nextInt(4)).append(".f").append(r.nextInt(3));
+            }
+            String s = r.nextInt(50) == 0 ? "" : stack.toString();
+            h.sample(Kind.CPU, i, "main", 1, s);
+            h.sample(Kind.ALLOC, i, "main", 1 + r.nextInt(5000), s, r.nextBoolean() ? "byte[]" : "m.Item");
+        }
+        ProfileData d = h.data();
+        d.tree().awaitInverted();
+        for (String pattern : new String[] {"F1\\.f2", "f0|Item", "no stack", "nowhere"}) {
+            SearchPattern search = SearchPattern.of(pattern, false, false);
+            for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC}) {
+                for (boolean countSamples : new boolean[] {false, true}) {
+                    Selection s = Selection.millis(kind, 200L, 2600L, null, countSamples);
+                    TreeWeights w = s.weigh(d, d.tree());
+                    long expected = FlameLayout.matchedWeight(w, d.matches(FrameNaming.DEFAULT, search));
+                    w.release();
+                    for (boolean inverted : new boolean[] {false, true}) {
+                        FlameGraph g = new FlameGraphQuery(s, search, inverted, FrameNaming.DEFAULT, 1.0, 50).run(d);
+                        String what = pattern + " " + kind + (countSamples ? " counted" : "") + (inverted ? " inverted" : "");
+                        assertEquals(expected, g.search().matched(), what);
+                        assertEquals(g.total() == 0 ? 0 : (double) expected / g.total(), g.search().share(), 1e-12, what);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void literalSearchTakesThePatternAsPlainText() {
         assertEquals(0, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, true), false, 100).search().matched());
         assertEquals(3, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, false), false, 100).search().matched());
