@@ -133,6 +133,22 @@ public final class CallTree {
     }
 
     /**
+     * Per sample slot whether its path (the root left out) has a node whose name is marked in names: the slots whose
+     * samples a search's matched weight counts, so that it is a sum over the slots, not a walk of the tree per query.
+     */
+    boolean[] slotsThrough(boolean[] names) {
+        boolean[] through = new boolean[size()];
+        for (int i = 1, n = size(); i < n; i++) {
+            through[i] = names[name(i)] || through[parent(i)];
+        }
+        boolean[] out = new boolean[sampleSlots()];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = through[slotNode(s)];
+        }
+        return out;
+    }
+
+    /**
      * The branching part of this tree's inverted graph if made; else null, and the first call has it made on
      * {@link InvertedTree}'s own thread. A query never waits for it: until it is made inverted graphs are grouped per
      * query (the same answers), where waiting took a recording of two million nodes 1 to 3 s on its first inverted

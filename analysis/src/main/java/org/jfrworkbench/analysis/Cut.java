@@ -14,19 +14,45 @@ record Cut(long threshold, int size) {
      * selected nodes' sample counts if already gathered (null: weights differ, or not gathered).
      */
     static Cut of(TreeWeights w, int maxNodes, Counts gathered) {
+        Noted noted = noted(w, maxNodes, gathered);
+        noted.release();
+        return noted.cut();
+    }
+
+    /**
+     * A cut and, where weights are counts and it was walked at a floor, the nodes that walk kept ({@link CountSizes}),
+     * for a layout that reads them in place of the tree (null where there are none); the caller gives them back.
+     */
+    record Noted(Cut cut, CountSizes kept) {
+        void release() {
+            if (kept != null) {
+                kept.release();
+            }
+        }
+    }
+
+    /** {@link #of}, with the kept nodes' notes. */
+    static Noted noted(TreeWeights w, int maxNodes, Counts gathered) {
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
         int selected = counts != null ? counts.size() : selectedNodes(w);
         if (selected <= maxNodes) {
-            return new Cut(Long.MIN_VALUE, selected);
+            return new Noted(new Cut(Long.MIN_VALUE, selected), null);
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
         // every threshold the cut tries is at or above the maxNodes-th largest weight (below)
         Sizes sizes = counts != null ? new CountSizes(w, counts.largest(maxNodes)) : new WalkedSizes(w);
+        Cut cut;
         try {
-            return of(totals, sizes, maxNodes, selected);
-        } finally {
+            cut = of(totals, sizes, maxNodes, selected);
+        } catch (RuntimeException | Error e) {
             sizes.release();
+            throw e;
         }
+        if (sizes instanceof CountSizes kept) {
+            return new Noted(cut, kept);
+        }
+        sizes.release();
+        return new Noted(cut, null);
     }
 
     private static Cut of(Ranking totals, Sizes sizes, int maxNodes, int selected) {
@@ -94,13 +120,19 @@ record Cut(long threshold, int size) {
      * and, per kept node, its count and its least selected child's, and a size is two scans of those notes, where the
      * cut walked the tree's kept nodes and their children again for each threshold it tried (half of a side's cut
      * in a diff, the tree read at a cache miss or more per node). Below the floor it walks as {@link WalkedSizes}.
+     * A flame graph's layout reads the kept nodes from these notes too ({@link FlameLayout}), not from the tree.
      */
     static final class CountSizes implements Sizes {
         private final long unit;
         private final int floor;
         private final WalkedSizes below;
-        /** The counts of the kept nodes but the root (the notes grow through {@link QueryArrays}: an answer's size). */
+        /**
+         * The kept nodes but the root, in pre-order: each one's count, call-tree node and the entry of its parent (-1:
+         * the root). The notes grow through {@link QueryArrays}: an answer's size.
+         */
         private int[] kept = new int[1024];
+        private int[] keptNode = new int[1024];
+        private int[] keptParent = new int[1024];
         private int keptUsed;
         /** Per kept node but the root with a selected child lighter than itself: that child's count, and its own. */
         private int[] least = new int[1024];
@@ -123,8 +155,10 @@ record Cut(long threshold, int size) {
             int[] openEnd = new int[64];
             int[] openCount = new int[64];
             int[] openLeast = new int[64];
+            int[] openEntry = new int[64];
             openEnd[0] = n;
             openLeast[0] = Integer.MAX_VALUE;
+            openEntry[0] = -1;
             int depth = 1;
             for (int i = 1; i < n; ) {
                 while (openEnd[depth - 1] <= i) {
@@ -141,13 +175,19 @@ record Cut(long threshold, int size) {
                 }
                 if (keptUsed == kept.length) {
                     kept = QueryArrays.extend(kept, keptUsed * 2);
+                    keptNode = QueryArrays.extend(keptNode, keptUsed * 2);
+                    keptParent = QueryArrays.extend(keptParent, keptUsed * 2);
                 }
+                keptNode[keptUsed] = i;
+                keptParent[keptUsed] = openEntry[depth - 1];
                 kept[keptUsed++] = c;
                 if (depth == openEnd.length) {
                     openEnd = Arrays.copyOf(openEnd, depth * 2);
                     openCount = Arrays.copyOf(openCount, depth * 2);
                     openLeast = Arrays.copyOf(openLeast, depth * 2);
+                    openEntry = Arrays.copyOf(openEntry, depth * 2);
                 }
+                openEntry[depth] = keptUsed - 1;
                 openEnd[depth] = tree.end(i);
                 openCount[depth] = c;
                 openLeast[depth++] = Integer.MAX_VALUE;
@@ -172,10 +212,38 @@ record Cut(long threshold, int size) {
             own[losers++] = count;
         }
 
+        /** The least count whose weight reaches the threshold. */
+        long count(long threshold) {
+            return threshold / unit + (threshold % unit != 0 ? 1 : 0);
+        }
+
+        /** Whether the kept nodes at a threshold are all among the notes (it is at the floor or above). */
+        boolean covers(long threshold) {
+            return count(threshold) >= floor;
+        }
+
+        /** Kept nodes noted, the root left out. */
+        int entries() {
+            return keptUsed;
+        }
+
+        int count(int entry) {
+            return kept[entry];
+        }
+
+        int node(int entry) {
+            return keptNode[entry];
+        }
+
+        /** The entry of the node's parent, -1 for the root. */
+        int parentEntry(int entry) {
+            return keptParent[entry];
+        }
+
         @Override
         public int at(long threshold) {
             // the least count whose weight reaches the threshold (Long.MAX_VALUE: none's)
-            long c = threshold / unit + (threshold % unit != 0 ? 1 : 0);
+            long c = count(threshold);
             if (c < floor) {
                 return below.at(threshold);
             }
@@ -197,9 +265,11 @@ record Cut(long threshold, int size) {
         public void release() {
             below.release();
             QueryArrays.give(kept);
+            QueryArrays.give(keptNode);
+            QueryArrays.give(keptParent);
             QueryArrays.give(least);
             QueryArrays.give(own);
-            kept = least = own = null;
+            kept = keptNode = keptParent = least = own = null;
         }
     }
 
@@ -265,15 +335,29 @@ record Cut(long threshold, int size) {
             return out;
         }
 
+        /** A node's count, 0 (a node not reached) left out: a count of a pass over every node, without a branch. */
+        void addAny(int count) {
+            if (count < CountRanking.CAP) {
+                // the unreached are counted at 0, which no ranking reads (every count it ranks is 1 or more)
+                histogram[count]++;
+            } else {
+                addBig(count);
+            }
+        }
+
         void add(int count) {
             if (count < CountRanking.CAP) {
                 histogram[count]++;
             } else {
-                if (bigCount == big.length) {
-                    big = Arrays.copyOf(big, bigCount * 2);
-                }
-                big[bigCount++] = count;
+                addBig(count);
             }
+        }
+
+        private void addBig(int count) {
+            if (bigCount == big.length) {
+                big = Arrays.copyOf(big, bigCount * 2);
+            }
+            big[bigCount++] = count;
         }
     }
 
@@ -295,8 +379,9 @@ record Cut(long threshold, int size) {
             large = Arrays.copyOf(counts.big, counts.bigCount);
             Arrays.sort(large);
             int small = 0;
-            for (int c : histogram) {
-                small += c;
+            // from 1: a count of 0 is a node not reached ({@link Counts#addAny})
+            for (int c = 1; c < CAP; c++) {
+                small += histogram[c];
             }
             size = small + large.length;
         }

@@ -32,48 +32,73 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
         if (inv != null) {
             return fromPart(data, tree, inv);
         }
+        if (!inverted) {
+            return layout(data, tree);
+        }
         TreeWeights w = selection.weigh(data, tree);
         try {
             boolean[] matches = search == null ? null : data.matches(naming, search);
-            if (!inverted) {
-                return FlameLayout.of(w, selection, search, matches, scale, Cut.of(w, maxNodes, null));
-            }
-            return BoundedTree.inverted(w, maxNodes).graph(selection, true, matches, found(w, matches), scale);
+            FlameGraph.Search found = search == null ? null
+                    : found(FlameLayout.matchedWeight(w, matches), w.totalWeight());
+            return BoundedTree.inverted(w, maxNodes).graph(selection, true, matches, found, scale);
         } finally {
             w.release();
         }
     }
 
     /**
-     * An inverted graph from the tree's kept part: the slots' sums go straight to the part's nodes, so no weights on
-     * the call tree are made but where a search's matched weight needs the tree's totals.
+     * The graph of the tree, cut to maxNodes: the cut's counts gathered while the totals are summed, the layout read
+     * from the nodes the cut's walk kept, a search's matched weight summed over its matching slots.
      */
-    private FlameGraph fromPart(ProfileData data, CallTree tree, InvertedTree inv) {
+    private FlameGraph layout(ProfileData data, CallTree tree) {
         Selection.Slots slots = selection.slots(data, tree);
-        TreeWeights w = null;
+        Cut.Counts counts = new Cut.Counts();
+        TreeWeights w;
+        long matched = 0;
         try {
-            Emitted e = BoundedTree.inverted(inv, slots, maxNodes);
-            boolean[] matches = null;
             if (search != null) {
-                matches = data.matches(naming, search);
-                w = slots.onTree(true);
+                matched = slots.weightOf(data.matchingSlots(tree, naming, search));
             }
-            return e.graph(selection, true, matches, found(w, matches), scale);
+            w = slots.onTree(true, counts);
         } finally {
             slots.release();
-            if (w != null) {
-                w.release();
+        }
+        Cut.Noted cut = null;
+        try {
+            boolean[] matches = search == null ? null : data.matches(naming, search);
+            cut = Cut.noted(w, maxNodes, w.unit() > 0 ? counts : null);
+            return FlameLayout.of(w, selection, search, matches, matched, scale, cut);
+        } finally {
+            if (cut != null) {
+                cut.release();
             }
+            w.release();
         }
     }
 
-    /** The search's matched weight beside an inverted graph, null without a search. */
-    private FlameGraph.Search found(TreeWeights w, boolean[] matches) {
-        if (search == null) {
-            return null;
+    /**
+     * An inverted graph from the tree's kept part: the slots' sums go straight to the part's nodes, so no weights on
+     * the call tree are made; a search's matched weight is summed over its matching slots.
+     */
+    private FlameGraph fromPart(ProfileData data, CallTree tree, InvertedTree inv) {
+        Selection.Slots slots = selection.slots(data, tree);
+        try {
+            Emitted e = BoundedTree.inverted(inv, slots, maxNodes);
+            boolean[] matches = null;
+            FlameGraph.Search found = null;
+            if (search != null) {
+                matches = data.matches(naming, search);
+                found = found(slots.weightOf(data.matchingSlots(tree, naming, search)), slots.weightOf(null));
+            }
+            return e.graph(selection, true, matches, found, scale);
+        } finally {
+            slots.release();
         }
-        long matched = FlameLayout.matchedWeight(w, matches);
+    }
+
+    /** The search's matched weight beside an inverted graph, of the selection's whole weight. */
+    private FlameGraph.Search found(long matched, long all) {
         return new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(),
-                FlameLayout.scaled(matched, scale), w.totalWeight() == 0 ? 0 : (double) matched / w.totalWeight(), null);
+                FlameLayout.scaled(matched, scale), all == 0 ? 0 : (double) matched / all, null);
     }
 }

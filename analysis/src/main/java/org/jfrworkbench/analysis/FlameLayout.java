@@ -15,12 +15,26 @@ final class FlameLayout {
     }
 
     /**
-     * matches: per name id whether the search finds it (null: no search). scale multiplies every weight. Nodes
-     * lighter than the cut's threshold ({@link Cut}) are left out, each parent's into one "[other]" child after its
-     * other children; the answer's columns are made at the cut's size, which the cut found, not counted again.
+     * matches: per name id whether the search finds it (null: no search), matched: the weight of the selected samples
+     * with such a frame. scale multiplies every weight. Nodes lighter than the cut's threshold ({@link Cut}) are left
+     * out, each parent's into one "[other]" child after its other children; the answer's columns are made at the
+     * cut's size, which the cut found, not counted again.
      */
-    static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, double scale,
-                         Cut cut) {
+    static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, long matched,
+                         double scale, Cut cut) {
+        return of(w, selection, search, matches, matched, scale, new Cut.Noted(cut, null));
+    }
+
+    /**
+     * {@link #of(TreeWeights, Selection, SearchPattern, boolean[], long, double, Cut)}, from the nodes the cut's walk
+     * kept where it noted them ({@link Cut.CountSizes}), else by a walk of the tree.
+     */
+    static FlameGraph of(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches, long matched,
+                         double scale, Cut.Noted noted) {
+        Cut cut = noted.cut();
+        if (noted.kept() != null && noted.kept().covers(cut.threshold())) {
+            return ofKept(w, selection, search, matches, matched, scale, cut, noted.kept());
+        }
         CallTree tree = w.tree();
         int n = tree.size();
         long threshold = cut.threshold();
@@ -70,9 +84,82 @@ final class FlameLayout {
             depth--;
             other = closeNode(c, names, other, openOut[depth], openLeft[depth], openLeftSamples[depth], scale);
         }
+        return answer(w, selection, search, matches, matched, scale, c, names);
+    }
+
+    /**
+     * The layout from the nodes a cut's walk kept at its floor, in pre-order (weights that are counts, a threshold at
+     * or above the floor): those whose count reaches the threshold, each under its parent's entry; what a node leaves
+     * out is its count less its own samples and its kept children's. No walk of the tree, which met every selected
+     * child of a kept node at a cache miss or more (the walk took more than a quarter of a range's flame graph).
+     */
+    private static FlameGraph ofKept(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches,
+                                     long matched, double scale, Cut cut, Cut.CountSizes kept) {
+        CallTree tree = w.tree();
+        long unit = w.unit();
+        long least = kept.count(cut.threshold());
+        Columns c = new Columns(cut.size());
+        Names names = new Names(tree.names(), cut.size());
+        int other = -1;
+        // the open nodes, innermost last: entry (-1: the root), answer index, count, and kept children's counts
+        int[] openEntry = new int[64];
+        int[] openOut = new int[64];
+        int[] openCount = new int[64];
+        int[] openKept = new int[64];
+        openEntry[0] = -1;
+        openOut[0] = c.add(names.id(tree.name(0)), -1, scaled(w.total(0), scale), scaled(w.self(0), scale),
+                tree.typeName(0), w.totalSamples(0));
+        openCount[0] = w.totalSamples(0);
+        int depth = 1;
+        for (int k = 0, n = kept.entries(); k < n; k++) {
+            int count = kept.count(k);
+            if (count < least) {
+                continue;
+            }
+            int parent = kept.parentEntry(k);
+            while (openEntry[depth - 1] != parent) {
+                depth--;
+                other = closeKept(c, names, other, tree, w, kept, openEntry[depth], openOut[depth], openCount[depth],
+                        openKept[depth], scale);
+            }
+            int i = kept.node(k);
+            int at = c.add(names.id(tree.name(i)), openOut[depth - 1], scaled(unit * count, scale),
+                    scaled(w.self(i), scale), tree.typeName(i), count);
+            if (matches != null && matches[tree.name(i)]) {
+                c.hit(at);
+            }
+            openKept[depth - 1] += count;
+            if (depth == openEntry.length) {
+                openEntry = Arrays.copyOf(openEntry, depth * 2);
+                openOut = Arrays.copyOf(openOut, depth * 2);
+                openCount = Arrays.copyOf(openCount, depth * 2);
+                openKept = Arrays.copyOf(openKept, depth * 2);
+            }
+            openEntry[depth] = k;
+            openOut[depth] = at;
+            openCount[depth] = count;
+            openKept[depth++] = 0;
+        }
+        while (depth > 0) {
+            depth--;
+            other = closeKept(c, names, other, tree, w, kept, openEntry[depth], openOut[depth], openCount[depth],
+                    openKept[depth], scale);
+        }
+        return answer(w, selection, search, matches, matched, scale, c, names);
+    }
+
+    /** Closes a kept node (entry -1: the root): its count less its own samples and its kept children's is left out. */
+    private static int closeKept(Columns c, Names names, int other, CallTree tree, TreeWeights w, Cut.CountSizes kept,
+                                 int entry, int out, int count, int keptChildren, double scale) {
+        int left = count - w.selfSamples(entry < 0 ? 0 : kept.node(entry)) - keptChildren;
+        return closeNode(c, names, other, out, w.unit() * left, left, scale);
+    }
+
+    /** The answer from its columns: the whole selection's figures and the search's. */
+    private static FlameGraph answer(TreeWeights w, Selection selection, SearchPattern search, boolean[] matches,
+                                     long matched, double scale, Columns c, Names names) {
         FlameGraph.Search found = null;
         if (matches != null) {
-            long matched = matchedWeight(w, matches);
             long all = w.totalWeight();
             found = new FlameGraph.Search(search.pattern(), search.matchCase(), search.literal(), scaled(matched, scale),
                     all == 0 ? 0 : (double) matched / all, c.hits());
@@ -94,7 +181,8 @@ final class FlameLayout {
 
     /**
      * The weight of the selected samples with a frame the search matches (whatever the view's shape): the totals of
-     * the outermost matching nodes, in one pre-order pass that skips each matched subtree.
+     * the outermost matching nodes, in one pre-order pass that skips each matched subtree. A recording's own tree
+     * sums its matching sample slots instead ({@link ProfileData#matchingSlots}), which is no walk.
      */
     static long matchedWeight(TreeWeights w, boolean[] matches) {
         CallTree tree = w.tree();

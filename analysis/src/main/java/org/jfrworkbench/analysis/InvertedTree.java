@@ -41,12 +41,15 @@ final class InvertedTree {
     private final int[] parent;
     /**
      * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered
-     * by that node. A query adds its slots' sums straight to their nodes, with no array the size of the call tree, and
-     * in the nodes' order: in the slots' own order each add was a cache miss at random in the part's weights (javac: 8
-     * of a graph's 44 ms). A slot's origin (the call-tree node with samples of its own, where the selection's first per
-     * node is needed) is the tree's {@link CallTree#slotNode}, not kept again.
+     * by that node; where the part has nodes of mixed types ({@link #hasMixedTypes}), a third: the slot's origin (the
+     * call-tree node with samples of its own), whose least per node a query keeps. A query adds its slots' sums
+     * straight to their nodes, with no array the size of the call tree, and in the nodes' order: in the slots' own
+     * order each add was a cache miss at random in the part's weights (javac: 8 of a graph's 44 ms). The origin read
+     * from the tree's {@link CallTree#slotNode} instead was one more miss at random per slot.
      */
     private final int[] entries;
+    /** Ints per entry: 2, or 3 with the origin. */
+    private final int entryStride;
     /** The slots of the call tree's root: no origin's, counted in the whole selection only. */
     private final int[] rootSlots;
     /**
@@ -62,6 +65,7 @@ final class InvertedTree {
         this.node = node;
         this.parent = parent;
         this.entries = entries;
+        this.entryStride = mixed.length > 0 ? 3 : 2;
         this.rootSlots = rootSlots;
         this.mixed = mixed;
     }
@@ -167,7 +171,7 @@ final class InvertedTree {
         int[] acc = QueryArrays.ints(stride * n);
         int samples = rootSamples(slotSamples);
         int[] e = entries;
-        for (int k = 0; k < e.length; k += 2) {
+        for (int k = 0, step = entryStride; k < e.length; k += step) {
             int c = slotSamples[e[k]];
             if (c != 0) {
                 samples += c;
@@ -175,7 +179,7 @@ final class InvertedTree {
                 // stored + 1: the column comes zeroed
                 if (firsts) {
                     // an origin's call-tree node (pre-order, the origins' order), read only where needed
-                    int o = slots.tree().slotNode(e[k]);
+                    int o = e[k + 2];
                     if (acc[t] == 0 || o + 1 < acc[t + 1]) {
                         acc[t + 1] = o + 1;
                     }
@@ -224,7 +228,7 @@ final class InvertedTree {
         }
         int[] e = entries;
         boolean firsts = hasMixedTypes();
-        for (int k = 0; k < e.length; k += 2) {
+        for (int k = 0, step = entryStride; k < e.length; k += step) {
             int s = e[k];
             int c = slotSamples[s];
             if (c != 0) {
@@ -235,7 +239,7 @@ final class InvertedTree {
                 acc[t] += sw;
                 long sf = acc[t + 1];
                 // without nodes of mixed types no first is read: left 0
-                int i = firsts ? slots.tree().slotNode(s) : -1;
+                int i = firsts ? e[k + 2] : -1;
                 if ((int) sf == 0 || sf >>> 32 > i + 1) {
                     sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
                 }
@@ -315,7 +319,8 @@ final class InvertedTree {
     }
 
     /**
-     * Heap bytes: 16 per node, 8 per sample slot, 8 per run of one type in a node of mixed types and 4 per such node.
+     * Heap bytes: 16 per node, 8 per sample slot (12 where nodes of mixed types are), 8 per run of one type in a node of
+     * mixed types and 4 per such node.
      */
     long footprint() {
         return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length;
@@ -426,6 +431,9 @@ final class InvertedTree {
         b.add(-1, -1, (byte) 0, -1);
         b.children(0, ids, members, 0, count, 0);
         b.end[0] = b.size;
+        if (b.mixedSize > 0 && b.room < 4L * slotOrigin.length) {
+            throw new TooLarge(); // the slots' origins kept beside them ({@link #entries}) would not fit
+        }
         return breadthFirst(b, slotOrigin);
     }
 
@@ -478,10 +486,15 @@ final class InvertedTree {
             }
         }
         Arrays.sort(keys);
-        int[] entries = new int[2 * keys.length];
+        int stride = b.mixedSize > 0 ? 3 : 2;
+        int[] entries = new int[stride * keys.length];
         for (int k = 0; k < keys.length; k++) {
-            entries[2 * k] = (int) keys[k];
-            entries[2 * k + 1] = (int) (keys[k] >>> 32);
+            int slot = (int) keys[k];
+            entries[stride * k] = slot;
+            entries[stride * k + 1] = (int) (keys[k] >>> 32);
+            if (stride == 3) {
+                entries[stride * k + 2] = b.tree.slotNode(slot);
+            }
         }
         return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }

@@ -20,7 +20,8 @@ public record MergedFlameQuery(Selection shape, SearchPattern search, boolean in
         TreeWeights w = MergedTree.of(RunSelection.weigh(runs, contributions, Parallel.WHEN_SPARE));
         boolean[] matches = search == null ? null : search.matchAll(w.tree().names().names());
         if (!inverted) {
-            return new Result(FlameLayout.of(w, shape, search, matches, 1.0, Cut.of(w, maxNodes, null)),
+            long matched = matches == null ? 0 : FlameLayout.matchedWeight(w, matches);
+            return new Result(FlameLayout.of(w, shape, search, matches, matched, 1.0, Cut.of(w, maxNodes, null)),
                     contributions);
         }
         FlameGraph.Search found = null;

@@ -13,7 +13,8 @@ import org.jfrworkbench.model.SampleTable;
 /**
  * A loaded profile plus what every query needs from it: its call tree with the default frame names (built when the
  * profile is loaded and kept with it), on demand the trees of other frame namings (lines, signatures: at most
- * {@link #MAX_OTHER_TREES}, least recently used dropped first), and the matches of recent search patterns.
+ * {@link #MAX_OTHER_TREES}, least recently used dropped first), and the matches of recent search patterns (per
+ * name, and per sample slot of a tree).
  * Inverted views need no tree of their own ({@link BoundedTree}).
  */
 public final class ProfileData {
@@ -30,11 +31,16 @@ public final class ProfileData {
     private final Map<FrameNaming, FrameNames> names = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<FrameNaming, CompletableFuture<CallTree>> otherTrees = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<SearchKey, boolean[]> searches = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<SearchKey, SlotMatches> slotSearches = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Kind, SampleBlocks> blocks = new java.util.concurrent.ConcurrentHashMap<>();
 
 
     private record SearchKey(FrameNaming naming, SearchPattern pattern) {
+    }
+
+    /** A pattern's matching sample slots of one tree ({@link CallTree#slotsThrough}). */
+    private record SlotMatches(CallTree tree, boolean[] slots) {
     }
 
     /** Builds the default call tree. */
@@ -148,6 +154,28 @@ public final class ProfileData {
         return m;
     }
 
+    /**
+     * Per sample slot of tree (this recording's tree of naming) whether its stack has a frame the pattern finds; the
+     * last few patterns' answers are kept, as their names' matches are.
+     */
+    boolean[] matchingSlots(CallTree tree, FrameNaming naming, SearchPattern pattern) {
+        SearchKey key = new SearchKey(naming, pattern);
+        synchronized (slotSearches) {
+            SlotMatches m = slotSearches.get(key);
+            if (m != null && m.tree() == tree) {
+                return m.slots();
+            }
+        }
+        boolean[] slots = tree.slotsThrough(matches(naming, pattern));
+        synchronized (slotSearches) {
+            slotSearches.put(key, new SlotMatches(tree, slots));
+            while (slotSearches.size() > MAX_SEARCHES) {
+                slotSearches.remove(slotSearches.keySet().iterator().next());
+            }
+        }
+        return slots;
+    }
+
     /** The estimated sampling interval of a time-sampled kind in nanoseconds ({@link SamplingInterval}), 0 if unknown. */
     long samplingInterval(Kind kind) {
         return intervals.computeIfAbsent(kind, k -> SamplingInterval.estimate(samples(k)));
@@ -177,13 +205,15 @@ public final class ProfileData {
     /**
      * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
      * and one more naming's names that queries may add later (each about the default's size), each tree's inverted
-     * part ({@link InvertedTree}, made on the first inverted graph), and each kind's {@link SampleBlocks}.
+     * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
+     * per sample slot) and each kind's {@link SampleBlocks}.
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
         return profile.footprint() + classes.footprint()
                 + (1 + MAX_OTHER_TREES) * (tree.footprint() + InvertedTree.footprintBound(tree))
                 + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
+                + MAX_SEARCHES * (16L + tree.sampleSlots())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum();
     }
 }

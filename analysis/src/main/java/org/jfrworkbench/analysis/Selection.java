@@ -176,6 +176,14 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
     record Slots(CallTree tree, int[] samples, long[] weight, long unit) {
         /** The slots' sums on the tree's nodes; these arrays stay the caller's to give back. */
         TreeWeights onTree(boolean totals) {
+            return onTree(totals, null);
+        }
+
+        /**
+         * {@link #onTree(boolean)} with every total; where the samples weigh alike, the reached nodes' counts for a cut
+         * gathered into gather on the way ({@link Cut.Counts}; left empty where they differ).
+         */
+        TreeWeights onTree(boolean totals, Cut.Counts gather) {
             int n = tree.size();
             int[] selfSamples = QueryArrays.ints(n);
             long[] self = weight == null ? null : QueryArrays.longs(n);
@@ -196,7 +204,19 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             if (!totals) {
                 return TreeWeights.selfOnly(tree, self, selfSamples, unit, sum, count);
             }
-            return self == null ? new TreeWeights(tree, selfSamples, unit) : new TreeWeights(tree, self, selfSamples);
+            return self == null ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null)
+                    : new TreeWeights(tree, self, selfSamples);
+        }
+
+        /** The weight of the slots marked in only (null: of every slot), the root's included. */
+        long weightOf(boolean[] only) {
+            long sum = 0;
+            for (int s = 0; s < samples.length; s++) {
+                if (only == null || only[s]) {
+                    sum += weight == null ? unit * samples[s] : weight[s];
+                }
+            }
+            return sum;
         }
 
         void release() {

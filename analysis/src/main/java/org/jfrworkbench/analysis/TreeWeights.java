@@ -41,6 +41,15 @@ public final class TreeWeights {
 
     /** Samples that each weigh unit: self and total weights are the counts times unit. */
     TreeWeights(CallTree tree, int[] selfSamples, long unit) {
+        this(tree, selfSamples, unit, null);
+    }
+
+    /**
+     * Samples that each weigh unit, and where gather is not null the reached nodes' counts gathered into it for a
+     * cut ({@link Cut#of}) in the same backward pass: a node's count is whole once the pass reaches it, where gathering
+     * them afterwards walked the reached nodes once more.
+     */
+    TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather) {
         this.tree = tree;
         this.unit = unit;
         this.counted = true;
@@ -48,8 +57,19 @@ public final class TreeWeights {
         this.total = null;
         this.selfSamples = selfSamples;
         int[] totals = QueryArrays.copyOf(selfSamples);
-        for (int i = totals.length - 1; i > 0; i--) {
-            totals[tree.parent(i)] += totals[i];
+        if (gather == null) {
+            for (int i = totals.length - 1; i > 0; i--) {
+                totals[tree.parent(i)] += totals[i];
+            }
+        } else {
+            for (int i = totals.length - 1; i > 0; i--) {
+                int c = totals[i];
+                totals[tree.parent(i)] += c;
+                gather.addAny(c);
+            }
+            if (totals.length > 0) {
+                gather.addAny(totals[0]);
+            }
         }
         totalSamples = totals;
         rootSamples = totals.length == 0 ? 0 : totals[0];

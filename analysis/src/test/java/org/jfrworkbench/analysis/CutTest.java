@@ -1,6 +1,8 @@
 package org.jfrworkbench.analysis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 
@@ -74,10 +76,70 @@ class CutTest {
         TreeWeights w = Selection.of(Kind.CPU).weigh(data, data.tree(FrameNaming.DEFAULT), true, Parallel.NEVER);
         for (int max = 3; max < 3_000; max = max * 3 / 2) {
             Cut cut = Cut.of(w, max, null);
-            FlameGraph graph = FlameLayout.of(w, Selection.of(Kind.CPU), null, null, 1.0, cut);
+            FlameGraph graph = FlameLayout.of(w, Selection.of(Kind.CPU), null, null, 0, 1.0, cut);
             assertEquals(cut.size(), graph.size(), "max " + max);
             assertEquals(true, graph.size() <= max, "max " + max + ": " + graph.size() + " nodes");
         }
         w.release();
+    }
+
+    @Test
+    void aLayoutFromTheNodesTheCutsWalkKeptIsTheLayoutOfAWalkOfTheTree() {
+        Random r = new Random(31);
+        HandMade h = new HandMade(10_000);
+        for (int i = 0; i < 4_000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int d = 0, depth = 1 + r.nextInt(12); d < depth; d++) {
+                stack.append(';').append(FRAMES[r.nextInt(FRAMES.length)]).append(r.nextInt(3));
+            }
+            // a sample weighs 3 (every one alike, so weights are counts times 3); some stacks end in their caller
+            h.sample(Kind.CPU, r.nextInt(10_000), "main", 3, r.nextInt(20) == 0 ? "m.Main.run" : stack.toString());
+        }
+        ProfileData data = h.data();
+        SearchPattern search = SearchPattern.of("C\\.c1", false, false);
+        boolean[] matches = data.matches(FrameNaming.DEFAULT, search);
+        int noted = 0;
+        for (Selection s : new Selection[] {Selection.of(Kind.CPU), Selection.millis(Kind.CPU, 2_000L, 4_700L, null, false)}) {
+            TreeWeights w = s.weigh(data, data.tree(FrameNaming.DEFAULT), true, Parallel.NEVER);
+            for (int max = 3; max < 3_000; max = max * 3 / 2) {
+                Cut.Noted cut = Cut.noted(w, max, null);
+                if (cut.kept() != null && cut.kept().covers(cut.cut().threshold())) {
+                    noted++;
+                }
+                FlameGraph walked = FlameLayout.of(w, s, search, matches, 7, 1.0, cut.cut());
+                FlameGraph read = FlameLayout.of(w, s, search, matches, 7, 1.0, cut);
+                FlameGraphQueryTest.assertSameGraph(walked, read, s + " max " + max);
+                assertArrayEquals(walked.search().nodes(), read.search().nodes(), s + " max " + max);
+                assertEquals(cut.cut().size(), read.size(), s + " max " + max);
+                cut.release();
+            }
+            w.release();
+        }
+        assertTrue(noted > 10, "layouts read from the cut's notes: " + noted);
+    }
+
+    @Test
+    void countsGatheredWhileTheTotalsAreSummedCutAsCountsGatheredByAWalk() {
+        Random r = new Random(8);
+        HandMade h = new HandMade(10_000);
+        for (int i = 0; i < 4_000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int d = 0, depth = 1 + r.nextInt(12); d < depth; d++) {
+                stack.append(';').append(FRAMES[r.nextInt(FRAMES.length)]).append(r.nextInt(3));
+            }
+            h.sample(Kind.CPU, r.nextInt(10_000), "main", 1, stack.toString());
+        }
+        ProfileData data = h.data();
+        for (Selection s : new Selection[] {Selection.of(Kind.CPU), Selection.millis(Kind.CPU, 2_000L, 2_700L, null, true),
+                Selection.millis(Kind.CPU, 20_000L, 30_000L, null, false)}) {
+            Selection.Slots slots = s.slots(data, data.tree(FrameNaming.DEFAULT), Parallel.NEVER);
+            Cut.Counts gathered = new Cut.Counts();
+            TreeWeights w = slots.onTree(true, gathered);
+            slots.release();
+            for (int max = 3; max < 3_000; max = max * 3 / 2) {
+                assertEquals(Cut.of(w, max, null), Cut.of(w, max, gathered), s + " max " + max);
+            }
+            w.release();
+        }
     }
 }

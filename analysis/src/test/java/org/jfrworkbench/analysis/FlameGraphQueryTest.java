@@ -4,9 +4,12 @@ import static org.jfrworkbench.analysis.HandMade.name;
 import static org.jfrworkbench.analysis.HandMade.path;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -222,6 +225,43 @@ class FlameGraphQueryTest {
     }
 
     @Test
+    void aSearchsMatchedWeightIsTheTotalOfItsOutermostMatchingNodes() {
+        // summed over the sample slots whose paths match, where it was the tree's outermost matching nodes' totals:
+        // recursion (several matching frames on a stack), allocated classes' own nodes, stacks without frames,
+        // weighed and counted, inverted or not
+        HandMade h = new HandMade();
+        Random r = new Random(17);
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int depth = 0, n = r.nextInt(9); depth < n; depth++) {
+                stack.append(";m.F").append(r.nextInt(4)).append(".f").append(r.nextInt(3));
+            }
+            String s = r.nextInt(50) == 0 ? "" : stack.toString();
+            h.sample(Kind.CPU, i, "main", 1, s);
+            h.sample(Kind.ALLOC, i, "main", 1 + r.nextInt(5000), s, r.nextBoolean() ? "byte[]" : "m.Item");
+        }
+        ProfileData d = h.data();
+        d.tree().awaitInverted();
+        for (String pattern : new String[] {"F1\\.f2", "f0|Item", "no stack", "nowhere"}) {
+            SearchPattern search = SearchPattern.of(pattern, false, false);
+            for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC}) {
+                for (boolean countSamples : new boolean[] {false, true}) {
+                    Selection s = Selection.millis(kind, 200L, 2600L, null, countSamples);
+                    TreeWeights w = s.weigh(d, d.tree());
+                    long expected = FlameLayout.matchedWeight(w, d.matches(FrameNaming.DEFAULT, search));
+                    w.release();
+                    for (boolean inverted : new boolean[] {false, true}) {
+                        FlameGraph g = new FlameGraphQuery(s, search, inverted, FrameNaming.DEFAULT, 1.0, 50).run(d);
+                        String what = pattern + " " + kind + (countSamples ? " counted" : "") + (inverted ? " inverted" : "");
+                        assertEquals(expected, g.search().matched(), what);
+                        assertEquals(g.total() == 0 ? 0 : (double) expected / g.total(), g.search().share(), 1e-12, what);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void literalSearchTakesThePatternAsPlainText() {
         assertEquals(0, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, true), false, 100).search().matched());
         assertEquals(3, flame(data, Kind.CPU, SearchPattern.of("Hash.ap", false, false), false, 100).search().matched());
@@ -262,6 +302,56 @@ class FlameGraphQueryTest {
                     }
                 }
                 assertTrue(kept >= Math.min(all.size(), max / 4), inverted + " " + max + " kept " + kept);
+            }
+        }
+    }
+
+    @Test
+    void aBoundedGraphsRowsAreInPreOrderChildrenByNameOtherLastNamesByFirstUse() {
+        // inverted graphs are laid out from the order their nodes were chosen, graphs of the tree from its walk: both
+        // at budgets that leave "[other]" rows under many nodes, with a search's hits
+        HandMade many = new HandMade();
+        Random r = new Random(13);
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int depth = 0, n = 2 + r.nextInt(8); depth < n; depth++) {
+                stack.append(";m.F").append(r.nextInt(5)).append(".f").append(r.nextInt(3));
+            }
+            many.sample(Kind.CPU, i, "main", 1 + r.nextInt(3), stack.toString());
+        }
+        ProfileData d = many.data();
+        SearchPattern search = SearchPattern.of("F2\\.f1", false, false);
+        for (boolean inverted : new boolean[] {false, true}) {
+            for (int max : new int[] {5, 60, 400, 1 << 20}) {
+                String what = (inverted ? "inverted " : "") + max;
+                FlameGraph g = flame(d, Kind.CPU, search, inverted, max);
+                assertConsistent(g);
+                int[] parent = g.nodes().parent();
+                int[] count = g.nodes().count();
+                int[] lastChild = new int[g.size()];
+                Arrays.fill(lastChild, -1);
+                int newest = 0;
+                List<Integer> hits = new ArrayList<>();
+                for (int i = 1; i < g.size(); i++) {
+                    int p = parent[i];
+                    int before = lastChild[p];
+                    // the first child right after its parent, each next one right after its elder sibling's subtree
+                    assertEquals(before < 0 ? p + 1 : before + count[before], i, what + ": node " + i + " in pre-order");
+                    if (before >= 0) {
+                        assertNotEquals(BoundedTree.OTHER, name(g, before), what + ": \"[other]\" is the last child");
+                        if (!name(g, i).equals(BoundedTree.OTHER)) {
+                            assertTrue(name(g, before).compareTo(name(g, i)) < 0, what + ": children by name at " + i);
+                        }
+                    }
+                    lastChild[p] = i;
+                    int id = g.nodes().name()[i];
+                    assertTrue(id <= newest + 1, what + ": names numbered by first use, " + id + " after " + newest);
+                    newest = Math.max(newest, id);
+                    if (search.matches(name(g, i)) && !name(g, i).equals(BoundedTree.OTHER)) {
+                        hits.add(i);
+                    }
+                }
+                assertEquals(hits, Arrays.stream(g.search().nodes()).boxed().toList(), what + ": the hits in order");
             }
         }
     }

@@ -20,7 +20,8 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
 
 /**
  * Two builds' analysis timed in turn in one JVM on the same recordings and the same random ranges, as ServerBenchmark
- * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn), flame graphs of a range and inverted graphs
+ * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn), flame graphs of a range, searches (its
+ * patterns: the generated inputs' fixed ones, a recorded input's own class names) and inverted graphs
  * ({@code FlameGraphQuery}).
  * Each build (this one's analysis and importer jars, and another's: {@code -Dbench.vs=DIR} holding its
  * {@code analysis-*.jar} and {@code importer-*.jar}) is loaded by a class loader of its own beside the libraries, reads
@@ -31,7 +32,7 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  *
  * <pre>
  * java -cp ... org.jfrworkbench.bench.QueriesSideBySide [STACKSxSAMPLES | input:NAME | files:BASE[,TARGET]]...
- *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,inverted -Dbench.rounds=60 -Dbench.warmup=20
+ *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
  *   -Dbench.vsFirst=true (the other build reads the recordings first)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
@@ -69,16 +70,19 @@ public final class QueriesSideBySide {
                 loaded.add(new Object[] {b.load(files[0]), files[1] == null ? null : b.load(files[1])});
             }
             long duration = builds.get(0).durationMillis(loaded.get(0)[0]);
+            List<String> searches = input.startsWith("input:") || input.startsWith("files:")
+                    ? ServerBenchmark.searches(builds.get(0).methods(loaded.get(0)[0])) : List.of(ServerBenchmark.SEARCHES);
             for (String view : VIEWS) {
                 if (view.equals("diff") && files[1] == null) {
                     continue;
                 }
-                run(view, builds, loaded, duration);
+                run(view, builds, loaded, duration, searches);
             }
         }
     }
 
-    private static void run(String view, List<Build> builds, List<Object[]> loaded, long duration) throws Exception {
+    private static void run(String view, List<Build> builds, List<Object[]> loaded, long duration, List<String> searches)
+            throws Exception {
         Random random = new Random(42);
         int k = builds.size();
         List<List<long[]>> times = new ArrayList<>();
@@ -88,11 +92,13 @@ public final class QueriesSideBySide {
         int differ = 0;
         for (int round = 0; round < WARMUP + ROUNDS; round++) {
             if (round == WARMUP && PROFILE != null) {
-                Profiler.start(PROFILE);
+                Profiler.start(PROFILE, view);
             }
             long length = 1000 + (long) (random.nextDouble() * (duration - 1000));
             long from = (long) (random.nextDouble() * (duration - length));
             long to = from + length;
+            // as ServerBenchmark picks a search: after the range, from the same random numbers
+            String search = view.equals("search") ? searches.get(random.nextInt(searches.size())) : null;
             long[] hashes = new long[k];
             for (int j = 0; j < k; j++) {
                 int i = (round + j) % k;
@@ -102,8 +108,9 @@ public final class QueriesSideBySide {
                 long t0 = System.nanoTime();
                 Object answer = switch (view) {
                     case "diff" -> b.diff(data[0], data[1], from, to);
-                    case "range" -> b.flame(data[0], from, to, false);
-                    case "inverted" -> b.flame(data[0], from, to, true);
+                    case "range" -> b.flame(data[0], from, to, false, null);
+                    case "search" -> b.flame(data[0], from, to, false, search);
+                    case "inverted" -> b.flame(data[0], from, to, true, null);
                     default -> throw new IllegalArgumentException("-Dbench.views: no view " + view);
                 };
                 long t1 = System.nanoTime();
@@ -120,7 +127,7 @@ public final class QueriesSideBySide {
             }
         }
         if (PROFILE != null) {
-            Profiler.stop();
+            Profiler.stop(view);
         }
         for (int i = 0; i < k; i++) {
             List<long[]> t = times.get(i);
@@ -324,33 +331,72 @@ public final class QueriesSideBySide {
             return run.invoke(query, a, b, never.get(null));
         }
 
-        /** A flame graph of the range, inverted or not, as the server makes it (the samples' pass in halves where spare). */
-        Object flame(Object a, long from, long to, boolean inverted) throws Exception {
+        /**
+         * A flame graph of the range, inverted or not, with a search (a regular expression, as the server's, or null),
+         * as the server makes it (the samples' pass in halves where spare).
+         */
+        Object flame(Object a, long from, long to, boolean inverted, String search) throws Exception {
+            return flame(a, selection(from, to), inverted, search, cls("org.jfrworkbench.analysis.FlameGraphQuery")
+                    .getField("DEFAULT_MAX_NODES").getInt(null));
+        }
+
+        private Object flame(Object a, Object selection, boolean inverted, String search, int maxNodes) throws Exception {
             Class<?> q = cls("org.jfrworkbench.analysis.FlameGraphQuery");
             Class<?> naming = cls("org.jfrworkbench.model.FrameNaming");
-            Object query = q.getConstructor(cls("org.jfrworkbench.analysis.Selection"),
-                    cls("org.jfrworkbench.analysis.SearchPattern"), boolean.class, naming, double.class, int.class)
-                    .newInstance(selection(from, to), null, inverted, naming.getField("DEFAULT").get(null), 1.0,
-                            q.getField("DEFAULT_MAX_NODES").getInt(null));
+            Class<?> pattern = cls("org.jfrworkbench.analysis.SearchPattern");
+            Object p = search == null ? null
+                    : pattern.getMethod("of", String.class, boolean.class, boolean.class).invoke(null, search, false, false);
+            Object query = q.getConstructor(cls("org.jfrworkbench.analysis.Selection"), pattern, boolean.class, naming,
+                    double.class, int.class).newInstance(selection, p, inverted, naming.getField("DEFAULT").get(null), 1.0,
+                    maxNodes);
             return q.getMethod("run", a.getClass()).invoke(query, a);
+        }
+
+        /** Frame names of a small graph of the whole recording, as ServerBenchmark takes them for its searches. */
+        List<String> methods(Object a) throws Exception {
+            Object graph = flame(a, cls("org.jfrworkbench.analysis.Selection").getMethod("of", kind).invoke(null, cpu),
+                    false, null, 400);
+            List<String> out = new ArrayList<>();
+            for (Object n : (List<?>) graph.getClass().getMethod("names").invoke(graph)) {
+                String s = (String) n;
+                if (!s.startsWith("[") && !s.equals("all")) {
+                    out.add(s);
+                }
+            }
+            return out;
         }
     }
 
-    /** async-profiler over the measured rounds: collapsed stacks into -Dbench.profileFile. */
+    /**
+     * async-profiler over the measured rounds: collapsed stacks into -Dbench.profileFile (with several views, a file
+     * per view: the view's name before the file's extension).
+     */
     private static final class Profiler {
         static one.profiler.AsyncProfiler profiler;
 
-        static void start(String event) throws Exception {
+        static String file(String view, String fallback) {
+            String file = System.getProperty("bench.profileFile");
+            if (file == null) {
+                return fallback;
+            }
+            if (VIEWS.size() < 2) {
+                return file;
+            }
+            int dot = file.lastIndexOf('.');
+            return dot > file.lastIndexOf('/') ? file.substring(0, dot) + "-" + view + file.substring(dot) : file + "-" + view;
+        }
+
+        static void start(String event, String view) throws Exception {
             profiler = one.profiler.AsyncProfiler.getInstance(
                     Path.of("benchmarks", "target", "bench-inputs", "libasyncProfiler.so").toAbsolutePath().toString());
-            String file = System.getProperty("bench.profileFile", "");
+            String file = file(view, "");
             // a .jfr file keeps line numbers (jfrconv --lines reads them); else collapsed stacks on stop
             profiler.execute("start,event=" + event + (event.equals("cpu") ? ",interval=1ms" : "")
                     + (file.endsWith(".jfr") ? ",jfr,file=" + file : ""));
         }
 
-        static void stop() throws Exception {
-            String file = System.getProperty("bench.profileFile", "/dev/stdout");
+        static void stop(String view) throws Exception {
+            String file = file(view, "/dev/stdout");
             profiler.execute(file.endsWith(".jfr") ? "stop" : "stop,collapsed,file=" + file);
         }
     }

@@ -41,7 +41,7 @@ public final class ServerBenchmark {
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 100);
     private static final int PEER_RUNS = Integer.getInteger("bench.peerRuns", 5);
     private static final int WARMUP = 15;
-    private static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
+    static final String[] SEARCHES = {"OrderService", "m1[0-9]\\.cache", "resolve|merge", "HashMap", "Ledger.*encode2"};
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final List<String> ALL_VIEWS = List.of("range", "threads", "states", "search", "inverted", "sandwich", "diff");
@@ -248,7 +248,7 @@ public final class ServerBenchmark {
      * Searches for a recording the patterns were not written for: class names of its own frames (those of a small
      * graph, so each matches), alone, two as alternatives, and one with the start of a method name.
      */
-    private static List<String> searches(List<String> methods) {
+    static List<String> searches(List<String> methods) {
         List<String> classes = new ArrayList<>();
         for (String m : methods) {
             int dot = m.lastIndexOf('.');
