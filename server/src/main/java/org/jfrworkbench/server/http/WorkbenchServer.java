@@ -41,8 +41,9 @@ public final class WorkbenchServer {
             config.showJavalinBanner = false;
             // flame graphs are megabytes of JSON: the default gzip level 6 costs more time than it saves on a LAN
             config.http.gzipOnlyCompression(1);
-            // the page's own path first: Javalin asks each folder in turn, and "/" (which holds no assets/ folder) answered
-            // every module of a page's head with a miss, a jar lookup that throws (FileNotFoundException) before the hit
+            // the page's own path first: Javalin asks each folder in turn, and "/" (which holds no assets/ folder)
+            // answered every module of a page's head with a miss, three jar lookups that throw (FileNotFoundException),
+            // before the hit
             config.staticFiles.add(sf -> {
                 sf.hostedPath = assets;
                 sf.directory = "/public";
