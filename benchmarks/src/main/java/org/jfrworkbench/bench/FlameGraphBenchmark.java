@@ -584,7 +584,8 @@ public final class FlameGraphBenchmark {
             + " html: performance.getEntriesByType('navigation')[0].responseEnd, fetchStart: e.fetchStart }; }";
 
     private static final String RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name.replace(location.origin, '')"
-            + " + ' start ' + e.startTime.toFixed(1) + ' request ' + e.requestStart.toFixed(1) + ' response ' + e.responseStart.toFixed(1)"
+            + " + ' start ' + e.startTime.toFixed(1) + (e.connectEnd > e.connectStart ? ' connect ' + e.connectStart.toFixed(1) + '-' + e.connectEnd.toFixed(1) : '')"
+            + " + ' request ' + e.requestStart.toFixed(1) + ' response ' + e.responseStart.toFixed(1)"
             + " + ' end ' + e.responseEnd.toFixed(1)).join('\\n')";
 
     // the page marks its first drawn flame graph
