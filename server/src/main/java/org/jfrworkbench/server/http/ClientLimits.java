@@ -46,8 +46,14 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
     private final int perClient;
     private final long idleTimeoutMillis;
     private final Map<InetAddress, Set<Connection>> open = new ConcurrentHashMap<>();
+    /**
+     * Each open connection's client as it was when the connection opened: once its channel is closed, as it often is
+     * by the time Jetty tells of the close, the end point no longer gives its address, and a connection looked up by
+     * that stayed in its client's set for good (about one close in eight, under load).
+     */
+    private final Map<Connection, InetAddress> clientOf = new ConcurrentHashMap<>();
 
-    private ClientLimits(Server server, int perClient, long idleTimeoutMillis) {
+    ClientLimits(Server server, int perClient, long idleTimeoutMillis) {
         this.server = server;
         this.perClient = perClient;
         this.idleTimeoutMillis = idleTimeoutMillis;
@@ -115,6 +121,7 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
         if (client == null) {
             return;
         }
+        clientOf.put(connection, client);
         // added inside compute, so that a set is never added to after onClosed removed it
         Connection[] evict = new Connection[1];
         open.compute(client, (k, set) -> {
@@ -149,7 +156,7 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
 
     @Override
     public void onClosed(Connection connection) {
-        InetAddress client = address(connection.getEndPoint().getRemoteSocketAddress());
+        InetAddress client = clientOf.remove(connection);
         if (client == null) {
             return;
         }
@@ -157,6 +164,17 @@ final class ClientLimits extends AbstractLifeCycle implements Connection.Listene
             set.remove(connection);
             return set.isEmpty() ? null : set;
         });
+    }
+
+    /** The connections a client has open now (for tests). */
+    int openConnections(InetAddress client) {
+        Set<Connection> set = open.get(client);
+        return set == null ? 0 : set.size();
+    }
+
+    /** The connections whose clients are kept (for tests). */
+    int tracked() {
+        return clientOf.size();
     }
 
     private static InetAddress address(SocketAddress a) {
