@@ -14,6 +14,20 @@ import org.junit.jupiter.api.Test;
 class CutTest {
     private static final String[] FRAMES = {"m.A.a", "m.B.b", "m.C.c", "m.D.d", "m.E.e", "m.F.f", "m.G.g"};
 
+    /** 4,000 cpu samples of random stacks 2 to 13 frames deep over a few names, at random times in 10 s. */
+    private static ProfileData randomProfile(long seed) {
+        Random r = new Random(seed);
+        HandMade h = new HandMade(10_000);
+        for (int i = 0; i < 4_000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            for (int d = 0, depth = 1 + r.nextInt(12); d < depth; d++) {
+                stack.append(';').append(FRAMES[r.nextInt(FRAMES.length)]).append(r.nextInt(3));
+            }
+            h.sample(Kind.CPU, r.nextInt(10_000), "main", 1, stack.toString());
+        }
+        return h.data();
+    }
+
     @Test
     void sizesFromOneWalkAreTheWalkedSizesAtEveryCountAboveTheFloorAndBelow() {
         Random r = new Random(23);
@@ -63,16 +77,7 @@ class CutTest {
 
     @Test
     void aCutsSizeIsTheSizeOfItsAnswer() {
-        Random r = new Random(5);
-        HandMade h = new HandMade(10_000);
-        for (int i = 0; i < 4_000; i++) {
-            StringBuilder stack = new StringBuilder("m.Main.run");
-            for (int d = 0, depth = 1 + r.nextInt(12); d < depth; d++) {
-                stack.append(';').append(FRAMES[r.nextInt(FRAMES.length)]).append(r.nextInt(3));
-            }
-            h.sample(Kind.CPU, r.nextInt(10_000), "main", 1, stack.toString());
-        }
-        ProfileData data = h.data();
+        ProfileData data = randomProfile(5);
         TreeWeights w = Selection.of(Kind.CPU).weigh(data, data.tree(FrameNaming.DEFAULT), true, Parallel.NEVER);
         for (int max = 3; max < 3_000; max = max * 3 / 2) {
             Cut cut = Cut.of(w, max, null);
@@ -120,16 +125,7 @@ class CutTest {
 
     @Test
     void countsGatheredWhileTheTotalsAreSummedCutAsCountsGatheredByAWalk() {
-        Random r = new Random(8);
-        HandMade h = new HandMade(10_000);
-        for (int i = 0; i < 4_000; i++) {
-            StringBuilder stack = new StringBuilder("m.Main.run");
-            for (int d = 0, depth = 1 + r.nextInt(12); d < depth; d++) {
-                stack.append(';').append(FRAMES[r.nextInt(FRAMES.length)]).append(r.nextInt(3));
-            }
-            h.sample(Kind.CPU, r.nextInt(10_000), "main", 1, stack.toString());
-        }
-        ProfileData data = h.data();
+        ProfileData data = randomProfile(8);
         for (Selection s : new Selection[] {Selection.of(Kind.CPU), Selection.millis(Kind.CPU, 2_000L, 2_700L, null, true),
                 Selection.millis(Kind.CPU, 20_000L, 30_000L, null, false)}) {
             Selection.Slots slots = s.slots(data, data.tree(FrameNaming.DEFAULT), Parallel.NEVER);
