@@ -335,29 +335,19 @@ record Cut(long threshold, int size) {
             return out;
         }
 
-        /** A node's count, 0 (a node not reached) left out: a count of a pass over every node, without a branch. */
-        void addAny(int count) {
-            if (count < CountRanking.CAP) {
-                // the unreached are counted at 0, which no ranking reads (every count it ranks is 1 or more)
-                histogram[count]++;
-            } else {
-                addBig(count);
-            }
-        }
-
+        /**
+         * A node's count. A count of 0 (a node not reached) may be added too, so that a pass over every node needs no
+         * branch: it lands in the histogram's first cell, which no ranking reads (every count it ranks is 1 or more).
+         */
         void add(int count) {
             if (count < CountRanking.CAP) {
                 histogram[count]++;
             } else {
-                addBig(count);
+                if (bigCount == big.length) {
+                    big = Arrays.copyOf(big, bigCount * 2);
+                }
+                big[bigCount++] = count;
             }
-        }
-
-        private void addBig(int count) {
-            if (bigCount == big.length) {
-                big = Arrays.copyOf(big, bigCount * 2);
-            }
-            big[bigCount++] = count;
         }
     }
 
@@ -379,7 +369,7 @@ record Cut(long threshold, int size) {
             large = Arrays.copyOf(counts.big, counts.bigCount);
             Arrays.sort(large);
             int small = 0;
-            // from 1: a count of 0 is a node not reached ({@link Counts#addAny})
+            // from 1: a count of 0 is a node not reached ({@link Counts#add})
             for (int c = 1; c < CAP; c++) {
                 small += histogram[c];
             }

@@ -65,10 +65,10 @@ public final class TreeWeights {
             for (int i = totals.length - 1; i > 0; i--) {
                 int c = totals[i];
                 totals[tree.parent(i)] += c;
-                gather.addAny(c);
+                gather.add(c);
             }
             if (totals.length > 0) {
-                gather.addAny(totals[0]);
+                gather.add(totals[0]);
             }
         }
         totalSamples = totals;
