@@ -109,7 +109,7 @@ public final class SpareCpu {
      * runnable thread counts as another process's (this JVM's own cannot be told apart in one look).
      */
     static boolean spareNow(int cores, int runnable) {
-        return runnable < cores - 0.5;
+        return leavesOne(cores, runnable - 1);
     }
 
     /**
@@ -117,7 +117,11 @@ public final class SpareCpu {
      * other processes' use and the caller's thread stay below the processors less a half.
      */
     public static boolean spare(int cores, double machine, double ours) {
-        double others = Math.max(0, machine - ours) * cores;
+        return leavesOne(cores, Math.max(0, machine - ours) * cores);
+    }
+
+    /** The rule of both: others' processors in use and the caller's thread stay below the processors less a half. */
+    private static boolean leavesOne(int cores, double others) {
         return others + 1 < cores - 0.5;
     }
 
