@@ -27,7 +27,8 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES | input:NAME ...]}): for each size, two
  * generated deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), or a recorded
  * benchmark input and its other run ({@code input:javac-cpu-140mb}: {@link BenchInputs}), imported into a real
- * server, then views it has not answered before, over HTTP, with random time ranges, thread sets, thread-state sets
+ * server, then views of its cpu samples (a recording without any: its wall-clock samples, else its first kind) it
+ * has not answered before, over HTTP, with random time ranges, thread sets, thread-state sets
  * (of the kind with the most states), searches, inverted, sandwich and diff queries (an input without another run has
  * no diff); per kind of view the p50 and p99 of the server's own time (Server-Timing
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
@@ -127,11 +128,15 @@ public final class ServerBenchmark {
             long duration = rec.get("durationMillis").asLong();
             List<Integer> threads = new ArrayList<>();
             rec.get("threads").forEach(t -> threads.add(t.get("id").asInt()));
-            List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400"));
+            List<String> methods = methods(timer.json("/api/recordings/" + a + "/flame?maxNodes=400&kind=" + mainKind(rec)));
             List<String> searches = generated ? List.of(SEARCHES) : searches(methods);
             System.out.println("searches: " + searches);
             StateChoice states = StateChoice.of(rec);
-            Views views = new Views(a, b, duration, threads, methods, searches, states);
+            String kind = mainKind(rec);
+            if (!kind.equals("cpu")) {
+                System.out.println("no cpu samples: views of the " + kind + " samples");
+            }
+            Views views = new Views(a, b, kind, duration, threads, methods, searches, states);
             List<String> kinds = new ArrayList<>(VIEWS);
             if (b == null) {
                 kinds.remove("diff");
@@ -232,6 +237,15 @@ public final class ServerBenchmark {
                 + "this JVM allocated per query, server and client)%n", ROUNDS, Math.min(PEER_RUNS, ROUNDS));
     }
 
+    /**
+     * The kind the views show: cpu where the recording has cpu samples, else wall (a wall-clock-only recording),
+     * else its first kind.
+     */
+    private static String mainKind(JsonNode rec) {
+        JsonNode kinds = rec.path("kinds");
+        return kinds.has("cpu") ? "cpu" : kinds.has("wall") ? "wall" : kinds.fieldNames().next();
+    }
+
     /** Frame names of a small graph of the recording, for sandwich queries (the root, "[other]" and no-stack left out). */
     private static List<String> methods(JsonNode flame) {
         List<String> out = new ArrayList<>();
@@ -310,25 +324,34 @@ public final class ServerBenchmark {
     }
 
     /** Random views of the two recordings (b null: no diff; states null: no states view). */
-    private record Views(String a, String b, long duration, List<Integer> threads, List<String> methods,
+    private record Views(String a, String b, String kind, long duration, List<Integer> threads, List<String> methods,
                          List<String> searches, StateChoice states) {
         record Query(String path, String[] peerArgs) {
+        }
+
+        /** The converter's arguments for the range and the views' kind (its default is cpu). */
+        String[] peer(long from, long to, String... more) {
+            List<String> args = new ArrayList<>(List.of(more));
+            if (!kind.equals("cpu")) {
+                args.add("--" + kind);
+            }
+            return ConverterPeer.range(from, to, args.toArray(String[]::new));
         }
 
         Query query(String view, Random r) {
             long length = 1000 + (long) (r.nextDouble() * (duration - 1000));
             long from = (long) (r.nextDouble() * (duration - length));
             long to = from + length;
-            String flame = "/api/recordings/" + a + "/flame?kind=cpu&format=binary&from=" + from + "&to=" + to;
+            String flame = "/api/recordings/" + a + "/flame?kind=" + kind + "&format=binary&from=" + from + "&to=" + to;
             return switch (view) {
-                case "range" -> new Query(flame, ConverterPeer.range(from, to));
+                case "range" -> new Query(flame, peer(from, to));
                 case "threads" -> {
                     StringBuilder ids = new StringBuilder();
                     for (int i = 0, n = 1 + r.nextInt(8); i < n; i++) {
                         ids.append(i == 0 ? "" : ",").append(threads.get(r.nextInt(threads.size())));
                     }
                     // the converter has no thread filter: its graph of the range stands in
-                    yield new Query(flame + "&threads=" + ids, ConverterPeer.range(from, to));
+                    yield new Query(flame + "&threads=" + ids, peer(from, to));
                 }
                 case "states" -> {
                     List<String> picked = states.pick(r);
@@ -340,13 +363,13 @@ public final class ServerBenchmark {
                 }
                 case "search" -> {
                     String s = searches.get(r.nextInt(searches.size()));
-                    yield new Query(flame + "&search=" + q(s), ConverterPeer.range(from, to, "--include", ".*(" + s + ").*"));
+                    yield new Query(flame + "&search=" + q(s), peer(from, to, "--include", ".*(" + s + ").*"));
                 }
-                case "inverted" -> new Query(flame + "&invert=true", ConverterPeer.range(from, to, "--reverse"));
-                case "sandwich" -> new Query("/api/recordings/" + a + "/sandwich?kind=cpu&format=binary&from=" + from + "&to=" + to
+                case "inverted" -> new Query(flame + "&invert=true", peer(from, to, "--reverse"));
+                case "sandwich" -> new Query("/api/recordings/" + a + "/sandwich?kind=" + kind + "&format=binary&from=" + from + "&to=" + to
                         + "&method=" + q(methods.get(r.nextInt(methods.size()))), null);
-                case "diff" -> new Query("/api/diff?kind=cpu&format=binary&base=" + a + "&target=" + b + "&baseFrom=" + from
-                        + "&baseTo=" + to + "&targetFrom=" + from + "&targetTo=" + to, ConverterPeer.range(from, to));
+                case "diff" -> new Query("/api/diff?kind=" + kind + "&format=binary&base=" + a + "&target=" + b + "&baseFrom=" + from
+                        + "&baseTo=" + to + "&targetFrom=" + from + "&targetTo=" + to, peer(from, to));
                 default -> throw new IllegalArgumentException(view);
             };
         }
