@@ -206,7 +206,8 @@ public final class ProfileData {
      * Heap footprint, for the cache's budget: the model, the default tree and names, and room for the other trees
      * and one more naming's names that queries may add later (each about the default's size), each tree's inverted
      * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
-     * per sample slot) and each kind's {@link SampleBlocks}.
+     * per sample slot), each kind's {@link SampleBlocks} and its samples listed per thread ({@link ThreadSamples}, made
+     * on the kind's first query of threads).
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
@@ -214,6 +215,7 @@ public final class ProfileData {
                 + (1 + MAX_OTHER_TREES) * (tree.footprint() + InvertedTree.footprintBound(tree))
                 + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
                 + MAX_SEARCHES * (16L + tree.sampleSlots())
-                + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())).sum();
+                + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())
+                        + ThreadSamples.footprint(t.size(), profile.threads().size())).sum();
     }
 }

@@ -19,6 +19,7 @@ final class SampleBlocks {
     /** The weight of every sample when all are equal. */
     private final long uniformWeight;
     private volatile KindBreakdown breakdown;
+    private volatile ThreadSamples byThread;
 
     private SampleBlocks(int size, long[] min, long[] max, boolean uniform, long uniformWeight) {
         this.size = size;
@@ -81,6 +82,15 @@ final class SampleBlocks {
         KindBreakdown b = breakdown;
         if (b == null) {
             breakdown = b = KindBreakdown.of(t.kind(), t);
+        }
+        return b;
+    }
+
+    /** The kind's samples per thread, for queries of a few threads ({@link ThreadSamples}, made on first need). */
+    ThreadSamples byThread(SampleTable t) {
+        ThreadSamples b = byThread;
+        if (b == null) {
+            byThread = b = ThreadSamples.of(t);
         }
         return b;
     }

@@ -240,7 +240,13 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         int[] slotSamples;
         long[] slotWeight;
         int count = blocks.count();
-        if (t.size() < HALVES_FROM || !parallel.offers()) {
+        ThreadSamples byThread = f.threads == null ? null : blocks.byThread(t);
+        if (byThread != null && byThread.count(f.threads) <= t.size() / BY_THREAD_SHARE) {
+            // a few threads' samples: theirs only, in one pass (a fraction of the range's, no halves needed)
+            slotSamples = QueryArrays.ints(slots);
+            slotWeight = counted ? null : QueryArrays.longs(slots);
+            threadPass(t, blocks, byThread, f, tree, slotSamples, slotWeight);
+        } else if (t.size() < HALVES_FROM || !parallel.offers()) {
             slotSamples = QueryArrays.ints(slots);
             slotWeight = counted ? null : QueryArrays.longs(slots);
             pass(t, blocks, f, tree, 0, count, slotSamples, slotWeight);
@@ -266,6 +272,83 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             QueryArrays.give(otherWeight);
         }
         return new Slots(tree, slotSamples, slotWeight, unit);
+    }
+
+    /**
+     * A selection of threads whose samples are at most this share of the kind's (1 / this) passes over their samples
+     * ({@link ThreadSamples}) instead of testing every sample of the range: a sample read from a thread's list costs
+     * more than one read in order, and the range is about as large a share of either.
+     */
+    static final int BY_THREAD_SHARE = 3;
+
+    /**
+     * Adds the selected samples of the selected threads to their slots, each thread's from its list
+     * ({@link ThreadSamples}) between the first and the last block the time range reaches; a block is skipped or
+     * taken whole as in {@link #pass}.
+     */
+    private static void threadPass(SampleTable t, SampleBlocks blocks, ThreadSamples byThread, Filter f, CallTree tree,
+                                   int[] slotSamples, long[] slotWeight) {
+        boolean classes = StackClasses.hasClassFrames(t.kind());
+        int stackSlots = tree.stackSlots();
+        boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
+        boolean others = f.othersThanThreadsTested();
+        int firstBlock = 0;
+        int lastBlock = blocks.count() - 1;
+        if (range) {
+            while (firstBlock <= lastBlock && (blocks.max(firstBlock) < f.lo || blocks.min(firstBlock) >= f.hi)) {
+                firstBlock++;
+            }
+            while (lastBlock >= firstBlock && (blocks.max(lastBlock) < f.lo || blocks.min(lastBlock) >= f.hi)) {
+                lastBlock--;
+            }
+        }
+        int lo = firstBlock << SampleBlocks.BITS;
+        int hi = Math.min(t.size(), (lastBlock + 1) << SampleBlocks.BITS);
+        int done = 0;
+        for (int th = f.threads.nextSetBit(0); th >= 0 && th < byThread.threads() && lo < hi;
+             th = f.threads.nextSetBit(th + 1)) {
+            int block = -1;
+            boolean skip = false;
+            boolean times = false;
+            for (int k = byThread.firstAtOrAfter(byThread.from(th), byThread.to(th), lo), to = byThread.to(th); k < to; k++) {
+                int i = byThread.sample(k);
+                if (i >= hi) {
+                    break;
+                }
+                if ((++done & 0xffff) == 0) {
+                    QueryLimits.check(); // a client that hung up stops its view's work here
+                }
+                if (range) {
+                    if (i >>> SampleBlocks.BITS != block) {
+                        block = i >>> SampleBlocks.BITS;
+                        long min = blocks.min(block);
+                        long max = blocks.max(block);
+                        skip = max < f.lo || min >= f.hi;
+                        times = min < f.lo || max >= f.hi;
+                    }
+                    if (skip) {
+                        continue;
+                    }
+                    if (times) {
+                        long time = t.time(i);
+                        if (time < f.lo || time >= f.hi) {
+                            continue;
+                        }
+                    }
+                }
+                if (others && !f.acceptsOthers(t, i)) {
+                    continue;
+                }
+                int slot = StackClasses.slot(byThread.stack(k), stackSlots);
+                if (classes) {
+                    slot = tree.allocationSlot(slot, t.objectClass(i));
+                }
+                slotSamples[slot]++;
+                if (slotWeight != null) {
+                    slotWeight[slot] += t.weight(i);
+                }
+            }
+        }
     }
 
     /** One half's sums per sample slot (weight null where only counts are kept). */
@@ -377,6 +460,11 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         /** Whether anything but the time is tested: threads, states, the source where several, survival. */
         boolean othersTested() {
             return threads != null || states != null || !oneSource || aliveAt != Long.MIN_VALUE;
+        }
+
+        /** Whether states, the source where several, or survival are tested: anything but the time and the threads. */
+        boolean othersThanThreadsTested() {
+            return states != null || !oneSource || aliveAt != Long.MIN_VALUE;
         }
 
         /** Every test but the time's. */

@@ -95,4 +95,75 @@ class SelectionTest {
             }
         }
     }
+
+    @Test
+    void aFewThreadsWeighFromTheirOwnSamplesAsEverySampleTestedWould() {
+        HandMade many = new HandMade();
+        Random r = new Random(5);
+        for (int i = 0; i < 20_000; i++) {
+            String stack = "m.Main.run;m.A.a" + r.nextInt(30) + ";m.B.b" + r.nextInt(30);
+            // nearly in time order, as recorded: blocks that straddle a range's ends as well as blocks in and out
+            long millis = i / 10 + r.nextInt(40);
+            many.sample(Kind.CPU, millis, "t" + r.nextInt(12), 1, stack);
+            many.sample(Kind.ALLOC, millis, "t" + r.nextInt(12), 1 + r.nextInt(4096), stack, r.nextBoolean() ? "byte[]" : "m.Item");
+        }
+        ProfileData d = many.data();
+        CallTree tree = d.tree();
+        for (int round = 0; round < 40; round++) {
+            BitSet threads = new BitSet();
+            for (int k = 0, n = 1 + r.nextInt(3); k < n; k++) {
+                threads.set(many.thread("t" + r.nextInt(12)));
+            }
+            Kind kind = round % 2 == 0 ? Kind.CPU : Kind.ALLOC;
+            long from = r.nextInt(2000);
+            Selection s = Selection.millis(kind, round % 5 == 0 ? null : from, round % 5 == 0 ? null : from + r.nextInt(1000), threads, false);
+            assertTrue(d.blocks(kind).byThread(d.samples(kind)).count(threads) <= d.samples(kind).size() / Selection.BY_THREAD_SHARE,
+                    "the threads' own samples are passed over");
+            // every sample tested, as a loop outside the call tree does
+            int[] samples = new int[tree.size()];
+            long[] weights = new long[tree.size()];
+            var t = d.samples(kind);
+            var accepts = s.on(d);
+            for (int i = 0; i < t.size(); i++) {
+                if (accepts.test(i)) {
+                    int slot = StackClasses.slot(t.stack(i), tree.stackSlots());
+                    if (StackClasses.hasClassFrames(kind)) {
+                        slot = tree.allocationSlot(slot, t.objectClass(i));
+                    }
+                    samples[tree.slotNode(slot)]++;
+                    weights[tree.slotNode(slot)] += t.weight(i);
+                }
+            }
+            TreeWeights w = s.weigh(d, tree);
+            assertTrue(w.samples() > 0 || round % 5 != 0);
+            for (int i = 0; i < tree.size(); i++) {
+                assertEquals(samples[i], w.selfSamples(i), "round " + round + ", node " + i);
+                assertEquals(weights[i], w.self(i), "round " + round + ", node " + i);
+            }
+        }
+    }
+
+    @Test
+    void aThreadsSamplesAreListedInTheTablesOrder() {
+        HandMade few = new HandMade();
+        String[] threads = {"a", "b", "a", "c", "a", "b"};
+        for (int i = 0; i < threads.length; i++) {
+            few.sample(Kind.CPU, i, threads[i], 1, "m.Main.run");
+        }
+        var table = few.data().samples(Kind.CPU);
+        ThreadSamples by = ThreadSamples.of(table);
+        int a = few.thread("a");
+        int b = few.thread("b");
+        assertArrayEquals(new int[] {0, 2, 4}, java.util.stream.IntStream.range(by.from(a), by.to(a)).map(by::sample).toArray());
+        assertArrayEquals(new int[] {1, 5}, java.util.stream.IntStream.range(by.from(b), by.to(b)).map(by::sample).toArray());
+        for (int k = 0; k < table.size(); k++) {
+            assertEquals(table.stack(by.sample(k)), by.stack(k), "each entry's stack beside it");
+        }
+        assertEquals(by.from(a) + 1, by.firstAtOrAfter(by.from(a), by.to(a), 1));
+        assertEquals(by.to(a), by.firstAtOrAfter(by.from(a), by.to(a), 5));
+        BitSet ab = new BitSet();
+        ab.set(a);
+        ab.set(b);
+        assertEquals(5, by.count(ab));
+    }
 }

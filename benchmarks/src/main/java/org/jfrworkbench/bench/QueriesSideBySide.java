@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +21,8 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
 
 /**
  * Two builds' analysis timed in turn in one JVM on the same recordings and the same random ranges, as ServerBenchmark
- * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn), flame graphs of a range, searches (its
+ * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn), flame graphs of a range (and of a range on
+ * one to eight threads), searches (its
  * patterns: the generated inputs' fixed ones, a recorded input's own class names) and inverted graphs
  * ({@code FlameGraphQuery}).
  * Each build (this one's analysis and importer jars, and another's: {@code -Dbench.vs=DIR} holding its
@@ -32,7 +34,7 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  *
  * <pre>
  * java -cp ... org.jfrworkbench.bench.QueriesSideBySide [STACKSxSAMPLES | input:NAME | files:BASE[,TARGET]]...
- *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
+ *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,threads,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
  *   -Dbench.vsFirst=true (the other build reads the recordings first)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
@@ -99,6 +101,8 @@ public final class QueriesSideBySide {
             long to = from + length;
             // as ServerBenchmark picks a search: after the range, from the same random numbers
             String search = view.equals("search") ? searches.get(random.nextInt(searches.size())) : null;
+            // as ServerBenchmark picks a thread set: one to eight of the recording's threads, after the range
+            BitSet threads = view.equals("threads") ? threads(random, builds.get(0).threadCount(loaded.get(0)[0])) : null;
             long[] hashes = new long[k];
             for (int j = 0; j < k; j++) {
                 int i = (round + j) % k;
@@ -109,6 +113,7 @@ public final class QueriesSideBySide {
                 Object answer = switch (view) {
                     case "diff" -> b.diff(data[0], data[1], from, to);
                     case "range" -> b.flame(data[0], from, to, false, null);
+                    case "threads" -> b.flame(data[0], from, to, threads);
                     case "search" -> b.flame(data[0], from, to, false, search);
                     case "inverted" -> b.flame(data[0], from, to, true, null);
                     default -> throw new IllegalArgumentException("-Dbench.views: no view " + view);
@@ -141,6 +146,14 @@ public final class QueriesSideBySide {
                     pct(sorted(times.get(index(builds, "this"))), 50) / pct(sorted(times.get(index(builds, "vs"))), 50),
                     differ, WARMUP + ROUNDS);
         }
+    }
+
+    private static BitSet threads(Random random, int count) {
+        BitSet threads = new BitSet();
+        for (int i = 0, n = 1 + random.nextInt(8); i < n; i++) {
+            threads.set(random.nextInt(count));
+        }
+        return threads;
     }
 
     private static int index(List<Build> builds, String name) {
@@ -310,9 +323,25 @@ public final class QueriesSideBySide {
         }
 
         Object selection(long from, long to) throws Exception {
+            return selection(from, to, null);
+        }
+
+        Object selection(long from, long to, BitSet threads) throws Exception {
             return cls("org.jfrworkbench.analysis.Selection")
-                    .getMethod("millis", kind, Long.class, Long.class, java.util.BitSet.class, boolean.class)
-                    .invoke(null, cpu, from, to, null, false);
+                    .getMethod("millis", kind, Long.class, Long.class, BitSet.class, boolean.class)
+                    .invoke(null, cpu, from, to, threads, false);
+        }
+
+        int threadCount(Object data) throws Exception {
+            Object profile = data.getClass().getMethod("profile").invoke(data);
+            Object threads = profile.getClass().getMethod("threads").invoke(profile);
+            return (int) threads.getClass().getMethod("size").invoke(threads);
+        }
+
+        /** A flame graph of the range on a set of threads (ids as the server takes them: indices of the recording's). */
+        Object flame(Object a, long from, long to, BitSet threads) throws Exception {
+            return flame(a, selection(from, to, threads), false, null, cls("org.jfrworkbench.analysis.FlameGraphQuery")
+                    .getField("DEFAULT_MAX_NODES").getInt(null));
         }
 
         Object diff(Object a, Object b, long from, long to) throws Exception {
