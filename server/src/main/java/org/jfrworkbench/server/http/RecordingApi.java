@@ -716,8 +716,8 @@ final class RecordingApi {
     }
 
     /**
-     * The parameters a path has under a template of buildsEarly (the segments {@code {name}} stand for), decoded as
-     * Javalin decodes them; null when the path is not one of the template's.
+     * The parameters a path has under a template of buildsEarly (the segments {@code {name}} stand for), each segment
+     * percent-decoded; null when the path is not one of the template's.
      */
     private static Map<String, String> pathParams(String template, String path) {
         String[] want = template.split("/", -1);
