@@ -44,7 +44,7 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * <ul>
  *   <li><b>first paint</b>: navigation start to the graph's first drawing, fetching the tree included, for a view
  *   opened before (the server answers from its cache of encoded trees) and a first open (a query the server has not
- *   seen: the tree is built and encoded for the request). The peer's is its DOMContentLoaded end (its script draws
+ *   seen: the tree is built and encoded as the page, whose head names it, is served). The peer's is its DOMContentLoaded end (its script draws
  *   at load);</li>
  *   <li><b>new time range</b>: from the URL's change (as the timeline's brush makes it) to the new range's graph
  *   drawn, the server's build included; the peer has no time range, so it is compared with the peer's first paint
@@ -62,7 +62,9 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * {@code LABEL=http://HOST:PORT} opens the pages of another server instead (a build of other code, started with
  * {@code workbench serve}; the inputs are uploaded to it too, the same bytes being the same ids), and {@code LABEL=this}
  * this process's server with its own UI: two builds' servers and pages side by side, such as a change to the page's
- * head.
+ * head. With two, it prints the median of the rounds' ratios of the first's times to the second's, per measure. A
+ * server given by its address is best fresh: one that holds this run's first-open views from an earlier run answers
+ * them from its cache.
  */
 public final class FlameGraphBenchmark {
     private static final int WARMUP = 2;
@@ -243,6 +245,19 @@ public final class FlameGraphBenchmark {
                         .forEach(e -> marks.append(String.format(", %s %.1f", e.getKey(), median(e.getValue()))));
                 System.out.println(marks);
             }
+          }
+          if (uis.size() == 2) {
+              // each round's two pages a few seconds apart: the median of their ratios moves less with the load than
+              // the ratio of the medians
+              System.out.printf("%-36s %s/%s, median of the rounds' ratios (above 1 = %s is faster)%n", "measure",
+                      uis.get(0).label(), uis.get(1).label(), uis.get(1).label());
+              for (int m = 0; m < MEASURES.length; m++) {
+                  double[] ratios = new double[RUNS];
+                  for (int r = 0; r < RUNS; r++) {
+                      ratios[r] = oursByUi[0][m][r] / oursByUi[1][m][r];
+                  }
+                  System.out.printf("%-36s %12.2fx%n", MEASURES[m], median(ratios));
+              }
           }
         }
         if ((diff.equals("true") || diff.equals("only")) && (input.startsWith("service:") || input.startsWith("synthetic:"))) {

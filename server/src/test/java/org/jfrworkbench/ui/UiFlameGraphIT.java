@@ -386,6 +386,11 @@ class UiFlameGraphIT {
                     p -> p.waitForFunction("() => performance.getEntriesByName('workbench:flame-tree').length === 1"));
             page.waitForSelector(".flame-canvas[data-drawn]");
             assertLinkedView(page, expected, "tree built before the page's code ran");
+            // a view no one asked for before: the server started building it as it sent the page, and the page's
+            // request took that build, not one of its own
+            Object timing = page.evaluate("() => performance.getEntriesByType('resource').find(r => new URL(r.name).pathname"
+                    + ".endsWith('/flame')).serverTiming.map(t => t.name).join(',')");
+            assertTrue(String.valueOf(timing).startsWith("early,build,") || "cache".equals(timing), String.valueOf(timing));
         }
         // the page's code in before the data: it takes the tree once the held answer comes
         try (BrowserContext context = browser.newContext(server.baseUrl())) {

@@ -136,8 +136,8 @@ final class QueryParams {
         throw new BadQueryException("weight must be samples or " + kind.unit() + " for kind " + kind.id() + ", got '" + w + "'");
     }
 
-    static FlameGraphQuery flameQuery(Context ctx, ProfileData data) {
-        return new FlameGraphQuery(selection(ctx, data), search(ctx), boolParam(ctx, "invert"), naming(ctx), 1.0,
+    static FlameGraphQuery flameQuery(Query ctx, ProfileData data) {
+        return new FlameGraphQuery(selection(ctx, data, ""), search(ctx), boolParam(ctx, "invert"), naming(ctx), 1.0,
                 maxNodes(ctx));
     }
 
@@ -152,7 +152,11 @@ final class QueryParams {
 
     /** {@code search} (a regular expression, or plain text with {@code literal=true}), {@code matchCase}; null when absent. */
     static SearchPattern search(Context ctx) {
-        String s = ctx.queryParam("search");
+        return search(ctx::queryParam);
+    }
+
+    static SearchPattern search(Query ctx) {
+        String s = ctx.param("search");
         if (s == null || s.isEmpty()) {
             return null;
         }

@@ -85,13 +85,17 @@ final class RecordingApi {
     static int waitingForAnothersBuild() {
         return sharedWaits.get();
     }
-    /** The views a page's head may name whose build starts as the page is served, by their path (startEarly). */
+    /**
+     * The views a page's head may name whose build starts as the page is served, by their path, where a segment
+     * {@code {name}} stands for any (startEarly).
+     */
     private final Map<String, ViewOf> earlyPaths = new java.util.concurrent.ConcurrentHashMap<>();
 
     RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
         this.gate = gate;
         buildsEarly("/api/diff", this::diffView);
+        buildsEarly("/api/recordings/{id}/flame", this::flameView);
     }
 
     /** Builds a binary view ahead of its request and caches it with its gzip form (see DefaultViewWarmer). */
@@ -292,14 +296,20 @@ final class RecordingApi {
     }
 
     void flame(Context ctx) throws IOException {
-        RecordingInfo info = library.info(ctx.pathParam("id"));
+        sendView(ctx, this::flameView);
+    }
+
+    /** A recording's flame graph as its parameters name it (the recording's id as {@code id}). */
+    private View flameView(QueryParams.Query params) throws IOException {
+        RecordingInfo info = library.info(params.param("id"));
         String id = info.id();
-        boolean binary = binaryFormat(ctx);
+        boolean binary = binaryFormat(params);
         ProfileData data = load(id);
-        FlameGraphQuery query = flameQuery(ctx, data);
+        FlameGraphQuery query = flameQuery(params, data);
         FlameResponseCache.Key key = new FlameResponseCache.Key(id, query, binary ? "binary" : "json", info.updatedMillis());
+        // a new recording's first view, being prepared since its upload: taken from the cache once done, not built twice
         warmer.awaitPrepared(key);
-        send(ctx, key, () -> treeBytes(data, query.naming()), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
+        return new View(key, () -> treeBytes(data, query.naming()), () -> query.run(data), graph -> encode((FlameGraph) graph, binary));
     }
 
     /** How the samples through one frame of the flame graph (its path, as zoom= names it) divide among thread states. */
@@ -627,7 +637,10 @@ final class RecordingApi {
         View of(QueryParams.Query params) throws IOException;
     }
 
-    /** Lets the view at path be built as soon as a page whose head names it is served; its handler answers with sendView. */
+    /**
+     * Lets the view at path be built as soon as a page whose head names it is served; its handler answers with sendView.
+     * A segment {@code {name}} of path stands for any, read by the view as the parameter name (as Javalin's paths).
+     */
     void buildsEarly(String path, ViewOf view) {
         earlyPaths.put(path, view);
     }
@@ -641,7 +654,9 @@ final class RecordingApi {
                 early = earlyViews.await(url, client::goneNow);
             }
         }
-        View v = view.of(ctx::queryParam);
+        Map<String, String> path = ctx.pathParamMap();
+        // the path's parameters first: a query cannot name another recording than the path's
+        View v = view.of(name -> path.containsKey(name) ? path.get(name) : ctx.queryParam(name));
         send(ctx, v.key(), v.estimatedBytes(), v.build(), v.encode(), early);
     }
 
@@ -666,18 +681,31 @@ final class RecordingApi {
 
     /**
      * Starts building a view a page's head names (IndexPage), as its request would, so that the request finds it under
-     * way or done: one of the paths given to buildsEarly (a diff, a diff of runs); other URLs are left to their
-     * requests. url: path and query as the browser will ask for it.
+     * way or done: one of the paths given to buildsEarly (a recording's flame graph, a diff, a diff of runs); other URLs
+     * are left to their requests. url: path and query as the browser will ask for it.
      */
     void startEarly(String url) {
         int query = url.indexOf('?');
-        ViewOf view = query < 0 ? null : earlyPaths.get(url.substring(0, query));
-        if (view == null) {
+        if (query < 0) {
             return;
         }
+        try {
+            for (Map.Entry<String, ViewOf> early : earlyPaths.entrySet()) {
+                Map<String, String> path = pathParams(early.getKey(), url.substring(0, query));
+                if (path != null) {
+                    startEarly(url, path, firstValues(url.substring(query + 1)), early.getValue());
+                    return;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            // a URL that does not decode (a stray %): its request answers what is wrong, the page is served as any
+        }
+    }
+
+    /** Starts building the view of url, whose path parameters are path and query parameters params, early. */
+    private void startEarly(String url, Map<String, String> path, Map<String, String> params, ViewOf view) {
         earlyViews.start(url, () -> {
-            Map<String, String> params = firstValues(url.substring(query + 1));
-            View v = view.of(params::get);
+            View v = view.of(name -> path.containsKey(name) ? path.get(name) : params.get(name));
             FlameResponseCache.Key key = v.key();
             if (flames.get(key) != null) {
                 return null;
@@ -685,6 +713,29 @@ final class RecordingApi {
             Built built = build(key, v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
             return droppedIfDeleted(key) ? null : new EarlyViews.View(key, built.entry(), built.timing());
         });
+    }
+
+    /**
+     * The parameters a path has under a template of buildsEarly (the segments {@code {name}} stand for), each segment
+     * percent-decoded; null when the path is not one of the template's.
+     */
+    private static Map<String, String> pathParams(String template, String path) {
+        String[] want = template.split("/", -1);
+        String[] have = path.split("/", -1);
+        if (want.length != have.length) {
+            return null;
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        for (int i = 0; i < want.length; i++) {
+            if (want[i].length() > 2 && want[i].startsWith("{") && want[i].endsWith("}") && !have[i].isEmpty()) {
+                // a path's "+" is a plus, not a space as in a query
+                params.put(want[i].substring(1, want[i].length() - 1),
+                        java.net.URLDecoder.decode(have[i].replace("+", "%2B"), StandardCharsets.UTF_8));
+            } else if (!want[i].equals(have[i])) {
+                return null;
+            }
+        }
+        return params;
     }
 
     /** A query string's parameters, the first value of each, decoded as the server decodes a request's. */

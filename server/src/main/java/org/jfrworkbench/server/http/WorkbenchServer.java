@@ -34,7 +34,7 @@ public final class WorkbenchServer {
         // the page names its code under a path of this process's own (IndexPage), answered as immutable: a page opened
         // again takes every module from the browser's cache instead of asking for each again (a round trip each)
         String assets = "/assets/" + Long.toString(System.currentTimeMillis(), 36);
-        // a diff permalink's view starts building as its page is served, not once the browser has read the page's head
+        // a link's flame graph or diff starts building as its page is served, not once the browser has read the page's head
         IndexPage page = new IndexPage(assets, api::startEarly);
         long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
