@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * Views whose build starts when the page that links to them is served (IndexPage names them in its head): the page's
  * request for such a view, some 50-150 ms later once the browser has read the head, finds it under way or done and
  * waits for that build instead of starting its own. Keyed by the view's request URL, as the head names it and the
- * browser asks for it. At most {@link #RUNNING} at once, each through the work gate as a request's build; a view asked
- * for while those run is left to its request, as without this.
+ * browser asks for it. At most {@link #RUNNING} at once, each through the work gate as a request's build, and one per
+ * client address: a page costs its client next to nothing, its early build up to a request's work, which no
+ * connection of that client waits for, so one client loading page after page would otherwise keep every early build
+ * busy. A view asked for while those run is left to its request, as without this.
  */
 final class EarlyViews {
     private static final Logger LOG = LoggerFactory.getLogger(EarlyViews.class);
@@ -37,6 +39,8 @@ final class EarlyViews {
     }
 
     private final Map<String, CompletableFuture<View>> pending = new ConcurrentHashMap<>();
+    /** The URL each client's early build is for, while it runs. */
+    private final Map<String, String> byClient = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor executor = new ThreadPoolExecutor(0, RUNNING, 10, TimeUnit.SECONDS,
             new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "early-view");
@@ -44,25 +48,37 @@ final class EarlyViews {
                 return t;
             }, new ThreadPoolExecutor.AbortPolicy());
 
-    /** Starts building the view of url unless it is under way already or {@link #RUNNING} builds run; returns at once. */
-    void start(String url, Build build) {
+    /**
+     * Starts building the view of url for the client at that address, unless it is under way already, {@link #RUNNING}
+     * builds run or one of that client's does; returns at once.
+     */
+    void start(String url, String client, Build build) {
         CompletableFuture<View> done = new CompletableFuture<>();
         if (pending.putIfAbsent(url, done) != null) {
             return;
         }
+        if (byClient.putIfAbsent(client, url) != null) {
+            pending.remove(url, done);
+            done.complete(null);
+            return;
+        }
         try {
             executor.execute(() -> {
+                View view = null;
                 try {
-                    done.complete(build.run());
+                    view = build.run();
                 } catch (Exception e) {
                     // the view's own request builds it again and answers the error to its caller
                     LOG.debug("early build of {} failed", url, e);
                 } finally {
-                    done.complete(null); // whatever ended it (an Error too): its waiters go on
+                    // the client's turn ends before its waiters go on: its next page may build early at once
+                    byClient.remove(client, url);
+                    done.complete(view); // whatever ended it (an Error too): its waiters go on
                     pending.remove(url, done);
                 }
             });
         } catch (RejectedExecutionException e) {
+            byClient.remove(client, url);
             pending.remove(url, done);
             done.complete(null);
         }

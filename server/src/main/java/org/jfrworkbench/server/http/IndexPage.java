@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
@@ -62,7 +62,7 @@ final class IndexPage {
     private final Map<String, String> pages = new TreeMap<>();
     private final String other;
     private final ViewKeys keys;
-    private final Consumer<String> early;
+    private final BiConsumer<String, String> early;
 
     /**
      * The parameters a recording's flame graph (selection), a diff (diff) and a diff of runs (runsDiff, after q) are
@@ -87,10 +87,10 @@ final class IndexPage {
     /**
      * assets: the path the page's scripts and styles are named under, one per server process, whose answers the
      * browser keeps without asking again; the page itself is asked for every time, so a new release (a new process)
-     * names its own code. early: told each data URL the page's head names, before the page is sent, so that the server
-     * may start building that view (EarlyViews).
+     * names its own code. early: told each data URL the page's head names and the address of the page's client, before
+     * the page is sent, so that the server may start building that view (EarlyViews).
      */
-    IndexPage(String assets, Consumer<String> early) {
+    IndexPage(String assets, BiConsumer<String, String> early) {
         this.early = early;
         String html = resource("index.html");
         html = html == null ? "" : html.replace("\"/js/", "\"" + assets + "/js/").replace("\"/css/", "\"" + assets + "/css/");
@@ -114,7 +114,7 @@ final class IndexPage {
         String page = pageOf(ctx.queryParam("page"), ctx.queryParam("id"), ctx.queryParam("base"));
         StringBuilder links = new StringBuilder();
         for (String url : earlyData(page, ctx.queryParamMap(), keys)) {
-            early.accept(url);
+            early.accept(url, ctx.req().getRemoteAddr());
             // as the entry's fetch() asks (same origin, cors mode), so that request takes this one's answer
             links.append(links.isEmpty() ? "" : "\n  ").append("<link rel=\"preload\" as=\"fetch\" crossorigin href=\"")
                     .append(url.replace("&", "&amp;")).append("\">");

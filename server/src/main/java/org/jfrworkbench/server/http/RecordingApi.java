@@ -682,9 +682,10 @@ final class RecordingApi {
     /**
      * Starts building a view a page's head names (IndexPage), as its request would, so that the request finds it under
      * way or done: one of the paths given to buildsEarly (a recording's flame graph, a diff, a diff of runs); other URLs
-     * are left to their requests. url: path and query as the browser will ask for it.
+     * are left to their requests. url: path and query as the browser will ask for it; client: the address of the
+     * page's client, who has one early build at a time (EarlyViews).
      */
-    void startEarly(String url) {
+    void startEarly(String url, String client) {
         int query = url.indexOf('?');
         if (query < 0) {
             return;
@@ -693,7 +694,7 @@ final class RecordingApi {
             for (Map.Entry<String, ViewOf> early : earlyPaths.entrySet()) {
                 Map<String, String> path = pathParams(early.getKey(), url.substring(0, query));
                 if (path != null) {
-                    startEarly(url, path, firstValues(url.substring(query + 1)), early.getValue());
+                    startEarly(url, client, path, firstValues(url.substring(query + 1)), early.getValue());
                     return;
                 }
             }
@@ -703,8 +704,8 @@ final class RecordingApi {
     }
 
     /** Starts building the view of url, whose path parameters are path and query parameters params, early. */
-    private void startEarly(String url, Map<String, String> path, Map<String, String> params, ViewOf view) {
-        earlyViews.start(url, () -> {
+    private void startEarly(String url, String client, Map<String, String> path, Map<String, String> params, ViewOf view) {
+        earlyViews.start(url, client, () -> {
             View v = view.of(name -> path.containsKey(name) ? path.get(name) : params.get(name));
             FlameResponseCache.Key key = v.key();
             if (flames.get(key) != null) {

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -120,5 +123,42 @@ class EarlyFlameApiTest extends WithTwoFixtures {
         HttpResponse<byte[]> good = fetch(flamePreload("/?id=" + a + "&kind=cpu&from=7&to=80000"));
         assertEquals(200, good.statusCode());
         assertTrue(builtEarly(timing(good)), timing(good));
+    }
+
+    @Test
+    void aClientHasOneEarlyBuildAtATimeAndItsNextPagesGraphIsLeftToItsRequestMeanwhile() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<FlameResponseCache.Key> held = new AtomicReference<>();
+        // the first build to start (the first page's early one) waits until released
+        RecordingApi.buildStarted = key -> {
+            if (held.compareAndSet(null, key)) {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        String first;
+        try {
+            first = flamePreload("/?id=" + a + "&kind=cpu&from=11&to=70000");
+            assertTrue(started.await(60, TimeUnit.SECONDS), "the first page's early build started");
+            // the same client's next page while that build runs: a page costs next to nothing, its build a request's
+            // work, so its graph is built by its own request, as without early builds
+            HttpResponse<byte[]> own = fetch(flamePreload("/?id=" + a + "&kind=cpu&from=12&to=70000"));
+            assertEquals(200, own.statusCode(), new String(own.body()));
+            assertTrue(timing(own).startsWith("build;dur="), timing(own));
+        } finally {
+            release.countDown();
+        }
+        HttpResponse<byte[]> early = fetch(first);
+        assertEquals(200, early.statusCode());
+        assertTrue(builtEarly(timing(early)), timing(early));
+        // that build over, the client's next page builds early again
+        HttpResponse<byte[]> next = fetch(flamePreload("/?id=" + a + "&kind=cpu&from=13&to=70000"));
+        assertEquals(200, next.statusCode());
+        assertTrue(builtEarly(timing(next)), timing(next));
     }
 }
