@@ -63,11 +63,15 @@ class AgentRecordingIT {
             int gcs = AgentChunks.count(counts, "jdk.GarbageCollection");
             int heap = AgentChunks.count(counts, "workbench.HeapSummary");
             long summarized = AgentChunks.summarizedGcs(events);
+            long perSummary = events.stream().filter(e -> e.getEventType().getName().equals("workbench.HeapSummary"))
+                    .mapToLong(e -> e.getLong("collections")).max().orElse(0);
             // GC notifications arrive asynchronously (a busy notification thread can push one into the next chunk), a GC
             // in the short gap between two chunks may miss one of the two, and above 5 GCs/s a summary stands for the GCs
-            // since the previous one (looked at once a second and at the chunk's end)
-            assertTrue(Math.abs(summarized - gcs) <= Math.max(5, gcs / 10), chunk + ": " + heap + " heap summaries for "
-                    + summarized + " of " + gcs + " GCs");
+            // since the previous one (looked at once a second and at the chunk's end): the chunk's first summary can
+            // count the previous chunk's last GCs, as many as one summary stands for (a loaded machine: 35 for 28, with
+            // 4 summaries of about 9 each)
+            assertTrue(Math.abs(summarized - gcs) <= Math.max(Math.max(5, gcs / 10), perSummary), chunk + ": " + heap
+                    + " heap summaries for " + summarized + " of " + gcs + " GCs");
             assertTrue(AgentChunks.count(counts, "workbench.MemoryPoolSummary") >= heap, "pool summaries per GC");
             assertTrue(counts.getOrDefault("jdk.GCHeapSummary", 0) >= gcs, "JDK heap summaries too: " + counts);
             // async-profiler's chunk, then the JDK recording's (GC, heap and the agent's own events) appended to it
