@@ -1,15 +1,15 @@
 package org.jfrworkbench.server.http;
 
+import static org.jfrworkbench.server.http.TestServer.body;
+import static org.jfrworkbench.server.http.TestServer.builtEarly;
+import static org.jfrworkbench.server.http.TestServer.timing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
@@ -27,19 +27,7 @@ class EarlyDiffApiTest extends WithTwoFixtures {
 
     /** The diff URL the page of link names in its head, as the browser asks for it. */
     private static String diffPreload(String link) throws Exception {
-        String html = server.get(link).body();
-        Matcher m = DIFF_PRELOAD.matcher(html);
-        assertTrue(m.find(), link + ": " + html);
-        return m.group(1).replace("&amp;", "&");
-    }
-
-    private static String timing(HttpResponse<?> response) {
-        return response.headers().firstValue("Server-Timing").orElse("");
-    }
-
-    private static byte[] body(HttpResponse<byte[]> response) throws Exception {
-        boolean gzip = response.headers().firstValue("Content-Encoding").orElse("").equals("gzip");
-        return gzip ? new GZIPInputStream(new ByteArrayInputStream(response.body())).readAllBytes() : response.body();
+        return server.preloaded(link, DIFF_PRELOAD);
     }
 
     @Test
@@ -51,8 +39,7 @@ class EarlyDiffApiTest extends WithTwoFixtures {
             assertEquals(200, early.statusCode(), new String(early.body()));
             String timing = timing(early);
             // the page's build, waited for (early) or already in the cache (cache): never one of this request's own
-            assertTrue(timing.startsWith("early;desc=") && timing.contains("build;dur=") || timing.equals("cache;desc=hit"),
-                    view + ": " + timing);
+            assertTrue(builtEarly(timing), view + ": " + timing);
             assertEquals("application/octet-stream", early.headers().firstValue("Content-Type").orElse(""));
 
             // the same diff as a request builds it: its JSON form, built for its own request
@@ -87,7 +74,7 @@ class EarlyDiffApiTest extends WithTwoFixtures {
         HttpResponse<byte[]> early = fetch(url);
         assertEquals(200, early.statusCode(), new String(early.body()));
         String timing = timing(early);
-        assertTrue(timing.startsWith("early;desc=") && timing.contains("build;dur=") || timing.equals("cache;desc=hit"), timing);
+        assertTrue(builtEarly(timing), timing);
         HttpResponse<byte[]> built = fetch(url.replace("&format=binary", ""));
         assertTrue(timing(built).startsWith("build;dur="), timing(built));
         JsonNode expected = TestServer.JSON.readTree(body(built));

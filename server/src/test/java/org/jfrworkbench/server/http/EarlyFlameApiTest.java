@@ -1,19 +1,19 @@
 package org.jfrworkbench.server.http;
 
+import static org.jfrworkbench.server.http.TestServer.body;
+import static org.jfrworkbench.server.http.TestServer.builtEarly;
+import static org.jfrworkbench.server.http.TestServer.timing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -39,25 +39,7 @@ class EarlyFlameApiTest extends WithTwoFixtures {
 
     /** The flame graph URL the page of link names in its head, as the browser asks for it. */
     private static String flamePreload(String link) throws Exception {
-        TestServer.Reply page = server.get(link);
-        assertEquals(200, page.status(), link);
-        Matcher m = FLAME_PRELOAD.matcher(page.body());
-        assertTrue(m.find(), link + ": " + page.body());
-        return m.group(1).replace("&amp;", "&");
-    }
-
-    private static String timing(HttpResponse<?> response) {
-        return response.headers().firstValue("Server-Timing").orElse("");
-    }
-
-    /** The page's build, waited for (early) or already in the cache (cache): never one of the request's own. */
-    private static boolean builtEarly(String timing) {
-        return timing.startsWith("early;desc=") && timing.contains("build;dur=") || timing.equals("cache;desc=hit");
-    }
-
-    private static byte[] body(HttpResponse<byte[]> response) throws Exception {
-        boolean gzip = response.headers().firstValue("Content-Encoding").orElse("").equals("gzip");
-        return gzip ? new GZIPInputStream(new ByteArrayInputStream(response.body())).readAllBytes() : response.body();
+        return server.preloaded(link, FLAME_PRELOAD);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.jfrworkbench.server.http;
 
+import static org.jfrworkbench.server.http.TestServer.timing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,10 +30,6 @@ class SharedBuildApiTest extends WithTwoFixtures {
     private static CompletableFuture<HttpResponse<byte[]>> fetch(String path) {
         return server.http.sendAsync(HttpRequest.newBuilder(URI.create(server.base + path)).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    private static String timing(HttpResponse<?> response) {
-        return response.headers().firstValue("Server-Timing").orElse("");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.jfrworkbench.server.http;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -7,6 +8,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -113,6 +117,35 @@ final class TestServer implements AutoCloseable {
             r.header("Accept-Encoding", "gzip");
         }
         return http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * The URL of the view the page of link names in its head, the first group of preload (a preload link's pattern),
+     * as the browser asks for it.
+     */
+    String preloaded(String link, Pattern preload) throws Exception {
+        Reply page = get(link);
+        Matcher m = preload.matcher(page.body());
+        if (page.status() != 200 || !m.find()) {
+            throw new AssertionError(link + ": " + page.status() + " " + page.body());
+        }
+        return m.group(1).replace("&amp;", "&");
+    }
+
+    /** A response's Server-Timing header, "" without one. */
+    static String timing(HttpResponse<?> response) {
+        return response.headers().firstValue("Server-Timing").orElse("");
+    }
+
+    /** Whether a view came from its page's early build (waited for) or the cache: never a build of its request's own. */
+    static boolean builtEarly(String timing) {
+        return timing.startsWith("early;desc=") && timing.contains("build;dur=") || timing.equals("cache;desc=hit");
+    }
+
+    /** A response's body, decompressed where it came gzipped. */
+    static byte[] body(HttpResponse<byte[]> response) throws IOException {
+        boolean gzip = response.headers().firstValue("Content-Encoding").orElse("").equals("gzip");
+        return gzip ? new GZIPInputStream(new ByteArrayInputStream(response.body())).readAllBytes() : response.body();
     }
 
     /** Uploads a file under its own name and gives its id. */
