@@ -156,13 +156,16 @@ public final class ServerBenchmark {
             Map<String, List<QueryTimer.Answer>> ours = new LinkedHashMap<>();
             Map<String, List<Double>> peerMs = new LinkedHashMap<>();
             Map<String, List<Long>> allocated = new LinkedHashMap<>();
+            Map<String, List<Long>> helped = new LinkedHashMap<>();
             // -Dbench.peerRuns=0: ours alone (the converter is never run)
             for (int round = 0; round < ROUNDS; round++) {
                 for (String view : kinds) {
                     Views.Query q = views.query(view, random);
+                    long helpers = helperCpu();
                     long before = THREADS.getTotalThreadAllocatedBytes();
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
                     allocated.computeIfAbsent(view, k -> new ArrayList<>()).add(THREADS.getTotalThreadAllocatedBytes() - before);
+                    helped.computeIfAbsent(view, k -> new ArrayList<>()).add(helperCpu() - helpers);
                     if (peer != null && peerRound(round) && q.peerArgs() != null) {
                         double ms = peer.time(base, q.peerArgs());
                         if (view.equals("diff")) {
@@ -172,7 +175,7 @@ public final class ServerBenchmark {
                     }
                 }
             }
-            report(ours, peerMs, allocated);
+            report(ours, peerMs, allocated, helped);
             System.out.printf("load average after: %s%n", load());
         } finally {
             try (java.util.stream.Stream<Path> files = Files.walk(data)) {
@@ -210,10 +213,25 @@ public final class ServerBenchmark {
         return PEER_RUNS >= ROUNDS || (long) round * PEER_RUNS % ROUNDS < PEER_RUNS;
     }
 
+    /**
+     * The CPU time the query helpers' threads ({@code Parallel}'s) have used so far, in nanoseconds: a view whose halves
+     * ran at once (a diff's sides, a long range's pass) adds to it, one whose halves ran in turn on the request thread
+     * does not, so the request thread's CPU time alone does not tell the two apart.
+     */
+    private static long helperCpu() {
+        long sum = 0;
+        for (java.lang.management.ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (t != null && t.getThreadName().equals("query-helper")) {
+                sum += Math.max(0, THREADS.getThreadCpuTime(t.getThreadId()));
+            }
+        }
+        return sum;
+    }
+
     private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer,
-                               Map<String, List<Long>> allocated) {
-        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %22s %10s %12s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
-                "cpu p99 ms", "peer p50 ms", "peer min-max ms (runs)", "peer/ours", "MB/query");
+                               Map<String, List<Long>> allocated, Map<String, List<Long>> helped) {
+        System.out.printf("%-9s %8s %10s %10s %12s %12s %14s %22s %10s %12s %16s%n", "view", "nodes", "p50 ms", "p99 ms", "cpu p50 ms",
+                "cpu p99 ms", "peer p50 ms", "peer min-max ms (runs)", "peer/ours", "MB/query", "helped");
         for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
             double[] p = QueryTimer.percentiles(e.getValue());
             List<Double> peerMs = peer.get(e.getKey());
@@ -229,12 +247,18 @@ public final class ServerBenchmark {
                 ratio = String.format(Locale.ROOT, "%.0fx", median / p[0]);
             }
             long[] bytes = allocated.get(e.getKey()).stream().mapToLong(Long::longValue).sorted().toArray();
-            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %22s %10s %12.1f%n", e.getKey(),
-                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, peerRange, ratio, bytes[bytes.length / 2] / 1e6);
+            // views whose helpers worked a millisecond or more: their halves (or part of them) ran at once
+            long[] helpers = helped.get(e.getKey()).stream().mapToLong(Long::longValue).filter(ns -> ns >= 1_000_000).sorted()
+                    .toArray();
+            System.out.printf(Locale.ROOT, "%-9s %8d %10.1f %10.1f %12.1f %12.1f %14s %22s %10s %12.1f %16s%n", e.getKey(),
+                    QueryTimer.medianNodes(e.getValue()), p[0], p[1], p[2], p[3], peerText, peerRange, ratio, bytes[bytes.length / 2] / 1e6,
+                    helpers.length + "/" + e.getValue().size() + (helpers.length > 0 ? String.format(Locale.ROOT, ", %.1f ms",
+                            helpers[helpers.length / 2] / 1e6) : ""));
         }
         System.out.printf("(%d queries per view, each a view the server had not answered; peer: %d runs per view, in its "
                 + "own JVM, their median (of an even count, the mean of the middle two); MB/query: the median of the bytes "
-                + "this JVM allocated per query, server and client)%n", ROUNDS, Math.min(PEER_RUNS, ROUNDS));
+                + "this JVM allocated per query, server and client; helped: the views whose query helpers worked 1 ms or more, "
+                + "their halves at once, and the median of the helpers' CPU time in those)%n", ROUNDS, Math.min(PEER_RUNS, ROUNDS));
     }
 
     /**
