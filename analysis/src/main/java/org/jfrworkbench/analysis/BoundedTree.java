@@ -62,12 +62,12 @@ final class BoundedTree {
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
      * groups of two or more members read from that part (a member there is an inverted node, stored as its
      * complement) instead of grouped by name per query. Its weights are the selection's slots' sums added straight to
-     * the part's nodes ({@link InvertedTree#weigh}).
+     * the part's nodes ({@link InvertedTree#weigh}), in two halves at once as parallel says.
      */
-    static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes) {
+    static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes, Parallel parallel) {
         BoundedTree b = new BoundedTree(slots.tree(), null, true, maxNodes);
         b.inv = inv;
-        b.invWeights = inv.weigh(slots);
+        b.invWeights = inv.weigh(slots, parallel);
         b.floor = b.invWeights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);

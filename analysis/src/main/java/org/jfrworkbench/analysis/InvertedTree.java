@@ -60,6 +60,12 @@ final class InvertedTree {
      * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
+    /**
+     * Where the weighing splits the part in two halves that do not write each other's nodes ({@link Halves}): a node
+     * of some level, the nodes of that level before it and their descendants one half, the rest of the level and
+     * theirs the other; 0 where the part has no such split.
+     */
+    private final int split;
 
     private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
@@ -68,10 +74,16 @@ final class InvertedTree {
         this.entryStride = mixed.length > 0 ? 3 : 2;
         this.rootSlots = rootSlots;
         this.mixed = mixed;
+        this.split = split(node, parent);
     }
 
     int size() {
         return parent.length;
+    }
+
+    /** The node where the weighing splits the part in halves, 0 for none ({@link #split}). */
+    int split() {
+        return split;
     }
 
     int name(int at) {
@@ -150,9 +162,15 @@ final class InvertedTree {
      * where weight, samples and first in three columns took 16 and three misses). The slots' sums come in the order of
      * the nodes they go to, no order of their origins, so a node's first origin is the least that reaches it.
      */
-    Weights weigh(Selection.Slots slots) {
-        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots) : weighWeights(slots);
+    Weights weigh(Selection.Slots slots, Parallel parallel) {
+        // a part of a few nodes is weighed in less than the hand-over to a helper takes, unless a test says always
+        Halves halves = split > 0 && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
+                ? new Halves(this) : null;
+        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots, halves) : weighWeights(slots, halves);
     }
+
+    /** Nodes of a part from which the weighing goes in two halves at once where a processor is spare. */
+    static final int HALVES_FROM = 1 << 17;
 
     private int rootSamples(int[] slotSamples) {
         int samples = 0;
@@ -162,37 +180,64 @@ final class InvertedTree {
         return samples;
     }
 
-    private Weights weighCounts(Selection.Slots slots) {
+    private Weights weighCounts(Selection.Slots slots, Halves halves) {
         int n = parent.length;
         long unit = slots.unit();
         int[] slotSamples = slots.samples();
         boolean firsts = hasMixedTypes();
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
-        int samples = rootSamples(slotSamples);
+        Tally t = weighAll(new Pass() {
+            @Override
+            public void add(int from, int to, Tally into) {
+                into.samples += addCounts(acc, firsts, slotSamples, from, to);
+            }
+
+            @Override
+            public void sum(int lo, int hi, Tally into) {
+                sumCounts(acc, firsts, unit, lo, hi, into.buckets);
+            }
+        }, halves);
+        int samples = rootSamples(slotSamples) + (int) t.samples;
+        int[] buckets = t.buckets;
+        int reached = n - 1 - buckets[0];
+        buckets[0] = 0;
+        return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
+    }
+
+    /** Adds the counts of the slots whose nodes are from..to - 1 to those nodes; returns their samples. */
+    private int addCounts(int[] acc, boolean firsts, int[] slotSamples, int from, int to) {
+        int samples = 0;
         int[] e = entries;
-        for (int k = 0, step = entryStride; k < e.length; k += step) {
+        int step = entryStride;
+        for (int k = step * firstEntry(from); k < e.length && e[k + 1] < to; k += step) {
             int c = slotSamples[e[k]];
             if (c != 0) {
                 samples += c;
-                int t = stride * e[k + 1];
                 // stored + 1: the column comes zeroed
                 if (firsts) {
+                    int at = 2 * e[k + 1];
                     // an origin's call-tree node (pre-order, the origins' order), read only where needed
                     int o = e[k + 2];
-                    if (acc[t] == 0 || o + 1 < acc[t + 1]) {
-                        acc[t + 1] = o + 1;
+                    if (acc[at] == 0 || o + 1 < acc[at + 1]) {
+                        acc[at + 1] = o + 1;
                     }
+                    acc[at] += c;
+                } else {
+                    acc[e[k + 1]] += c;
                 }
-                acc[t] += c;
             }
         }
-        int reached = 0;
-        int[] buckets = new int[65];
+        return samples;
+    }
+
+    /** The backward pass over the nodes hi - 1 down to lo: each node's count (and first) added to its parent's. */
+    private void sumCounts(int[] acc, boolean firsts, long unit, int lo, int hi, int[] buckets) {
+        int[] up = parent;
         if (firsts) {
-            for (int i = n - 1; i > 0; i--) {
+            for (int i = hi - 1; i >= lo; i--) {
                 int s = acc[2 * i];
-                int p = 2 * parent[i];
+                int p = 2 * up[i];
                 // first + 1, 0 for none: less one, unsigned, none is the greatest
                 int f = acc[2 * i + 1] - 1 ^ Integer.MIN_VALUE;
                 int pf = acc[p + 1] - 1 ^ Integer.MIN_VALUE;
@@ -202,18 +247,15 @@ final class InvertedTree {
                 buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         } else {
-            for (int i = n - 1; i > 0; i--) {
+            for (int i = hi - 1; i >= lo; i--) {
                 int s = acc[i];
-                acc[parent[i]] += s;
+                acc[up[i]] += s;
                 buckets[64 - Long.numberOfLeadingZeros(unit * s)]++;
             }
         }
-        reached = n - 1 - buckets[0];
-        buckets[0] = 0;
-        return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
-    private Weights weighWeights(Selection.Slots slots) {
+    private Weights weighWeights(Selection.Slots slots, Halves halves) {
         int n = parent.length;
         int[] slotSamples = slots.samples();
         long[] slotWeight = slots.weight();
@@ -221,38 +263,67 @@ final class InvertedTree {
         long unit = slots.unit();
         // per node its total weight, then its samples in the low half and its first origin in the high half
         long[] acc = QueryArrays.longs(2 * n);
-        int samples = rootSamples(slotSamples);
-        long weight = 0;
+        boolean firsts = hasMixedTypes();
+        Tally t = weighAll(new Pass() {
+            @Override
+            public void add(int from, int to, Tally into) {
+                addWeights(acc, firsts, slotSamples, slotWeight, unit, from, to, into);
+            }
+
+            @Override
+            public void sum(int lo, int hi, Tally into) {
+                into.weightless |= sumWeights(acc, lo, hi, into.buckets);
+            }
+        }, halves);
+        int samples = rootSamples(slotSamples) + (int) t.samples;
+        long weight = t.weight;
         for (int s : rootSlots) {
             weight += slotWeight == null ? unit * slotSamples[s] : slotWeight[s];
         }
+        int[] buckets = t.buckets;
+        int reached = n - 1 - buckets[0];
+        buckets[0] = 0;
+        // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
+        return new Weights(0, null, 0, acc, reached, t.weightless && acc[0] > 0 ? null : buckets, weight, samples);
+    }
+
+    /** Adds the weights and samples of the slots whose nodes are from..to - 1 to those nodes, and into into. */
+    private void addWeights(long[] acc, boolean firsts, int[] slotSamples, long[] slotWeight, long unit, int from,
+                            int to, Tally into) {
         int[] e = entries;
-        boolean firsts = hasMixedTypes();
-        for (int k = 0, step = entryStride; k < e.length; k += step) {
+        int step = entryStride;
+        long samples = 0;
+        long weight = 0;
+        for (int k = step * firstEntry(from); k < e.length && e[k + 1] < to; k += step) {
             int s = e[k];
             int c = slotSamples[s];
             if (c != 0) {
                 long sw = slotWeight == null ? unit * c : slotWeight[s];
                 samples += c;
                 weight += sw;
-                int t = 2 * e[k + 1];
-                acc[t] += sw;
-                long sf = acc[t + 1];
+                int at = 2 * e[k + 1];
+                acc[at] += sw;
+                long sf = acc[at + 1];
                 // without nodes of mixed types no first is read: left 0
                 int i = firsts ? e[k + 2] : -1;
                 if ((int) sf == 0 || sf >>> 32 > i + 1) {
                     sf = (long) (i + 1) << 32 | sf & 0xFFFF_FFFFL;
                 }
-                acc[t + 1] = sf + c;
+                acc[at + 1] = sf + c;
             }
         }
-        int reached = 0;
-        int[] buckets = new int[65];
+        into.samples += samples;
+        into.weight += weight;
+    }
+
+    /** The backward pass over the nodes hi - 1 down to lo; whether some node of them has samples but no weight. */
+    private boolean sumWeights(long[] acc, int lo, int hi, int[] buckets) {
+        int[] up = parent;
         boolean weightless = false;
-        for (int i = n - 1; i > 0; i--) {
+        for (int i = hi - 1; i >= lo; i--) {
             long sf = acc[2 * i + 1];
             int s = (int) sf;
-            int p = 2 * parent[i];
+            int p = 2 * up[i];
             long t = acc[2 * i];
             long pf = acc[p + 1];
             // as in weighCounts: the first origin + 1, 0 for none, compared less one as unsigned
@@ -264,10 +335,153 @@ final class InvertedTree {
             buckets[GroupHeap.bucket(t, s)]++;
             weightless |= t == 0 & s > 0;
         }
-        reached = n - 1 - buckets[0];
-        buckets[0] = 0;
-        // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(0, null, 0, acc, reached, weightless && acc[0] > 0 ? null : buckets, weight, samples);
+        return weightless;
+    }
+
+    /** The first entry (in entries, not ints) whose node is node or after it. */
+    private int firstEntry(int node) {
+        int lo = 0;
+        int hi = entries.length / entryStride;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (entries[entryStride * mid + 1] < node) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** What a weighing counted besides the weights per node: its samples and weight, nodes per bucket. */
+    private static final class Tally {
+        long samples;
+        long weight;
+        final int[] buckets = new int[65];
+        boolean weightless;
+
+        void add(Tally o) {
+            samples += o.samples;
+            weight += o.weight;
+            weightless |= o.weightless;
+            for (int b = 0; b < buckets.length; b++) {
+                buckets[b] += o.buckets[b];
+            }
+        }
+    }
+
+    /** A weighing's two passes, over a range of nodes each: the slots' adds ([from, to)) and the backward pass. */
+    private interface Pass {
+        void add(int from, int to, Tally into);
+
+        void sum(int lo, int hi, Tally into);
+    }
+
+    /** Both passes over the whole part: in one, or where halves is not null in its two {@link Halves} at once. */
+    private Tally weighAll(Pass pass, Halves halves) {
+        int n = parent.length;
+        Tally t = new Tally();
+        if (halves == null) {
+            pass.add(0, n, t);
+            pass.sum(1, n, t);
+            return t;
+        }
+        Parallel.Both<Tally, Tally> both = Parallel.both(() -> halves.first(pass), () -> halves.second(pass), true);
+        t = both.first();
+        t.add(both.second());
+        // the split's level and those above it, whose parents either half may have added to, once both are done
+        pass.sum(1, halves.start[1], t);
+        return t;
+    }
+
+    /**
+     * The part's nodes in two halves that write no node of each other's ({@link #split}): on the split's level and
+     * on each one below it, its first node (start) and the first node of the second half (mid). A node's children
+     * lie after one another in the order of their parents, so on every level the descendants of the split level's
+     * nodes before the split come first, then the others', and a node below the split's level has its parent in its
+     * own half: each half adds its nodes' slots and sums its levels below the split's, and the caller sums the split's
+     * level and those above it once both are done.
+     */
+    private static final class Halves {
+        /** Per level from the split's down, its first node; then the part's size. */
+        final int[] start;
+        final int[] mid;
+
+        Halves(InvertedTree t) {
+            int n = t.parent.length;
+            int level = 0;
+            while (t.children(level) <= t.split) {
+                level = t.children(level);
+            }
+            int levels = 0;
+            for (int s = level; s < n; s = t.children(s)) {
+                levels++;
+            }
+            start = new int[levels + 1];
+            mid = new int[levels];
+            for (int j = 0, s = level, m = t.split; j < levels; j++, s = t.children(s), m = t.children(m)) {
+                start[j] = s;
+                mid[j] = m;
+            }
+            start[levels] = n;
+        }
+
+        /** The first half: the slots of the nodes above the split's level too. */
+        Tally first(Pass pass) {
+            Tally t = new Tally();
+            pass.add(0, start[0], t);
+            for (int j = 0; j < mid.length; j++) {
+                pass.add(start[j], mid[j], t);
+            }
+            for (int j = mid.length - 1; j > 0; j--) {
+                pass.sum(start[j], mid[j], t);
+            }
+            return t;
+        }
+
+        Tally second(Pass pass) {
+            Tally t = new Tally();
+            for (int j = 0; j < mid.length; j++) {
+                pass.add(mid[j], start[j + 1], t);
+            }
+            for (int j = mid.length - 1; j > 0; j--) {
+                pass.sum(mid[j], start[j + 1], t);
+            }
+            return t;
+        }
+    }
+
+    /**
+     * The {@link #split}: on the level where it leaves the least to one thread (the larger half's nodes below it, and
+     * the nodes of its level and above, summed once both halves are done), the node that halves the nodes below.
+     */
+    private static int split(int[] node, int[] parent) {
+        int n = parent.length;
+        // each node's subtree's nodes
+        int[] below = new int[n];
+        for (int i = n - 1; i > 0; i--) {
+            below[i]++;
+            below[parent[i]] += below[i];
+        }
+        int best = 0;
+        long least = n;
+        for (int level = 1, next; level < n; level = next) {
+            next = node[STRIDE * level + KIDS];
+            if (next >= least) {
+                break; // this level and those above it alone take as long as the best split's larger share
+            }
+            long all = n - level;
+            long before = below[level];
+            for (int i = level + 1; i < next; i++) {
+                long cost = next + Math.max(before, all - before);
+                if (cost < least) {
+                    least = cost;
+                    best = i;
+                }
+                before += below[i];
+            }
+        }
+        return best;
     }
 
     /**

@@ -113,7 +113,13 @@ class FlameGraphQueryTest {
         CallTree tree = d.tree();
         if (kept) {
             assertTrue(tree.awaitInverted() != null, "the tree keeps its inverted part");
-            return new FlameGraphQuery(selection, null, true, FrameNaming.DEFAULT, 1.0, maxNodes).run(d);
+            FlameGraphQuery q = new FlameGraphQuery(selection, null, true, FrameNaming.DEFAULT, 1.0, maxNodes);
+            // the part weighed in halves at once (a helper's) and in one pass on the caller's thread
+            FlameGraph halves = q.run(d, Parallel.ALWAYS);
+            FlameGraph one = q.run(d, Parallel.NEVER);
+            assertSameGraph(one, halves, selection + ", maxNodes=" + maxNodes + ", in halves and in one");
+            assertSameWeights(d, tree.awaitInverted(), selection);
+            return halves;
         }
         TreeWeights w = selection.weigh(d, tree);
         try {
@@ -121,6 +127,35 @@ class FlameGraphQueryTest {
         } finally {
             w.release();
         }
+    }
+
+    /**
+     * The part's weights of the selection, weighed in its two halves at once and in one pass: every node's figures
+     * (weights, samples, first origins), the buckets and the whole selection's the same.
+     */
+    static void assertSameWeights(ProfileData d, InvertedTree part, Selection selection) {
+        assertTrue(part.split() > 0, "a part with two halves: the case this is for");
+        Selection.Slots slots = selection.slots(d, d.tree(), Parallel.NEVER);
+        InvertedTree.Weights one = part.weigh(slots, Parallel.NEVER);
+        InvertedTree.Weights halves = part.weigh(slots, Parallel.ALWAYS);
+        String what = selection + ", in halves and in one";
+        assertEquals(one.unit(), halves.unit(), what);
+        assertEquals(one.stride(), halves.stride(), what);
+        assertEquals(one.reached(), halves.reached(), what);
+        assertEquals(one.rootWeight(), halves.rootWeight(), what);
+        assertEquals(one.rootSamples(), halves.rootSamples(), what);
+        assertArrayEquals(one.buckets(), halves.buckets(), what);
+        // arrays of the pool may be longer than the part: its nodes' figures only
+        int n = part.size();
+        if (one.counts() != null) {
+            assertArrayEquals(Arrays.copyOf(one.counts(), one.stride() * n), Arrays.copyOf(halves.counts(),
+                    halves.stride() * n), what);
+        } else {
+            assertArrayEquals(Arrays.copyOf(one.wide(), 2 * n), Arrays.copyOf(halves.wide(), 2 * n), what);
+        }
+        one.release();
+        halves.release();
+        slots.release();
     }
 
     @Test
@@ -433,7 +468,7 @@ class FlameGraphQueryTest {
                     assertSameGraph(inverted(d, s, maxNodes, false), inverted(d, s, maxNodes, true),
                             kind + " " + s + ", maxNodes=" + maxNodes);
                     Selection.Slots slots = s.slots(d, tree);
-                    InvertedTree.Weights weights = part.weigh(slots);
+                    InvertedTree.Weights weights = part.weigh(slots, Parallel.NEVER);
                     int floor = weights.floor(maxNodes);
                     if (floor > 0) {
                         int atOrAbove = 0;

@@ -36,6 +36,8 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  * java -cp ... org.jfrworkbench.bench.QueriesSideBySide [STACKSxSAMPLES | input:NAME | files:BASE[,TARGET]]...
  *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,threads,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
  *   -Dbench.vsFirst=true (the other build reads the recordings first)
+ *   -Dbench.parallel=always|never (a flame graph's halves by that rule, not where a processor is spare, in a build
+ *   whose FlameGraphQuery has run(ProfileData, Parallel); a build without it answers as the server does)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
  *   -Dbench.profileFile=FILE)
@@ -46,6 +48,8 @@ public final class QueriesSideBySide {
     private static final int WARMUP = Integer.getInteger("bench.warmup", 20);
     private static final List<String> VIEWS = List.of(System.getProperty("bench.views", "diff").split(","));
     private static final String PROFILE = System.getProperty("bench.profile");
+    /** -Dbench.parallel=always|never: the rule a flame graph's halves go by, in place of the server's (where spare). */
+    private static final String PARALLEL = System.getProperty("bench.parallel");
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
@@ -378,6 +382,19 @@ public final class QueriesSideBySide {
             Object query = q.getConstructor(cls("org.jfrworkbench.analysis.Selection"), pattern, boolean.class, naming,
                     double.class, int.class).newInstance(selection, p, inverted, naming.getField("DEFAULT").get(null), 1.0,
                     maxNodes);
+            if (PARALLEL != null) {
+                // the rule forced: a build's run(ProfileData, Parallel), where it has one
+                Class<?> parallel = cls("org.jfrworkbench.analysis.Parallel");
+                try {
+                    Method run = q.getDeclaredMethod("run", a.getClass(), parallel);
+                    run.setAccessible(true);
+                    var rule = parallel.getDeclaredField(PARALLEL.toUpperCase(Locale.ROOT));
+                    rule.setAccessible(true);
+                    return run.invoke(query, a, rule.get(null));
+                } catch (NoSuchMethodException e) {
+                    // a build without it answers by its own rule
+                }
+            }
             return q.getMethod("run", a.getClass()).invoke(query, a);
         }
 
