@@ -27,16 +27,22 @@ import org.jfrworkbench.server.index.SearchResult;
 import org.jfrworkbench.server.store.BlobStore;
 import org.jfrworkbench.server.store.LocalDiskBlobStore;
 import org.jfrworkbench.server.store.RecordingStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The recordings' lifecycle in one place. An upload is staged (hashed as it arrives), imported, its pieces stored
- * with the metadata last ({@link RecordingStore}), then indexed and made visible to searches; only then is it
- * acknowledged. The store is the truth and the index is derived from it: the index is committed shortly after, and
+ * with the metadata last ({@link RecordingStore}), and then acknowledged; its index entry is made right after, on a
+ * thread of its own, and until it is visible the list and the searches wait for it, so that what was acknowledged is
+ * found as before. The store is the truth and the index is derived from it: the index is committed shortly after, and
  * on open the two are reconciled ({@link Reconciliation}), so a crash at any moment leaves each recording whole or
  * absent, and a lost or damaged index is rebuilt. Deletes go the same way, store first. Loaded profiles are cached.
  */
 public final class RecordingLibrary implements Closeable {
     static final int ID_LENGTH = 16;
+    private static final Logger LOG = LoggerFactory.getLogger(RecordingLibrary.class);
+    /** How long the list and the searches wait for new recordings' index entries (one takes well under a second). */
+    private static final long INDEX_WAIT_MILLIS = 30_000;
 
     private final Staging staging;
     private final BlobStore blobs;
@@ -50,8 +56,16 @@ public final class RecordingLibrary implements Closeable {
     private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
     /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
     private final Object[] locks = new Object[64];
-    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
+    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's thread waits. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
+    /**
+     * Makes a new recording's index entry after its upload is answered, one recording at a time in upload order: its
+     * documents (the methods' statistics, tokenized) were the longest step before the answer, longer than writing the
+     * pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them.
+     */
+    private final ExecutorService indexer = Executors.newSingleThreadExecutor(daemon("recording-indexer"));
+    /** Recordings acknowledged whose index entry is not visible yet, by id: the list and the searches wait for them. */
+    private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
     private final IndexCommitter committer;
     /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
@@ -136,6 +150,7 @@ public final class RecordingLibrary implements Closeable {
             RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
             ProfileData data = new ProfileData(id, profile);
+            timings.step("prepare");
             synchronized (lockFor(id)) {
                 known = infos.get(id);
                 if (known != null) {
@@ -144,6 +159,7 @@ public final class RecordingLibrary implements Closeable {
                 store(staged, info, data, timings);
                 infos.put(id, info);
                 cache.put(id, data);
+                indexLater(info, data);
                 data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
@@ -153,10 +169,9 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Stores a recording's pieces, commits it with its metadata and indexes it, or leaves none of it behind. The
-     * pieces are encoded and written on another thread while this one builds the index documents; the index is made
-     * visible at once and committed shortly after (see {@link IndexCommitter}): a crash before that loses nothing that
-     * reconciling cannot index again.
+     * Stores a recording's pieces, encoded and written on other threads, and commits it with its metadata, or leaves
+     * none of it behind. Its index entry follows ({@link #indexLater}): a crash before that is committed loses nothing
+     * that reconciling cannot index again.
      */
     private void store(StagedUpload staged, RecordingInfo info, ProfileData data, UploadTimings timings) throws IOException {
         String id = info.id();
@@ -169,37 +184,75 @@ public final class RecordingLibrary implements Closeable {
                     store.putProfile(data);
                     return null;
                 }));
-        boolean committed = false;
         try {
-            RecordingIndex.Entry entry = index.entry(info, data);
-            timings.step("prepare");
             for (Future<?> piece : pieces) {
                 await(piece, "stored");
             }
             timings.step("store");
             CrashPoint.reached("import");
             store.commit(info);
-            committed = true;
             timings.step("commit");
-            index.add(entry);
-            CrashPoint.reached("commit");
-            index.refresh();
-            committer.changed();
-            timings.step("index");
         } catch (IOException | RuntimeException | Error e) {
             try {
                 for (Future<?> piece : pieces) {
                     awaitQuietly(piece);
                 }
                 store.delete(id);
-                if (committed) {
-                    index.delete(id);
-                    index.refresh();
-                }
             } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Makes a stored recording's index entry on the indexer's thread and makes it visible, unless the recording was
+     * deleted meanwhile. A failure is logged: the recording stays stored and whole, and is indexed on the next start.
+     */
+    private void indexLater(RecordingInfo info, ProfileData data) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        unindexed.put(info.id(), done);
+        try {
+            indexer.execute(() -> {
+                try {
+                    RecordingIndex.Entry entry = index.entry(info, data);
+                    synchronized (lockFor(info.id())) {
+                        if (infos.get(info.id()) == info) {
+                            index.add(entry);
+                            CrashPoint.reached("commit");
+                            index.refresh();
+                            committer.changed();
+                        }
+                    }
+                } catch (IOException | RuntimeException | Error e) {
+                    LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
+                } finally {
+                    unindexed.remove(info.id(), done);
+                    done.complete(null);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: the next start indexes it
+            unindexed.remove(info.id(), done);
+            done.complete(null);
+        }
+    }
+
+    /**
+     * Waits until every recording acknowledged so far can be found (their entries are made right after their answers),
+     * at most {@link #INDEX_WAIT_MILLIS}; past that it answers from the index as it is.
+     */
+    private void awaitIndexed() throws IOException {
+        long deadline = System.nanoTime() + INDEX_WAIT_MILLIS * 1_000_000L;
+        for (CompletableFuture<Void> pending : List.copyOf(unindexed.values())) {
+            try {
+                pending.get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while new recordings were indexed");
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                return;
+            }
         }
     }
 
@@ -358,11 +411,13 @@ public final class RecordingLibrary implements Closeable {
 
     /** A page of recordings matching q (Lucene syntax; blank = all), newest upload first, with facet counts. */
     public RecordingIndex.RecordingPage list(String q, int offset, int limit) throws IOException {
+        awaitIndexed();
         return index.list(q, offset, limit);
     }
 
     /** Methods matching q across recordings, largest total share first. */
     public SearchResult searchMethods(String q, String kind, int limit) throws IOException {
+        awaitIndexed();
         return index.searchMethods(q, kind, limit, this::findInfo);
     }
 
@@ -391,6 +446,13 @@ public final class RecordingLibrary implements Closeable {
     @Override
     public void close() throws IOException {
         writers.shutdown();
+        indexer.shutdown();
+        try {
+            // the entries of recordings acknowledged last go into the closing commit (else the next start indexes them)
+            indexer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             committer.close();
             index.close();
