@@ -8,12 +8,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.jfrworkbench.analysis.ProfileData;
@@ -62,9 +67,12 @@ public final class RecordingLibrary implements Closeable {
     /**
      * Makes a new recording's index entry after its upload is answered, one recording at a time in upload order: its
      * documents (the methods' statistics, tokenized) were the longest step before the answer, longer than writing the
-     * pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them.
+     * pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them. One
+     * waits at most: while uploads come faster than that, each makes its own entry before its answer, as all did
+     * before, so the entries never fall behind by more than two recordings, nor hold more profiles than those.
      */
-    private final ExecutorService indexer = Executors.newSingleThreadExecutor(daemon("recording-indexer"));
+    private final ThreadPoolExecutor indexer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1), daemon("recording-indexer"), new ThreadPoolExecutor.AbortPolicy());
     /** Recordings acknowledged whose index entry is not visible yet, by id: the list and the searches wait for them. */
     private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
     private volatile Consumer<RecordingInfo> beforeIndexing = info -> { };
@@ -116,6 +124,7 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
+        indexer.allowCoreThreadTimeOut(true);
         this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
@@ -151,14 +160,12 @@ public final class RecordingLibrary implements Closeable {
             String display = name == null || name.isBlank() ? "recording-" + id : name;
             RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
-            ProfileData data = new ProfileData(id, profile);
-            timings.step("prepare");
             synchronized (lockFor(id)) {
                 known = infos.get(id);
                 if (known != null) {
                     return new Imported(known, false, timings);
                 }
-                store(staged, info, data, timings);
+                ProfileData data = store(staged, info, profile, timings);
                 infos.put(id, info);
                 cache.put(id, data);
                 indexLater(info, data);
@@ -171,22 +178,35 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Stores a recording's pieces, encoded and written on other threads, and commits it with its metadata, or leaves
-     * none of it behind. Its index entry follows ({@link #indexLater}): a crash before that is committed loses nothing
-     * that reconciling cannot index again.
+     * Builds the profile's call tree and stores the recording's pieces, then commits it with its metadata, or leaves
+     * none of it behind. The pieces are written on other threads while this one builds the tree: the profile's model
+     * is encoded meanwhile and the tree appended once built (ap-cpualloc-38mb: writing the profile took some 220 ms
+     * after the tree's 350-450 ms). Its index entry follows ({@link #indexLater}): a crash before that is committed
+     * loses nothing that reconciling cannot index again.
      */
-    private void store(StagedUpload staged, RecordingInfo info, ProfileData data, UploadTimings timings) throws IOException {
+    private ProfileData store(StagedUpload staged, RecordingInfo info, Profile profile, UploadTimings timings)
+            throws IOException {
         String id = info.id();
+        CompletableFuture<ProfileData> built = new CompletableFuture<>();
         List<Future<?>> pieces = List.of(
                 writers.submit(() -> {
                     store.putOriginal(id, staged.file());
                     return null;
                 }),
                 writers.submit(() -> {
-                    store.putProfile(data);
+                    store.putProfile(id, profile, () -> await(built, "built"));
                     return null;
                 }));
         try {
+            ProfileData data;
+            try {
+                data = new ProfileData(id, profile);
+            } catch (RuntimeException | Error e) {
+                built.completeExceptionally(e);
+                throw e;
+            }
+            built.complete(data);
+            timings.step("prepare");
             for (Future<?> piece : pieces) {
                 await(piece, "stored");
             }
@@ -194,6 +214,7 @@ public final class RecordingLibrary implements Closeable {
             CrashPoint.reached("import");
             store.commit(info);
             timings.step("commit");
+            return data;
         } catch (IOException | RuntimeException | Error e) {
             try {
                 for (Future<?> piece : pieces) {
@@ -208,43 +229,51 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Makes a stored recording's index entry on the indexer's thread and makes it visible, unless the recording was
-     * deleted meanwhile. A failure is logged: the recording stays stored and whole, and is indexed on the next start.
+     * Makes a stored recording's index entry, on the indexer's thread where it is free or has none waiting, else on
+     * this one, and makes it visible, unless the recording was deleted meanwhile. A failure is logged: the recording
+     * stays stored and whole, and is indexed on the next start.
      */
     private void indexLater(RecordingInfo info, ProfileData data) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         unindexed.put(info.id(), done);
         try {
-            indexer.execute(() -> {
-                try {
-                    beforeIndexing.accept(info);
-                    RecordingIndex.Entry entry = index.entry(info, data);
-                    synchronized (lockFor(info.id())) {
-                        if (infos.get(info.id()) == info) {
-                            index.add(entry);
-                            CrashPoint.reached("commit");
-                            index.refresh();
-                            committer.changed();
-                        }
-                    }
-                } catch (IOException | RuntimeException | Error e) {
-                    LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
-                } finally {
-                    unindexed.remove(info.id(), done);
-                    done.complete(null);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closing: the next start indexes it
+            indexer.execute(() -> index(info, data, done, true));
+        } catch (RejectedExecutionException e) {
+            index(info, data, done, false); // one waits already (or the library is closing): this upload makes its own
+        }
+    }
+
+    /** afterFirstView: whether to wait for {@link #beforeIndexing} first (not on the upload's own thread). */
+    private void index(RecordingInfo info, ProfileData data, CompletableFuture<Void> done, boolean afterFirstView) {
+        try {
+            if (afterFirstView) {
+                beforeIndexing.accept(info);
+            }
+            index(info, data);
+        } catch (IOException | RuntimeException | Error e) {
+            LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
+        } finally {
             unindexed.remove(info.id(), done);
             done.complete(null);
+        }
+    }
+
+    private void index(RecordingInfo info, ProfileData data) throws IOException {
+        RecordingIndex.Entry entry = index.entry(info, data);
+        synchronized (lockFor(info.id())) {
+            if (infos.get(info.id()) == info) {
+                index.add(entry);
+                CrashPoint.reached("commit");
+                index.refresh();
+                committer.changed();
+            }
         }
     }
 
     /**
      * What a new recording's indexing waits for first, on the indexer's thread: the server's is the recording's first
      * view being prepared, which the uploader asks for next, so that making the entry does not take a core from it
-     * (measured: the first view came 190 ms after the answer with the two side by side, about 110 ms before).
+     * (ap-cpualloc-38mb at load 3: the first view 190 ms after the answer while the two ran at once, 91 ms so).
      */
     public void beforeIndexing(Consumer<RecordingInfo> waitFor) {
         beforeIndexing = waitFor;
@@ -258,11 +287,11 @@ public final class RecordingLibrary implements Closeable {
         long deadline = System.nanoTime() + INDEX_WAIT_MILLIS * 1_000_000L;
         for (CompletableFuture<Void> pending : List.copyOf(unindexed.values())) {
             try {
-                pending.get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                pending.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new java.io.InterruptedIOException("interrupted while new recordings were indexed");
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 return;
             }
         }
@@ -461,7 +490,7 @@ public final class RecordingLibrary implements Closeable {
         indexer.shutdown();
         try {
             // the entries of recordings acknowledged last go into the closing commit (else the next start indexes them)
-            indexer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+            indexer.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -66,6 +66,9 @@ class CrashPointsIT {
                         assertEquals(201, reply.status(), reply.body());
                         acknowledged.add(reply.json().get("id").asText());
                     }
+                    // the list waits for the entries of the uploads before: the indexer is idle, so the victim's
+                    // entry is made on its thread, after its answer (an upload makes its own when one waits already)
+                    assertEquals(200, http.get("/api/recordings").status());
                     Object[] victim = attempt(++n, random);
                     victims.put(idOf((byte[]) victim[0]), point);
                     int victimNumber = n;
@@ -83,6 +86,7 @@ class CrashPointsIT {
                         // an upload is answered once stored; its index entry is made after: the kill comes while that
                         // entry is added, not yet visible or committed, to a recording the uploader was told is there
                         upload.join(ServerProcess.STUCK_SECONDS * 1000L);
+                        assertTrue(outcome.get() instanceof Http.Reply, "the upload before its indexing was answered: " + outcome.get());
                         Http.Reply reply = (Http.Reply) outcome.get();
                         assertEquals(201, reply.status(), reply.body());
                         acknowledged.add(idOf((byte[]) victim[0]));
