@@ -54,12 +54,10 @@ final class DefaultViewWarmer {
 
     /** Queues the default view of a recording just stored; returns at once. */
     void warm(RecordingInfo info) {
-        Kind kind = defaultKind(info);
-        if (kind == null) {
+        FlameResponseCache.Key key = keyOf(info);
+        if (key == null) {
             return;
         }
-        FlameResponseCache.Key key = new FlameResponseCache.Key(info.id(), new FlameGraphQuery(kind), "binary",
-                info.updatedMillis());
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (pending.putIfAbsent(key, done) != null) {
             return;
@@ -84,6 +82,21 @@ final class DefaultViewWarmer {
             pending.remove(key);
             done.complete(null);
         }
+    }
+
+    /** If the default view of a recording is being prepared, waits until it is. */
+    void awaitWarmed(RecordingInfo info) {
+        FlameResponseCache.Key key = keyOf(info);
+        if (key != null) {
+            awaitPrepared(key);
+        }
+    }
+
+    /** The key of a recording's default view, or null where it has no samples to show. */
+    private static FlameResponseCache.Key keyOf(RecordingInfo info) {
+        Kind kind = defaultKind(info);
+        return kind == null ? null
+                : new FlameResponseCache.Key(info.id(), new FlameGraphQuery(kind), "binary", info.updatedMillis());
     }
 
     /** If the view of key is being prepared, waits until it is (in the cache, or failed and left to the caller). */

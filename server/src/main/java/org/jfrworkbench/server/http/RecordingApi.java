@@ -94,6 +94,8 @@ final class RecordingApi {
     RecordingApi(RecordingLibrary library, WorkGate gate) {
         this.library = library;
         this.gate = gate;
+        // a new recording's index entry waits for its first view, which its uploader asks for next
+        library.beforeIndexing(warmer::awaitWarmed);
         buildsEarly("/api/diff", this::diffView);
         buildsEarly("/api/recordings/{id}/flame", this::flameView);
     }

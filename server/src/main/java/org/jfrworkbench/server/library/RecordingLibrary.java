@@ -8,12 +8,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.importer.Importer;
@@ -27,16 +33,22 @@ import org.jfrworkbench.server.index.SearchResult;
 import org.jfrworkbench.server.store.BlobStore;
 import org.jfrworkbench.server.store.LocalDiskBlobStore;
 import org.jfrworkbench.server.store.RecordingStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The recordings' lifecycle in one place. An upload is staged (hashed as it arrives), imported, its pieces stored
- * with the metadata last ({@link RecordingStore}), then indexed and made visible to searches; only then is it
- * acknowledged. The store is the truth and the index is derived from it: the index is committed shortly after, and
+ * with the metadata last ({@link RecordingStore}), and then acknowledged; its index entry is made right after, on a
+ * thread of its own, and until it is visible the list and the searches wait for it, so that what was acknowledged is
+ * found as before. The store is the truth and the index is derived from it: the index is committed shortly after, and
  * on open the two are reconciled ({@link Reconciliation}), so a crash at any moment leaves each recording whole or
  * absent, and a lost or damaged index is rebuilt. Deletes go the same way, store first. Loaded profiles are cached.
  */
 public final class RecordingLibrary implements Closeable {
     static final int ID_LENGTH = 16;
+    private static final Logger LOG = LoggerFactory.getLogger(RecordingLibrary.class);
+    /** How long the list and the searches wait for new recordings' index entries (one takes well under a second). */
+    private static final long INDEX_WAIT_MILLIS = 30_000;
 
     private final Staging staging;
     private final BlobStore blobs;
@@ -50,8 +62,20 @@ public final class RecordingLibrary implements Closeable {
     private final ProfileCache cache = new ProfileCache(Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4));
     /** Writes and deletes of one recording never interleave; different recordings go in parallel. */
     private final Object[] locks = new Object[64];
-    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's prepares its index documents. */
+    /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's thread waits. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
+    /**
+     * Makes a new recording's index entry after its upload is answered, one recording at a time in upload order: its
+     * documents (the methods' statistics, tokenized) were the longest step before the answer, longer than writing the
+     * pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them. One
+     * waits at most: while uploads come faster than that, each makes its own entry before its answer, as all did
+     * before, so the entries never fall behind by more than two recordings, nor hold more profiles than those.
+     */
+    private final ThreadPoolExecutor indexer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1), daemon("recording-indexer"), new ThreadPoolExecutor.AbortPolicy());
+    /** Recordings acknowledged whose index entry is not visible yet, by id: the list and the searches wait for them. */
+    private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
+    private volatile Consumer<RecordingInfo> beforeIndexing = info -> { };
     private final IndexCommitter committer;
     /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
@@ -100,6 +124,7 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
+        indexer.allowCoreThreadTimeOut(true);
         this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
@@ -135,15 +160,15 @@ public final class RecordingLibrary implements Closeable {
             String display = name == null || name.isBlank() ? "recording-" + id : name;
             RecordingInfo info = RecordingInfo.of(id, staged.sha256(), display, profile, labels, staged.size(),
                     System.currentTimeMillis());
-            ProfileData data = new ProfileData(id, profile);
             synchronized (lockFor(id)) {
                 known = infos.get(id);
                 if (known != null) {
                     return new Imported(known, false, timings);
                 }
-                store(staged, info, data, timings);
+                ProfileData data = store(staged, info, profile, timings);
                 infos.put(id, info);
                 cache.put(id, data);
+                indexLater(info, data);
                 data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
@@ -153,25 +178,34 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Stores a recording's pieces, commits it with its metadata and indexes it, or leaves none of it behind. The
-     * pieces are encoded and written on another thread while this one builds the index documents; the index is made
-     * visible at once and committed shortly after (see {@link IndexCommitter}): a crash before that loses nothing that
-     * reconciling cannot index again.
+     * Builds the profile's call tree and stores the recording's pieces, then commits it with its metadata, or leaves
+     * none of it behind. The pieces are written on other threads while this one builds the tree: the profile's model
+     * is encoded meanwhile and the tree appended once built (ap-cpualloc-38mb: writing the profile took some 220 ms
+     * after the tree's 350-450 ms). Its index entry follows ({@link #indexLater}): a crash before that is committed
+     * loses nothing that reconciling cannot index again.
      */
-    private void store(StagedUpload staged, RecordingInfo info, ProfileData data, UploadTimings timings) throws IOException {
+    private ProfileData store(StagedUpload staged, RecordingInfo info, Profile profile, UploadTimings timings)
+            throws IOException {
         String id = info.id();
+        CompletableFuture<ProfileData> built = new CompletableFuture<>();
         List<Future<?>> pieces = List.of(
                 writers.submit(() -> {
                     store.putOriginal(id, staged.file());
                     return null;
                 }),
                 writers.submit(() -> {
-                    store.putProfile(data);
+                    store.putProfile(id, profile, () -> await(built, "built"));
                     return null;
                 }));
-        boolean committed = false;
         try {
-            RecordingIndex.Entry entry = index.entry(info, data);
+            ProfileData data;
+            try {
+                data = new ProfileData(id, profile);
+            } catch (RuntimeException | Error e) {
+                built.completeExceptionally(e);
+                throw e;
+            }
+            built.complete(data);
             timings.step("prepare");
             for (Future<?> piece : pieces) {
                 await(piece, "stored");
@@ -179,27 +213,87 @@ public final class RecordingLibrary implements Closeable {
             timings.step("store");
             CrashPoint.reached("import");
             store.commit(info);
-            committed = true;
             timings.step("commit");
-            index.add(entry);
-            CrashPoint.reached("commit");
-            index.refresh();
-            committer.changed();
-            timings.step("index");
+            return data;
         } catch (IOException | RuntimeException | Error e) {
             try {
                 for (Future<?> piece : pieces) {
                     awaitQuietly(piece);
                 }
                 store.delete(id);
-                if (committed) {
-                    index.delete(id);
-                    index.refresh();
-                }
             } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Makes a stored recording's index entry, on the indexer's thread where it is free or has none waiting, else on
+     * this one, and makes it visible, unless the recording was deleted meanwhile. A failure is logged: the recording
+     * stays stored and whole, and is indexed on the next start.
+     */
+    private void indexLater(RecordingInfo info, ProfileData data) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        unindexed.put(info.id(), done);
+        try {
+            indexer.execute(() -> index(info, data, done, true));
+        } catch (RejectedExecutionException e) {
+            index(info, data, done, false); // one waits already (or the library is closing): this upload makes its own
+        }
+    }
+
+    /** afterFirstView: whether to wait for {@link #beforeIndexing} first (not on the upload's own thread). */
+    private void index(RecordingInfo info, ProfileData data, CompletableFuture<Void> done, boolean afterFirstView) {
+        try {
+            if (afterFirstView) {
+                beforeIndexing.accept(info);
+            }
+            index(info, data);
+        } catch (IOException | RuntimeException | Error e) {
+            LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
+        } finally {
+            unindexed.remove(info.id(), done);
+            done.complete(null);
+        }
+    }
+
+    private void index(RecordingInfo info, ProfileData data) throws IOException {
+        RecordingIndex.Entry entry = index.entry(info, data);
+        synchronized (lockFor(info.id())) {
+            if (infos.get(info.id()) == info) {
+                index.add(entry);
+                CrashPoint.reached("commit");
+                index.refresh();
+                committer.changed();
+            }
+        }
+    }
+
+    /**
+     * What a new recording's indexing waits for first, on the indexer's thread: the server's is the recording's first
+     * view being prepared, which the uploader asks for next, so that making the entry does not take a core from it
+     * (ap-cpualloc-38mb at load 3: the first view 190 ms after the answer while the two ran at once, 91 ms so).
+     */
+    public void beforeIndexing(Consumer<RecordingInfo> waitFor) {
+        beforeIndexing = waitFor;
+    }
+
+    /**
+     * Waits until every recording acknowledged so far can be found (their entries are made right after their answers),
+     * at most {@link #INDEX_WAIT_MILLIS}; past that it answers from the index as it is.
+     */
+    private void awaitIndexed() throws IOException {
+        long deadline = System.nanoTime() + INDEX_WAIT_MILLIS * 1_000_000L;
+        for (CompletableFuture<Void> pending : List.copyOf(unindexed.values())) {
+            try {
+                pending.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while new recordings were indexed");
+            } catch (ExecutionException | TimeoutException e) {
+                return;
+            }
         }
     }
 
@@ -358,11 +452,13 @@ public final class RecordingLibrary implements Closeable {
 
     /** A page of recordings matching q (Lucene syntax; blank = all), newest upload first, with facet counts. */
     public RecordingIndex.RecordingPage list(String q, int offset, int limit) throws IOException {
+        awaitIndexed();
         return index.list(q, offset, limit);
     }
 
     /** Methods matching q across recordings, largest total share first. */
     public SearchResult searchMethods(String q, String kind, int limit) throws IOException {
+        awaitIndexed();
         return index.searchMethods(q, kind, limit, this::findInfo);
     }
 
@@ -391,6 +487,13 @@ public final class RecordingLibrary implements Closeable {
     @Override
     public void close() throws IOException {
         writers.shutdown();
+        indexer.shutdown();
+        try {
+            // the entries of recordings acknowledged last go into the closing commit (else the next start indexes them)
+            indexer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             committer.close();
             index.close();

@@ -73,11 +73,22 @@ public final class ProfileCodec {
     }
 
     public static void write(Profile p, OutputStream os) throws IOException {
-        write(p, null, os);
+        write(p, (ProfileData) null, os);
     }
 
     /** data: the profile's tree to keep with it, or null for none. */
     public static void write(Profile p, ProfileData data, OutputStream os) throws IOException {
+        write(p, () -> data, os);
+    }
+
+    /** Gives the profile's call tree to keep with it (or null for none), waiting for it where it is being built. */
+    @FunctionalInterface
+    public interface TreeSource {
+        ProfileData get() throws IOException;
+    }
+
+    /** As {@link #write(Profile, ProfileData, OutputStream)}, the tree asked of tree only once the profile is written. */
+    public static void write(Profile p, TreeSource tree, OutputStream os) throws IOException {
         BigEndianOutput out = new BigEndianOutput(os);
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
@@ -194,6 +205,7 @@ public final class ProfileCodec {
         for (String w : p.warnings()) {
             out.writeUTF(clip(w));
         }
+        ProfileData data = tree.get();
         out.writeBoolean(data != null);
         if (data != null) {
             CallTreeCodec.write(data, out);

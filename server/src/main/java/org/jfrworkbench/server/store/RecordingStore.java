@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfrworkbench.analysis.ProfileData;
+import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 
 /**
@@ -69,7 +70,15 @@ public final class RecordingStore {
 
     /** Stores the profile with its call tree, built once at import (see CallTreeCodec). */
     public void putProfile(ProfileData data) throws IOException {
-        blobs.put(key(data.id(), PROFILE), out -> ProfileCodec.write(data.profile(), data, out));
+        putProfile(data.id(), data.profile(), () -> data);
+    }
+
+    /**
+     * Stores a profile whose call tree may still be being built: the profile is encoded meanwhile and its tree, once
+     * tree gives it, appended; a failure there fails the put, which leaves nothing.
+     */
+    public void putProfile(String id, Profile profile, ProfileCodec.TreeSource tree) throws IOException {
+        blobs.put(key(id, PROFILE), out -> ProfileCodec.write(profile, tree, out));
     }
 
     /** Writes the metadata, which makes the recording whole: call it once the other pieces are durable. */
