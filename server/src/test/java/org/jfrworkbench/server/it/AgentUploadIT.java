@@ -208,7 +208,13 @@ class AgentUploadIT {
             size += Files.size(p);
         }
         long newest = Files.size(left.get(left.size() - 1));
-        assertTrue(size <= bound + newest, "spool holds " + size + " bytes in " + left.size() + " chunks");
+        // each chunk's name and size and the agent's log: a spool over its bound says which chunk stayed and why
+        StringBuilder files = new StringBuilder();
+        for (Path p : left) {
+            files.append(' ').append(p.getFileName()).append('=').append(Files.size(p));
+        }
+        assertTrue(size <= bound + newest, "spool holds " + size + " bytes in " + left.size() + " chunks:" + files
+                + "\n" + Files.readString(log));
         assertTrue(out.contains("dropped") && out.contains("oldest chunk"), out);
     }
 
