@@ -61,11 +61,10 @@ final class InvertedTree {
      */
     private final int[] mixed;
     /**
-     * Where the weighing splits the part in two halves that do not write each other's nodes ({@link Halves}): a node
-     * of some level, the nodes of that level before it and their descendants one half, the rest of the level and
-     * theirs the other; 0 where the part has no such split.
+     * The two halves the weighing may split the part in, which do not write each other's nodes, made once with the part
+     * (every weighing in halves takes the same); null where the part has no such split ({@link #split}).
      */
-    private final int split;
+    private final Halves halves;
 
     private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
@@ -74,16 +73,17 @@ final class InvertedTree {
         this.entryStride = mixed.length > 0 ? 3 : 2;
         this.rootSlots = rootSlots;
         this.mixed = mixed;
-        this.split = split(node, parent);
+        int split = split(node, parent);
+        this.halves = split > 0 ? new Halves(this, split) : null;
     }
 
     int size() {
         return parent.length;
     }
 
-    /** The node where the weighing splits the part in halves, 0 for none ({@link #split}). */
-    int split() {
-        return split;
+    /** Whether the weighing can split the part in halves ({@link #split}). */
+    boolean hasHalves() {
+        return halves != null;
     }
 
     int name(int at) {
@@ -164,9 +164,9 @@ final class InvertedTree {
      */
     Weights weigh(Selection.Slots slots, Parallel parallel) {
         // a part of a few nodes is weighed in less than the hand-over to a helper takes, unless a test says always
-        Halves halves = split > 0 && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
-                ? new Halves(this) : null;
-        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots, halves) : weighWeights(slots, halves);
+        Halves h = halves != null && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
+                ? halves : null;
+        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots, h) : weighWeights(slots, h);
     }
 
     /** Nodes of a part from which the weighing goes in two halves at once where a processor is spare. */
@@ -395,7 +395,7 @@ final class InvertedTree {
     }
 
     /**
-     * The part's nodes in two halves that write no node of each other's ({@link #split}): on the split's level and
+     * The part's nodes in two halves that write no node of each other's, at a {@link #split}: on the split's level and
      * on each one below it, its first node (start) and the first node of the second half (mid). A node's children
      * lie after one another in the order of their parents, so on every level the descendants of the split level's
      * nodes before the split come first, then the others', and a node below the split's level has its parent in its
@@ -407,10 +407,10 @@ final class InvertedTree {
         final int[] start;
         final int[] mid;
 
-        Halves(InvertedTree t) {
+        Halves(InvertedTree t, int split) {
             int n = t.parent.length;
             int level = 0;
-            while (t.children(level) <= t.split) {
+            while (t.children(level) <= split) {
                 level = t.children(level);
             }
             int levels = 0;
@@ -419,7 +419,7 @@ final class InvertedTree {
             }
             start = new int[levels + 1];
             mid = new int[levels];
-            for (int j = 0, s = level, m = t.split; j < levels; j++, s = t.children(s), m = t.children(m)) {
+            for (int j = 0, s = level, m = split; j < levels; j++, s = t.children(s), m = t.children(m)) {
                 start[j] = s;
                 mid[j] = m;
             }
@@ -452,8 +452,9 @@ final class InvertedTree {
     }
 
     /**
-     * The {@link #split}: on the level where it leaves the least to one thread (the larger half's nodes below it, and
-     * the nodes of its level and above, summed once both halves are done), the node that halves the nodes below.
+     * Where the weighing splits the part in two halves ({@link Halves}), 0 for none: on the level where it leaves the
+     * least to one thread (the larger half's nodes below it, and the nodes of its level and above, summed once both
+     * halves are done), the node that halves the nodes below.
      */
     private static int split(int[] node, int[] parent) {
         int n = parent.length;

@@ -134,7 +134,7 @@ class FlameGraphQueryTest {
      * (weights, samples, first origins), the buckets and the whole selection's the same.
      */
     static void assertSameWeights(ProfileData d, InvertedTree part, Selection selection) {
-        assertTrue(part.split() > 0, "a part with two halves: the case this is for");
+        assertTrue(part.hasHalves(), "a part with two halves: the case this is for");
         Selection.Slots slots = selection.slots(d, d.tree(), Parallel.NEVER);
         InvertedTree.Weights one = part.weigh(slots, Parallel.NEVER);
         InvertedTree.Weights halves = part.weigh(slots, Parallel.ALWAYS);
