@@ -538,7 +538,8 @@ final class InvertedTree {
      * mixed types and 4 per such node.
      */
     long footprint() {
-        return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length;
+        return 144 + 16L * parent.length + 4L * entries.length + 4L * rootSlots.length + 4L * mixed.length
+                + (halves == null ? 0 : 48 + 8L * halves.mid.length);
     }
 
     /**
