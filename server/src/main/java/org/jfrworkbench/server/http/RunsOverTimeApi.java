@@ -42,11 +42,13 @@ final class RunsOverTimeApi {
     static final long MAX_HELD_BYTES = Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     private final RecordingLibrary library;
-    private final RecordingApi api;
+    private final Profiles profiles;
+    private final ViewBuilds views;
 
-    RunsOverTimeApi(RecordingLibrary library, RecordingApi api) {
+    RunsOverTimeApi(RecordingLibrary library, Profiles profiles, ViewBuilds views) {
         this.library = library;
-        this.api = api;
+        this.profiles = profiles;
+        this.views = views;
     }
 
     /** The runs of a query in start order, and how many matching runs were left out. */
@@ -96,7 +98,7 @@ final class RunsOverTimeApi {
         int n = (int) ((hi - lo + bucketMillis - 1) / bucketMillis);
         Map<String, long[]> totals = new LinkedHashMap<>();
         List<Map<String, Object>> lanes = new ArrayList<>();
-        try (ClientWatch.Client client = api.watch(ctx)) {
+        try (ClientWatch.Client client = views.watch(ctx)) {
             count(client, runs, only, lo, hi, bucketMillis, n, totals, lanes);
         } catch (IOException | RuntimeException e) {
             throw e;
@@ -121,7 +123,7 @@ final class RunsOverTimeApi {
             Map<String, Object> lane = describe(info);
             Map<String, Object> kinds = new LinkedHashMap<>();
             if (info.startMillis() < hi && endMillis(info) > lo) { // else: outside the axis, not loaded
-                ProfileData data = api.profile(info.id());
+                ProfileData data = profiles.load(info.id());
                 // a pass over the run's samples, which a client that hangs up stops (loading is admitted on its own)
                 Map<String, long[]> counted = QueryLimits.run(client::gone, Long.MAX_VALUE,
                         () -> RunTimeline.counts(data.profile(), only, lo, bucketMillis, n));
@@ -169,7 +171,7 @@ final class RunsOverTimeApi {
                     shape.states(), shape.source(), shape.countSamples());
             ProfileData data;
             try {
-                data = api.profile(info.id());
+                data = profiles.load(info.id());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -217,7 +219,7 @@ final class RunsOverTimeApi {
     private static long treeBytes(List<RunSelection> runs) {
         long sum = 0;
         for (RunSelection r : runs) {
-            sum += RecordingApi.treeBytes(r.data());
+            sum += ViewBuilds.treeBytes(r.data());
         }
         return sum;
     }
@@ -248,7 +250,7 @@ final class RunsOverTimeApi {
         // the runs are loaded on a cache miss only, when the view's memory is estimated: each load is admitted on its
         // own, before the view's reservation, never inside it
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of()));
-        api.send(ctx, key, () -> {
+        views.send(ctx, key, () -> {
             parts.set(0, load(infos, shape, range[0], range[1], new long[1]));
             return treeBytes(parts.get(0));
         }, () -> query.run(parts.get(0)), result -> {
@@ -267,11 +269,11 @@ final class RunsOverTimeApi {
     }
 
     void diff(Context ctx) throws IOException {
-        api.sendView(ctx, this::diffView);
+        views.sendView(ctx, this::diffView);
     }
 
     /** A diff of runs as its parameters name it (the runs found, each side's range); its runs are loaded on a cache miss. */
-    RecordingApi.View diffView(QueryParams.Query ctx) throws IOException {
+    ViewBuilds.View diffView(QueryParams.Query ctx) throws IOException {
         boolean binary = QueryParams.binaryFormat(ctx);
         Selection shape = shape(ctx);
         long[] base = range(ctx, "baseFrom", "baseTo");
@@ -288,7 +290,7 @@ final class RunsOverTimeApi {
                 new DiffView(versions(a), versions(b), base[0], base[1], target[0], target[1], query), binary ? "binary" : "json", 0, 0);
         // loaded on a cache miss only, as for the merged flame graph
         List<List<RunSelection>> parts = new ArrayList<>(List.of(List.of(), List.of()));
-        return new RecordingApi.View(key, () -> {
+        return new ViewBuilds.View(key, () -> {
             long[] held = new long[1];
             parts.set(0, load(a, shape, base[0], base[1], held));
             parts.set(1, load(b, shape, target[0], target[1], held));

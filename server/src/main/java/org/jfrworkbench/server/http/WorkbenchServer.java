@@ -29,13 +29,18 @@ public final class WorkbenchServer {
 
     /** Creates (does not start) the app with the given guards and limits. */
     public static Javalin create(ServerOptions options, RecordingLibrary library) {
-        RecordingApi api = new RecordingApi(library, WorkGate.forHeap(Runtime.getRuntime().maxMemory()));
+        WorkGate gate = WorkGate.forHeap(Runtime.getRuntime().maxMemory());
+        Profiles profiles = new Profiles(library, gate);
+        ViewBuilds views = new ViewBuilds(library, gate);
+        FlameApi flame = new FlameApi(library, profiles, views);
+        HeapApi heap = new HeapApi(library, profiles, views);
+        RecordingApi api = new RecordingApi(library, gate, profiles, views, flame::warm);
         HttpGuards guards = new HttpGuards(options);
         // the page names its code under a path of this process's own (IndexPage), answered as immutable: a page opened
         // again takes every module from the browser's cache instead of asking for each again (a round trip each)
         String assets = "/assets/" + Long.toString(System.currentTimeMillis(), 36);
         // a link's flame graph or diff starts building as its page is served, not once the browser has read the page's head
-        IndexPage page = new IndexPage(assets, api::startEarly);
+        IndexPage page = new IndexPage(assets, views::startEarly);
         long maxUpload = library.maxUpload();
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -89,21 +94,21 @@ public final class WorkbenchServer {
         app.post("/api/recordings", api::upload);
         app.get("/api/recordings/{id}", api::get);
         app.delete("/api/recordings/{id}", api::delete);
-        app.get("/api/recordings/{id}/flame", api::flame);
-        app.get("/api/recordings/{id}/collapsed", api::collapsed);
+        app.get("/api/recordings/{id}/flame", flame::flame);
+        app.get("/api/recordings/{id}/collapsed", flame::collapsed);
         app.get("/api/recordings/{id}/original", api::original);
-        app.get("/api/recordings/{id}/heap", api::heap);
-        app.get("/api/recordings/{id}/live", api::live);
-        app.get("/api/recordings/{id}/heap/growth", api::heapGrowth);
-        app.get("/api/heap/diff", api::heapDiff);
-        app.get("/api/recordings/{id}/sandwich", api::sandwich);
-        app.get("/api/recordings/{id}/frame-states", api::frameStates);
-        app.get("/api/recordings/{id}/threads", new ThreadsApi(api::profile)::threads);
-        app.get("/api/diff", api::diff);
-        app.get("/api/diff/collapsed", api::diffCollapsed);
+        app.get("/api/recordings/{id}/heap", heap::heap);
+        app.get("/api/recordings/{id}/live", heap::live);
+        app.get("/api/recordings/{id}/heap/growth", heap::heapGrowth);
+        app.get("/api/heap/diff", heap::heapDiff);
+        app.get("/api/recordings/{id}/sandwich", flame::sandwich);
+        app.get("/api/recordings/{id}/frame-states", flame::frameStates);
+        app.get("/api/recordings/{id}/threads", new ThreadsApi(profiles::load)::threads);
+        app.get("/api/diff", flame::diff);
+        app.get("/api/diff/collapsed", flame::diffCollapsed);
         app.get("/api/search", api::search);
-        RunsOverTimeApi runs = new RunsOverTimeApi(library, api);
-        api.buildsEarly("/api/merged/diff", runs::diffView);
+        RunsOverTimeApi runs = new RunsOverTimeApi(library, profiles, views);
+        views.buildsEarly("/api/merged/diff", runs::diffView);
         app.get("/api/timeline", runs::timeline);
         app.get("/api/merged/flame", runs::flame);
         app.get("/api/merged/diff", runs::diff);

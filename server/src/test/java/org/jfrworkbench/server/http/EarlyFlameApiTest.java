@@ -30,7 +30,7 @@ class EarlyFlameApiTest extends WithTwoFixtures {
 
     @AfterEach
     void noWatch() {
-        RecordingApi.buildStarted = k -> { };
+        ViewBuilds.buildStarted = k -> { };
     }
 
     private static HttpResponse<byte[]> fetch(String path) throws Exception {
@@ -79,7 +79,7 @@ class EarlyFlameApiTest extends WithTwoFixtures {
         String url = flamePreload(link);
         assertEquals(200, fetch(url).statusCode());
         AtomicInteger builds = new AtomicInteger();
-        RecordingApi.buildStarted = key -> builds.incrementAndGet();
+        ViewBuilds.buildStarted = key -> builds.incrementAndGet();
         assertEquals(url, flamePreload(link));
         HttpResponse<byte[]> again = fetch(url);
         assertEquals(200, again.statusCode());
@@ -113,7 +113,7 @@ class EarlyFlameApiTest extends WithTwoFixtures {
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<FlameResponseCache.Key> held = new AtomicReference<>();
         // the first build to start (the first page's early one) waits until released
-        RecordingApi.buildStarted = key -> {
+        ViewBuilds.buildStarted = key -> {
             if (held.compareAndSet(null, key)) {
                 started.countDown();
                 try {

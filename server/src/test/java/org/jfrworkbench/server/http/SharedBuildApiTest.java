@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class SharedBuildApiTest extends WithTwoFixtures {
     @AfterEach
     void noHold() {
-        RecordingApi.buildStarted = k -> { };
+        ViewBuilds.buildStarted = k -> { };
     }
 
     private static CompletableFuture<HttpResponse<byte[]>> fetch(String path) {
@@ -42,7 +42,7 @@ class SharedBuildApiTest extends WithTwoFixtures {
             AtomicInteger builds = new AtomicInteger();
             CompletableFuture<HttpResponse<byte[]>> second;
             CompletableFuture<HttpResponse<byte[]>> third;
-            RecordingApi.buildStarted = key -> {
+            ViewBuilds.buildStarted = key -> {
                 // only this path's view: the flame graph's JSON form, or the diff of a and b (not, say, the default
                 // view the server prepares after an upload, binary and of one recording)
                 boolean diff = path.startsWith("/api/diff");
@@ -64,7 +64,7 @@ class SharedBuildApiTest extends WithTwoFixtures {
                 second = fetch(path);
                 third = fetch(path);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (RecordingApi.waitingForAnothersBuild() < 2) {
+                while (ViewBuilds.waitingForAnothersBuild() < 2) {
                     assertTrue(System.nanoTime() < deadline, path + ": the other two requests wait for the first's build"
                             + " (builds started: " + builds.get() + ")");
                     Thread.sleep(5);
