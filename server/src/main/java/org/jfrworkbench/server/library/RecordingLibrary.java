@@ -8,17 +8,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.jfrworkbench.analysis.ProfileData;
@@ -33,8 +28,6 @@ import org.jfrworkbench.server.index.SearchResult;
 import org.jfrworkbench.server.store.BlobStore;
 import org.jfrworkbench.server.store.LocalDiskBlobStore;
 import org.jfrworkbench.server.store.RecordingStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The recordings' lifecycle in one place. An upload is staged (hashed as it arrives), imported, its pieces stored
@@ -46,9 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecordingLibrary implements Closeable {
     static final int ID_LENGTH = 16;
-    private static final Logger LOG = LoggerFactory.getLogger(RecordingLibrary.class);
-    /** How long the list and the searches wait for new recordings' index entries (one takes well under a second). */
-    private static final long INDEX_WAIT_MILLIS = 30_000;
 
     private final Staging staging;
     private final BlobStore blobs;
@@ -64,18 +54,8 @@ public final class RecordingLibrary implements Closeable {
     private final Object[] locks = new Object[64];
     /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's thread waits. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
-    /**
-     * Makes a new recording's index entry after its upload is answered, one recording at a time in upload order: its
-     * documents (the methods' statistics, tokenized) were the longest step before the answer, longer than writing the
-     * pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them. One
-     * waits at most: while uploads come faster than that, each makes its own entry before its answer, as all did
-     * before, so the entries never fall behind by more than two recordings, nor hold more profiles than those.
-     */
-    private final ThreadPoolExecutor indexer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(1), daemon("recording-indexer"), new ThreadPoolExecutor.AbortPolicy());
-    /** Recordings acknowledged whose index entry is not visible yet, by id: the list and the searches wait for them. */
-    private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
-    private volatile Consumer<RecordingInfo> beforeIndexing = info -> { };
+    /** New recordings' index entries, made after their answers. */
+    private final NewEntries newEntries = new NewEntries(this::index);
     private final IndexCommitter committer;
     /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
@@ -124,7 +104,6 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
-        indexer.allowCoreThreadTimeOut(true);
         this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
@@ -168,7 +147,7 @@ public final class RecordingLibrary implements Closeable {
                 ProfileData data = store(staged, info, profile, timings);
                 infos.put(id, info);
                 cache.put(id, data);
-                indexLater(info, data);
+                newEntries.add(info, data);
                 data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
@@ -181,7 +160,7 @@ public final class RecordingLibrary implements Closeable {
      * Builds the profile's call tree and stores the recording's pieces, then commits it with its metadata, or leaves
      * none of it behind. The pieces are written on other threads while this one builds the tree: the profile's model
      * is encoded meanwhile and the tree appended once built (ap-cpualloc-38mb: writing the profile took some 220 ms
-     * after the tree's 350-450 ms). Its index entry follows ({@link #indexLater}): a crash before that is committed
+     * after the tree's 350-450 ms). Its index entry follows ({@link NewEntries}): a crash before that is committed
      * loses nothing that reconciling cannot index again.
      */
     private ProfileData store(StagedUpload staged, RecordingInfo info, Profile profile, UploadTimings timings)
@@ -228,36 +207,7 @@ public final class RecordingLibrary implements Closeable {
         }
     }
 
-    /**
-     * Makes a stored recording's index entry, on the indexer's thread where it is free or has none waiting, else on
-     * this one, and makes it visible, unless the recording was deleted meanwhile. A failure is logged: the recording
-     * stays stored and whole, and is indexed on the next start.
-     */
-    private void indexLater(RecordingInfo info, ProfileData data) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        unindexed.put(info.id(), done);
-        try {
-            indexer.execute(() -> index(info, data, done, true));
-        } catch (RejectedExecutionException e) {
-            index(info, data, done, false); // one waits already (or the library is closing): this upload makes its own
-        }
-    }
-
-    /** afterFirstView: whether to wait for {@link #beforeIndexing} first (not on the upload's own thread). */
-    private void index(RecordingInfo info, ProfileData data, CompletableFuture<Void> done, boolean afterFirstView) {
-        try {
-            if (afterFirstView) {
-                beforeIndexing.accept(info);
-            }
-            index(info, data);
-        } catch (IOException | RuntimeException | Error e) {
-            LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
-        } finally {
-            unindexed.remove(info.id(), done);
-            done.complete(null);
-        }
-    }
-
+    /** Adds a stored recording's entry to the index and makes it visible, unless it was deleted meanwhile. */
     private void index(RecordingInfo info, ProfileData data) throws IOException {
         RecordingIndex.Entry entry = index.entry(info, data);
         synchronized (lockFor(info.id())) {
@@ -276,25 +226,7 @@ public final class RecordingLibrary implements Closeable {
      * (ap-cpualloc-38mb at load 3: the first view 190 ms after the answer while the two ran at once, 91 ms so).
      */
     public void beforeIndexing(Consumer<RecordingInfo> waitFor) {
-        beforeIndexing = waitFor;
-    }
-
-    /**
-     * Waits until every recording acknowledged so far can be found (their entries are made right after their answers),
-     * at most {@link #INDEX_WAIT_MILLIS}; past that it answers from the index as it is.
-     */
-    private void awaitIndexed() throws IOException {
-        long deadline = System.nanoTime() + INDEX_WAIT_MILLIS * 1_000_000L;
-        for (CompletableFuture<Void> pending : List.copyOf(unindexed.values())) {
-            try {
-                pending.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while new recordings were indexed");
-            } catch (ExecutionException | TimeoutException e) {
-                return;
-            }
-        }
+        newEntries.beforeIndexing(waitFor);
     }
 
     /** A part of a run as its uploader names it: run key, part number (null: no part, only last), last, time origin. */
@@ -452,13 +384,13 @@ public final class RecordingLibrary implements Closeable {
 
     /** A page of recordings matching q (Lucene syntax; blank = all), newest upload first, with facet counts. */
     public RecordingIndex.RecordingPage list(String q, int offset, int limit) throws IOException {
-        awaitIndexed();
+        newEntries.awaitVisible();
         return index.list(q, offset, limit);
     }
 
     /** Methods matching q across recordings, largest total share first. */
     public SearchResult searchMethods(String q, String kind, int limit) throws IOException {
-        awaitIndexed();
+        newEntries.awaitVisible();
         return index.searchMethods(q, kind, limit, this::findInfo);
     }
 
@@ -471,7 +403,8 @@ public final class RecordingLibrary implements Closeable {
         return staging.dir();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    /** Daemon threads of one name: the library's work never keeps the JVM alive. */
+    static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -487,13 +420,8 @@ public final class RecordingLibrary implements Closeable {
     @Override
     public void close() throws IOException {
         writers.shutdown();
-        indexer.shutdown();
-        try {
-            // the entries of recordings acknowledged last go into the closing commit (else the next start indexes them)
-            indexer.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // the entries of recordings acknowledged last go into the closing commit (else the next start indexes them)
+        newEntries.close();
         try {
             committer.close();
             index.close();
