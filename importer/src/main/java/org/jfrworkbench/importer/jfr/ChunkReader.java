@@ -90,7 +90,7 @@ final class ChunkReader {
         }
         if (!sameKeys) {
             history.clear(types.size());
-            pools = new ConstantPools(types, builder.stackTraces());
+            pools = new ConstantPools(types, builder.stackTraces(), builder.lastPools());
             boolean keep = bytes != null && next.nextHasSameMetadata();
             pools.track(keep ? history : null, bytes, false);
             values.strings(null);
@@ -100,6 +100,7 @@ final class ChunkReader {
         if (bytes != null) {
             builder.keepPools(pools);
         }
+        builder.lastPools(pools);
         counts = new EventCounts(types);
     }
 
