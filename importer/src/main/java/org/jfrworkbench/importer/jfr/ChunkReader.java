@@ -61,7 +61,7 @@ final class ChunkReader {
      * Phase 1: metadata and constant pools. Throws without touching the profile. The pool entries are kept for
      * comparison only when the next chunk's metadata equals this one's: otherwise that next chunk starts over anyway.
      * known: the metadata of the chunk before, when its event has this chunk's bytes (else null): its types are
-     * this chunk's, where reading the JDK's metadata again made a thousand types and their fields per chunk.
+     * this chunk's, where reading the JDK's metadata again (thousands of elements) made its types anew per chunk.
      */
     void readPools(Lookahead next, Metadata known) throws InvalidRecordingException {
         long metadataOffset = header.metadataOffset();
