@@ -28,6 +28,8 @@ final class ChunkReader {
     /** Whether the key caches of earlier chunks still hold for this chunk (see {@link PoolHistory}). */
     private boolean sameKeys;
     private ChunkTypes types;
+    /** The length of the metadata bytes read, once {@link #types} are known. */
+    private int metadataLength;
     private ConstantPools pools;
     private EventMapper mapper;
     private EventCounts counts;
@@ -43,22 +45,37 @@ final class ChunkReader {
         this.nanosPerTick = 1e9 / header.ticksPerSecond();
     }
 
-    /** Tells whether the chunk after this one starts with the same metadata bytes (so may repeat its constants). */
+    /**
+     * A chunk's metadata as read: its types, the length of the bytes the reader took from the event's start, and whether
+     * the chunk's integers are compressed (which the types' fields record).
+     */
+    record Metadata(ChunkTypes types, int length, boolean compressed) {
+    }
+
+    /** Tells whether the chunk after this one has the same metadata event (so may repeat its constants). */
     interface Lookahead {
-        boolean nextHasSameMetadata(byte[] chunk, int metadataStart, int metadataEnd);
+        boolean nextHasSameMetadata();
     }
 
     /**
      * Phase 1: metadata and constant pools. Throws without touching the profile. The pool entries are kept for
      * comparison only when the next chunk's metadata equals this one's: otherwise that next chunk starts over anyway.
+     * known: the metadata of the chunk before, when its event has this chunk's bytes (else null): its types are
+     * this chunk's, where reading the JDK's metadata again (thousands of elements) made its types anew per chunk.
      */
-    void readPools(Lookahead next) throws InvalidRecordingException {
+    void readPools(Lookahead next, Metadata known) throws InvalidRecordingException {
         long metadataOffset = header.metadataOffset();
         if (metadataOffset < ChunkHeader.SIZE || metadataOffset >= in.limit()) {
             throw new InvalidRecordingException(in.fileOffset(24), "metadata offset " + metadataOffset + " outside the chunk");
         }
         in.pos = (int) metadataOffset;
-        types = MetadataReader.read(in);
+        if (known != null && known.compressed() == header.compressedIntegers()) {
+            types = known.types();
+            in.pos += known.length();
+        } else {
+            types = MetadataReader.read(in);
+        }
+        metadataLength = in.pos - (int) metadataOffset;
         sameKeys = false;
         PoolHistory history = builder.poolHistory();
         ConstantPools previous = builder.takePools();
@@ -73,8 +90,8 @@ final class ChunkReader {
         }
         if (!sameKeys) {
             history.clear(types.size());
-            pools = new ConstantPools(types, builder.stackTraces());
-            boolean keep = bytes != null && next.nextHasSameMetadata(bytes, (int) metadataOffset, in.pos);
+            pools = new ConstantPools(types, builder.stackTraces(), builder.lastPools());
+            boolean keep = bytes != null && next.nextHasSameMetadata();
             pools.track(keep ? history : null, bytes, false);
             values.strings(null);
             pools.read(in, values, header.constantPoolOffset());
@@ -83,7 +100,13 @@ final class ChunkReader {
         if (bytes != null) {
             builder.keepPools(pools);
         }
+        builder.lastPools(pools);
         counts = new EventCounts(types);
+    }
+
+    /** The metadata this chunk was read with, for a next chunk with the same event; null when it could not be read. */
+    Metadata metadata() {
+        return types == null ? null : new Metadata(types, metadataLength, header.compressedIntegers());
     }
 
     /** Phase 2: the events. On corrupt data the events read so far stay and the exception says where it stopped. */

@@ -37,10 +37,18 @@ final class ConstantPools implements JfrInput.StringPool {
     private boolean continuing;
     /** Set when, continuing, an entry's bytes differ from the stored entry of the same type and key. */
     private boolean contradicted;
+    /**
+     * The pools of the chunk before, no longer used: their key maps, rows and value lists are emptied and taken for
+     * the pools of the same type here, where each chunk made its own and grew them by copies (the JDK's method keys,
+     * above the maps' direct arrays, doubled their tables in every chunk). Null once this chunk's pools are read.
+     */
+    private ConstantPools spent;
 
+    /** The pools of a chunk; spent: the pools of the chunk before, whose arrays these take (null: none). */
     @SuppressWarnings("unchecked")
-    ConstantPools(ChunkTypes types, StackTraces reusable) {
+    ConstantPools(ChunkTypes types, StackTraces reusable, ConstantPools spent) {
         this.types = types;
+        this.spent = spent;
         this.stackTraces = reusable;
         reusable.reset();
         this.keys = new LongIntMap[types.size()];
@@ -99,6 +107,7 @@ final class ConstantPools implements JfrInput.StringPool {
                 return false;
             }
             if (delta == 0) {
+                spent = null;
                 return true;
             }
             offset += delta;
@@ -170,8 +179,8 @@ final class ConstantPools implements JfrInput.StringPool {
     private void put(JfrType t, long key, Object value) {
         int ti = t.index;
         if (keys[ti] == null) {
-            keys[ti] = new LongIntMap();
-            values[ti] = new ArrayList<>();
+            keys[ti] = newKeys(t);
+            values[ti] = newValues(t);
         }
         keys[ti].put(key, values[ti].size());
         values[ti].add(value);
@@ -195,8 +204,8 @@ final class ConstantPools implements JfrInput.StringPool {
         int ti = t.index;
         int fields = Math.max(t.fields.length, 1);
         if (keys[ti] == null) {
-            keys[ti] = new LongIntMap();
-            rows[ti] = new long[fields * 64];
+            keys[ti] = newKeys(t);
+            rows[ti] = newRows(t, fields * 64);
         }
         long need = ((long) rowCount[ti] + n) * fields;
         if (need > rows[ti].length) {
@@ -211,8 +220,8 @@ final class ConstantPools implements JfrInput.StringPool {
         JfrField[] fields = t.fields;
         int n = fields.length;
         if (keys[ti] == null) {
-            keys[ti] = new LongIntMap();
-            rows[ti] = new long[Math.max(n, 1) * 64];
+            keys[ti] = newKeys(t);
+            rows[ti] = newRows(t, Math.max(n, 1) * 64);
         }
         int row = rowCount[ti];
         long[] r = rows[ti];
@@ -225,6 +234,53 @@ final class ConstantPools implements JfrInput.StringPool {
         }
         keys[ti].put(key, row);
         rowCount[ti] = row + 1;
+    }
+
+    /** The index of t's type among the spent pools' types, or -1 (no spent pools, or no such type there). */
+    private int spentIndex(JfrType t) {
+        if (spent == null) {
+            return -1;
+        }
+        if (spent.types == types) {
+            return t.index;
+        }
+        JfrType s = spent.types.byName(t.name);
+        return s == null ? -1 : s.index;
+    }
+
+    /** An empty key map for t's pool: the spent pools' one of its type, emptied, or a new one. */
+    private LongIntMap newKeys(JfrType t) {
+        int j = spentIndex(t);
+        LongIntMap k = j < 0 ? null : spent.keys[j];
+        if (k == null) {
+            return new LongIntMap();
+        }
+        spent.keys[j] = null;
+        k.clear();
+        return k;
+    }
+
+    /** Rows for t's pool of at least length longs: the spent pools' rows of its type when long enough, or new ones. */
+    private long[] newRows(JfrType t, int length) {
+        int j = spentIndex(t);
+        long[] r = j < 0 ? null : spent.rows[j];
+        if (r == null || r.length < length) {
+            return new long[length];
+        }
+        spent.rows[j] = null;
+        return r;
+    }
+
+    /** An empty value list for t's pool: the spent pools' one of its type, emptied, or a new one. */
+    private List<Object> newValues(JfrType t) {
+        int j = spentIndex(t);
+        List<Object> v = j < 0 ? null : spent.values[j];
+        if (v == null) {
+            return new ArrayList<>();
+        }
+        spent.values[j] = null;
+        v.clear();
+        return v;
     }
 
     /** The number of rows of t's pool (0 for a type not kept in rows). */

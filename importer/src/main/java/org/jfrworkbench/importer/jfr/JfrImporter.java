@@ -33,6 +33,7 @@ public final class JfrImporter {
         int usable = 0;
         byte[] heapCopy = new byte[0];
         ByteBuffer previousMetadata = null;
+        ChunkReader.Metadata previousTypes = null;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long fileSize = channel.size();
             long offset = 0;
@@ -74,8 +75,9 @@ public final class JfrImporter {
                 // file: the copy, an array the collector places on its own, started a concurrent cycle of its own in a
                 // small heap
                 ByteBuffer metadata = metadataEvent(chunk, header);
-                boolean comparable = metadata != null
-                        && (metadata.equals(previousMetadata) || nextHasSameMetadata(channel, next, metadata));
+                NextMetadata nextMetadata = new NextMetadata(channel, next, metadata);
+                boolean sameAsPrevious = metadata != null && metadata.equals(previousMetadata);
+                boolean comparable = sameAsPrevious || metadata != null && nextMetadata.nextHasSameMetadata();
                 previousMetadata = metadata;
                 byte[] bytes = null;
                 if (header.size() <= HEAP_CHUNK_LIMIT && comparable) {
@@ -89,8 +91,7 @@ public final class JfrImporter {
                 ChunkReader reader = new ChunkReader(chunk, bytes, offset, header, builder);
                 boolean poolsRead = false;
                 try {
-                    reader.readPools((b, start, end) -> nextHasSameMetadata(channel, next, ByteBuffer.wrap(b, start,
-                            end - start)));
+                    reader.readPools(nextMetadata, sameAsPrevious ? previousTypes : null);
                     poolsRead = true;
                     usable++;
                     reader.readEvents();
@@ -105,6 +106,7 @@ public final class JfrImporter {
                             + (poolsRead ? "); the rest of its events were dropped" : "); the chunk was dropped"));
                     firstFailure = firstFailure == null ? wrapped : firstFailure;
                 }
+                previousTypes = reader.metadata();
                 offset += header.size();
             }
         }
@@ -151,6 +153,33 @@ public final class JfrImporter {
             return !meta.hasRemaining() && meta.flip().equals(metadata);
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * Whether the chunk after one has the same metadata event as it, read from the file at the first question only: the
+     * choice of a heap copy asks it, and so does the chunk's reader, which keeps the pools' bytes for the next chunk
+     * only then.
+     */
+    private static final class NextMetadata implements ChunkReader.Lookahead {
+        private final FileChannel channel;
+        private final long next;
+        private final ByteBuffer metadata;
+        /** 1: the same, 0: not, -1: not read yet. */
+        private int same = -1;
+
+        NextMetadata(FileChannel channel, long next, ByteBuffer metadata) {
+            this.channel = channel;
+            this.next = next;
+            this.metadata = metadata;
+        }
+
+        @Override
+        public boolean nextHasSameMetadata() {
+            if (same < 0) {
+                same = metadata != null && JfrImporter.nextHasSameMetadata(channel, next, metadata) ? 1 : 0;
+            }
+            return same == 1;
         }
     }
 

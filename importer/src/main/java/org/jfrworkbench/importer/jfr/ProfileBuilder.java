@@ -69,6 +69,17 @@ final class ProfileBuilder {
         pools = p;
     }
 
+    /** The pools of the last chunk whose pools were read, continued or not: a chunk read afresh reuses their arrays. */
+    private ConstantPools lastPools;
+
+    ConstantPools lastPools() {
+        return lastPools;
+    }
+
+    void lastPools(ConstantPools p) {
+        lastPools = p;
+    }
+
     ProfileBuilder(Profile profile) {
         this.profile = profile;
         this.resolver = new ChunkResolver(profile);
