@@ -82,20 +82,19 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         TreeWeights wb = sb.w();
         // frames compare by stable name: a lambda of two runs of the same code is one frame, not -100 % and +100 %
         MergedNames merged = MergedNames.of(wa.tree().names(), wb.tree().names());
-        // the merged tree and the method rows read the sides but not each other: at once where a core is spare
+        // the merged tree and the method rows read the sides but not each other: at once where a core is spare, the
+        // tree's walk split too, so that the helper, once the rows are done, takes part of it
         Parallel.Both<DiffTree, DiffChanges.Rows> parts = parallel.both(
-                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold(), Math.max(sa.size(), sb.size())),
+                () -> DiffTree.merge(wa, wb, merged, sa.threshold(), sb.threshold(), Math.max(sa.size(), sb.size()),
+                        parallel),
                 () -> DiffChanges.of(sa.sets(), sb.sets(), merged, mode, baseSeconds, targetSeconds));
         DiffTree tree = parts.first();
         DiffChanges.Rows rows = parts.second();
         int[] significance = DiffChanges.nodeSignificance(tree, mode, wa.samples(), wb.samples(), baseSeconds,
                 targetSeconds, wa.totalWeight(), wb.totalWeight());
         int n = tree.size;
-        DiffResult.Nodes nodes = new DiffResult.Nodes(java.util.Arrays.copyOf(tree.name, n),
-                java.util.Arrays.copyOf(tree.parent, n), java.util.Arrays.copyOf(tree.type, n), tree.counts(),
-                java.util.Arrays.copyOf(tree.base, n), java.util.Arrays.copyOf(tree.target, n),
-                java.util.Arrays.copyOf(tree.baseSelf, n), java.util.Arrays.copyOf(tree.targetSelf, n), significance);
-        tree.release();
+        DiffResult.Nodes nodes = new DiffResult.Nodes(tree.name, tree.parent, tree.type, tree.counts(), tree.base,
+                tree.target, tree.baseSelf, tree.targetSelf, significance);
         DiffResult.Test test = new DiffResult.Test(mode.test(), "Bonferroni", rows.tests(), n, DiffChanges.ALPHA);
         return new DiffResult(base.kind().id(), target.kind().id(), base.unit(), mode.id(), wa.totalWeight(),
                 wb.totalWeight(), wa.samples(), wb.samples(), baseSeconds, targetSeconds, tree.names, nodes,

@@ -12,10 +12,20 @@ import java.util.List;
  * visited; a pair of child groups is kept when either side's weighs at least that side's threshold
  * ({@link Cut}), and what is left out under a node becomes its last child, "[other]". Each side's
  * nodes are read in tree order wherever children's names keep their order as stable names ({@link CallTree#unordered}),
- * so that the walk reads memory forward, as a flame graph's layout does.
+ * so that the walk reads memory forward, as a flame graph's layout does. Where a processor is spare, the walk is
+ * split ({@link DiffItems}): the caller walks the heavy nodes, each light kept node's subtree becomes an item, and the
+ * items are walked by the caller and a helper at once, each into its own columns, joined in pre-order after.
  */
 final class DiffTree {
+    /**
+     * A kept node at most this fraction of each side's whole weight is walked as an item of its own, apart from the
+     * heavy nodes above it: small enough that the items balance between two threads, large enough that the heavy
+     * walk, which no helper shares, stays a small part.
+     */
+    private static final int SPLIT = 32;
+
     final List<String> names = new ArrayList<>();
+    /** The rows: while walking, this walker's (a name is its merged id, -1 the root's, -2 "[other]"); then the answer's. */
     int size;
     int[] name;
     int[] parent;
@@ -26,14 +36,21 @@ final class DiffTree {
     long[] targetSelf;
     int[] baseSamples;
     int[] targetSamples;
-    private int otherName = -1;
 
     private final TreeWeights a;
     private final TreeWeights b;
     private final MergedNames merged;
     private final int[] aName;
     private final int[] bName;
-    private final int[] remap;
+    private final long[] aUnordered;
+    private final long[] bUnordered;
+    private final long baseThreshold;
+    private final long targetThreshold;
+    private final int cap;
+    /** The answer's name of "[other]", once it has one. */
+    private int otherName = -1;
+    /** While the heavy nodes are walked: where the light ones go; null in an item's walk and where not split. */
+    private DiffItems items;
     /** Members of all groups: call-tree nodes of one side; a group is a range. */
     private int[] members = new int[1024];
     private int used;
@@ -60,10 +77,56 @@ final class DiffTree {
     private int[] groups = new int[64];
     private int groupsUsed;
 
-    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged, int expected) {
+    private DiffTree(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold,
+                     int expected) {
+        this.a = a;
+        this.b = b;
+        this.merged = merged;
+        this.aName = merged.baseIds();
+        this.bName = merged.targetIds();
+        this.aUnordered = a.tree().unordered();
+        this.bUnordered = b.tree().unordered();
+        this.baseThreshold = baseThreshold;
+        this.targetThreshold = targetThreshold;
         // the columns made at the size the answer is expected to reach, not doubled up to it: a power of two from
         // 1,024, the lengths that growing columns pass through, so that the arrays come back from the pool
-        int cap = Math.max(1024, Integer.highestOneBit(Math.max(1, expected - 1)) << 1);
+        this.cap = Math.max(1024, Integer.highestOneBit(Math.max(1, expected - 1)) << 1);
+        columns();
+    }
+
+    /**
+     * A second walker of the same merge, for the items a helper walks (columns of the pool's), or the answer's columns
+     * (exact: exact, empty, at that size).
+     */
+    private DiffTree(DiffTree of, int exact) {
+        this.a = of.a;
+        this.b = of.b;
+        this.merged = of.merged;
+        this.aName = of.aName;
+        this.bName = of.bName;
+        this.aUnordered = of.aUnordered;
+        this.bUnordered = of.bUnordered;
+        this.baseThreshold = of.baseThreshold;
+        this.targetThreshold = of.targetThreshold;
+        if (exact < 0) {
+            this.cap = of.cap;
+            columns();
+        } else {
+            this.cap = exact;
+            name = new int[exact];
+            parent = new int[exact];
+            type = new String[exact];
+            base = new long[exact];
+            target = new long[exact];
+            baseSelf = new long[exact];
+            targetSelf = new long[exact];
+            baseSamples = new int[exact];
+            targetSamples = new int[exact];
+            names.add("all");
+        }
+    }
+
+    private void columns() {
         name = QueryArrays.intsToWrite(cap);
         parent = QueryArrays.intsToWrite(cap);
         type = new String[cap];
@@ -73,33 +136,39 @@ final class DiffTree {
         targetSelf = QueryArrays.longsToWrite(cap);
         baseSamples = QueryArrays.intsToWrite(cap);
         targetSamples = QueryArrays.intsToWrite(cap);
-        this.a = a;
-        this.b = b;
-        this.merged = merged;
-        this.aName = merged.baseIds();
-        this.bName = merged.targetIds();
-        this.remap = new int[merged.size()];
-        Arrays.fill(remap, -1);
-        names.add("all");
     }
 
-    /** expected: the nodes the answer is expected to have (each side's cut answer has about as many). */
+    /**
+     * expected: the nodes the answer is expected to have (each side's cut answer has about as many); parallel: whether
+     * the walk is split, its items walked at once by the caller and a helper.
+     */
     static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold,
-                          int expected) {
-        DiffTree out = new DiffTree(a, b, merged, expected);
-        out.run(baseThreshold, targetThreshold);
+                          int expected, Parallel parallel) {
+        DiffTree out = new DiffTree(a, b, merged, baseThreshold, targetThreshold, expected);
+        DiffItems items = parallel.offers() ? new DiffItems(a.totalWeight() / SPLIT, b.totalWeight() / SPLIT) : null;
+        out.items = items;
+        out.members[0] = 0;
+        out.members[1] = 0;
+        out.used = 2;
+        out.open(out.add(0, 1, 1, 1, -1), 0, 1, 1, 1);
+        out.walk();
+        out.items = null;
+        int heavy = out.size;
+        DiffTree helper = null;
+        if (items != null && items.count > 0) {
+            items.walked();
+            // whichever thread is free takes the next item; the helper's walker made only if one is left for it
+            helper = Parallel.both(() -> out.walk(items), () -> items.left() ? new DiffTree(out, -1).walk(items) : null,
+                    true).second();
+        }
+        out.join(heavy, items, helper);
         return out;
     }
 
-    private void run(long baseThreshold, long targetThreshold) {
-        long[] aUnordered = a.tree().unordered();
-        long[] bUnordered = b.tree().unordered();
+    /** The open nodes' children, until none is open. */
+    private void walk() {
         CallTree ta = a.tree();
         CallTree tb = b.tree();
-        members[0] = 0;
-        members[1] = 0;
-        used = 2;
-        open(add(0, 1, 1, 1, -1), 0, 1, 1, 1, aUnordered, bUnordered);
         while (open > 0) {
             int f = open - 1;
             int childAFrom;
@@ -159,9 +228,15 @@ final class DiffTree {
                 bTotal += b.total(members[m]);
             }
             boolean kept = (childALength > 0 && aTotal >= baseThreshold) || (childBLength > 0 && bTotal >= targetThreshold);
-            if (kept) {
+            if (kept && items != null && items.light(aTotal, bTotal)) {
+                items.add(size, this.node[f], members, childAFrom, childALength, childBFrom, childBLength, aTotal,
+                        bTotal);
+                if (listEnd[f] < 0) {
+                    used = childAFrom;
+                }
+            } else if (kept) {
                 int node = add(childAFrom, childALength, childBFrom, childBLength, this.node[f]);
-                open(node, childAFrom, childALength, childBFrom, childBLength, aUnordered, bUnordered);
+                open(node, childAFrom, childALength, childBFrom, childBLength);
             } else {
                 baseLeft[f] += aTotal;
                 targetLeft[f] += bTotal;
@@ -182,7 +257,7 @@ final class DiffTree {
      * order changes once their numbers are taken out) all its selected children are sorted by merged name and
      * grouped first.
      */
-    private void open(int node, int aFrom, int aLength, int bFrom, int bLength, long[] aUnordered, long[] bUnordered) {
+    private void open(int node, int aFrom, int aLength, int bFrom, int bLength) {
         if (open == this.node.length) {
             int cap = open * 2;
             this.node = Arrays.copyOf(this.node, cap);
@@ -316,15 +391,10 @@ final class DiffTree {
         int first = aLength > 0 ? members[aFrom] : members[bFrom];
         CallTree t = aLength > 0 ? a.tree() : b.tree();
         if (first == 0) {
-            name[i] = 0;
+            name[i] = -1;
             type[i] = "";
         } else {
-            int id = aLength > 0 ? aName[t.name(first)] : bName[t.name(first)];
-            if (remap[id] < 0) {
-                remap[id] = names.size();
-                names.add(merged.names()[id]);
-            }
-            name[i] = remap[id];
+            name[i] = aLength > 0 ? aName[t.name(first)] : bName[t.name(first)];
             type[i] = t.typeName(first);
         }
         parent[i] = parentIndex;
@@ -354,11 +424,7 @@ final class DiffTree {
     private void addOther(int parentIndex, long baseLeft, long targetLeft, int baseLeftSamples, int targetLeftSamples) {
         growColumns();
         int i = size++;
-        if (otherName < 0) {
-            otherName = names.size();
-            names.add(BoundedTree.OTHER);
-        }
-        name[i] = otherName;
+        name[i] = -2;
         parent[i] = parentIndex;
         type[i] = "";
         base[i] = baseLeft;
@@ -385,16 +451,114 @@ final class DiffTree {
         }
     }
 
-    /** Once the answer has its copies of the columns: they and the members go back to {@link QueryArrays}. */
-    void release() {
-        for (int[] a : new int[][] {name, parent, baseSamples, targetSamples, members}) {
-            QueryArrays.give(a);
+    /**
+     * Walks the items the next free thread takes (as {@link DiffItems#next} hands them out), each into this walker's
+     * columns: each group's merged node as the child of its heavy node, then its subtree.
+     */
+    private DiffTree walk(DiffItems items) {
+        for (int k; (k = items.next.getAndIncrement()) < items.count; ) {
+            int start = size;
+            for (int g = items.from[k]; g < items.to[k]; ) {
+                int aLength = items.members[g];
+                int bLength = items.members[g + 1];
+                grow(aLength + bLength);
+                System.arraycopy(items.members, g + 2, members, 0, aLength + bLength);
+                used = aLength + bLength;
+                g += 2 + aLength + bLength;
+                open(add(0, aLength, aLength, bLength, -2 - items.parent[k]), 0, aLength, aLength, bLength);
+                walk();
+            }
+            items.walker[k] = this;
+            items.start[k] = start;
+            items.end[k] = size;
         }
-        for (long[] a : new long[][] {base, target, baseSelf, targetSelf}) {
-            QueryArrays.give(a);
+        return this;
+    }
+
+    /**
+     * The answer's columns at their exact size, in pre-order: the first heavy rows of this walker, each item's rows
+     * spliced in where it was met (a row's parent renumbered), and names numbered as they first occur. The walkers'
+     * columns go back to {@link QueryArrays}.
+     */
+    private void join(int heavy, DiffItems items, DiffTree helper) {
+        int count = items == null ? 0 : items.count;
+        int total = heavy;
+        for (int k = 0; k < count; k++) {
+            total += items.end[k] - items.start[k];
         }
-        name = parent = baseSamples = targetSamples = members = null;
-        base = target = baseSelf = targetSelf = null;
+        DiffTree out = new DiffTree(this, total);
+        int[] remap = new int[merged.size()];
+        Arrays.fill(remap, -1);
+        int[] heavyAt = new int[heavy];
+        int k = 0;
+        for (int h = 0; h <= heavy; h++) {
+            for (; k < count && items.position[k] == h; k++) {
+                DiffTree w = items.walker[k];
+                int first = out.size;
+                for (int j = items.start[k]; j < items.end[k]; j++) {
+                    int p = w.parent[j];
+                    out.copy(w, j, p <= -2 ? heavyAt[-2 - p] : p - items.start[k] + first, remap);
+                }
+            }
+            if (h < heavy) {
+                heavyAt[h] = out.size;
+                out.copy(this, h, parent[h] < 0 ? -1 : heavyAt[parent[h]], remap);
+            }
+        }
+        give();
+        if (helper != null) {
+            helper.give();
+        }
+        names.addAll(out.names);
+        size = out.size;
+        name = out.name;
+        parent = out.parent;
+        type = out.type;
+        base = out.base;
+        target = out.target;
+        baseSelf = out.baseSelf;
+        targetSelf = out.targetSelf;
+        baseSamples = out.baseSamples;
+        targetSamples = out.targetSamples;
+    }
+
+    /** Appends row j of a walker, its parent given, its name numbered where it first occurs. */
+    private void copy(DiffTree w, int j, int parentIndex, int[] remap) {
+        int i = size++;
+        int id = w.name[j];
+        if (id == -1) {
+            name[i] = 0;
+        } else if (id == -2) {
+            if (otherName < 0) {
+                otherName = names.size();
+                names.add(BoundedTree.OTHER);
+            }
+            name[i] = otherName;
+        } else {
+            if (remap[id] < 0) {
+                remap[id] = names.size();
+                names.add(w.merged.names()[id]);
+            }
+            name[i] = remap[id];
+        }
+        parent[i] = parentIndex;
+        type[i] = w.type[j];
+        base[i] = w.base[j];
+        target[i] = w.target[j];
+        baseSelf[i] = w.baseSelf[j];
+        targetSelf[i] = w.targetSelf[j];
+        baseSamples[i] = w.baseSamples[j];
+        targetSamples[i] = w.targetSamples[j];
+    }
+
+    /** A walker's columns and members back to {@link QueryArrays}. */
+    private void give() {
+        for (int[] x : new int[][] {name, parent, baseSamples, targetSamples, members}) {
+            QueryArrays.give(x);
+        }
+        for (long[] x : new long[][] {base, target, baseSelf, targetSelf}) {
+            QueryArrays.give(x);
+        }
     }
 
     /** Subtree sizes, from the parents (children follow their parent in pre-order). */

@@ -175,6 +175,38 @@ class DiffQueryTest {
     }
 
     @Test
+    void aMergedTreeWalkedInPartsByTwoThreadsIsTheOneWalksTree() {
+        // wide and deep: hundreds of light subtrees under a few heavy paths, so that the split walk has items for the
+        // helper to take, and generated names that group siblings, walked sorted rather than in tree order
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        Random r = new Random(11);
+        for (int i = 0; i < 6_000; i++) {
+            for (HandMade side : new HandMade[] {a, b}) {
+                StringBuilder stack = new StringBuilder("m.Main.run;m.Loop.step" + r.nextInt(3));
+                for (int f = 0, depth = 1 + r.nextInt(8); f < depth; f++) {
+                    stack.append(f % 4 == 3 ? ";m.App$$Lambda$" + r.nextInt(90) + ".0x0000000800c22a28.run"
+                            : ";m.C" + r.nextInt(f < 2 ? 40 : 6) + ".m" + r.nextInt(3));
+                }
+                side.sample(Kind.CPU, i, "main", side == a ? 1 : 1 + r.nextInt(3), stack.toString());
+            }
+        }
+        ProfileData da = a.data();
+        ProfileData db = b.data();
+        for (int maxNodes : new int[] {1 << 20, 2000}) {
+            DiffQuery q = new DiffQuery(Selection.millis(Kind.CPU, 0L, 5_000L, null, false),
+                    Selection.millis(Kind.CPU, 500L, 6_000L, null, false), FrameNaming.DEFAULT, DiffMode.RELATIVE,
+                    maxNodes);
+            DiffResult inTurn = q.run(da, db, Parallel.NEVER);
+            assertTrue(inTurn.nodes().name().length > 500, "a tree of many subtrees: " + inTurn.nodes().name().length);
+            // which thread walks which part differs from run to run; the answer must not
+            for (int run = 0; run < 20; run++) {
+                assertSameDiff(inTurn, q.run(da, db, Parallel.ALWAYS));
+            }
+        }
+    }
+
+    @Test
     void mergedTreesMatchEachSidesSamplesOverRandomRecordingsRangesAndBounds() {
         String[] frames = {"m.A.a", "m.B.b", "m.C.c", "m.D.d", "m.App$$Lambda$75.0x0000000800c22a28.run",
                 "m.App$$Lambda$76.0x0000000800c22b00.run", "m.App$$Lambda$81.0x0000000800c9f000.run"};

@@ -21,7 +21,7 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
 
 /**
  * Two builds' analysis timed in turn in one JVM on the same recordings and the same random ranges, as ServerBenchmark
- * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn), flame graphs of a range (and of a range on
+ * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn unless -Dbench.parallel says), flame graphs of a range (and of a range on
  * one to eight threads), searches (its
  * patterns: the generated inputs' fixed ones, a recorded input's own class names) and inverted graphs
  * ({@code FlameGraphQuery}).
@@ -37,7 +37,8 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,threads,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
  *   -Dbench.vsFirst=true (the other build reads the recordings first)
  *   -Dbench.parallel=always|never (a flame graph's halves by that rule, not where a processor is spare, in a build
- *   whose FlameGraphQuery has run(ProfileData, Parallel); a build without it answers as the server does)
+ *   whose FlameGraphQuery has run(ProfileData, Parallel); a build without it answers as the server does; a diff's
+ *   halves by that rule, where they otherwise go in turn)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
  *   -Dbench.profileFile=FILE)
@@ -359,9 +360,10 @@ public final class QueriesSideBySide {
                     cls("org.jfrworkbench.analysis.FlameGraphQuery").getField("DEFAULT_MAX_NODES").getInt(null));
             Method run = q.getDeclaredMethod("run", a.getClass(), b.getClass(), parallel);
             run.setAccessible(true);
-            var never = parallel.getDeclaredField("NEVER");
-            never.setAccessible(true);
-            return run.invoke(query, a, b, never.get(null));
+            // its halves in turn unless -Dbench.parallel says otherwise
+            var rule = parallel.getDeclaredField(PARALLEL == null ? "NEVER" : PARALLEL.toUpperCase(Locale.ROOT));
+            rule.setAccessible(true);
+            return run.invoke(query, a, b, rule.get(null));
         }
 
         /**
