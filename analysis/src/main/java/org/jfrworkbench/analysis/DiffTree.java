@@ -486,6 +486,8 @@ final class DiffTree {
         for (int k = 0; k < count; k++) {
             total += items.end[k] - items.start[k];
         }
+        // each walker checked its own size as it grew: the answer made of them all is checked as a whole
+        QueryLimits.nodes(total);
         DiffTree out = new DiffTree(this, total);
         int[] remap = new int[merged.size()];
         Arrays.fill(remap, -1);
