@@ -134,11 +134,10 @@ final class InvertedTree {
         return CallTree.TYPE_NAMES[mixed[at + 2 + 2 * lo]];
     }
 
-    /** The selection's weights per node of the part ({@link InvertedWeighing#weigh}), in halves as parallel says. */
+    /** The selection's weights per node ({@link InvertedWeighing#weigh}), in halves as parallel says. */
     InvertedWeighing.Weights weigh(Selection.Slots slots, Parallel parallel) {
         return weighing.weigh(slots, parallel);
     }
-
 
     /**
      * Heap bytes: 16 per node, 8 per sample slot (12 where nodes of mixed types are), 8 per run of one type in a node of

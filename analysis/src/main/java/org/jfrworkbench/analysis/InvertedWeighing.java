@@ -14,11 +14,11 @@ final class InvertedWeighing {
     private final int[] parent;
     /**
      * Per sample slot of the tree (but those of its root) two ints, the slot and the node its weight goes to, ordered
-     * by that node; where the part has nodes of mixed types ({@link InvertedTree#hasMixedTypes}), a third: the slot's origin (the
-     * call-tree node with samples of its own), whose least per node a query keeps. A query adds its slots' sums
-     * straight to their nodes, with no array the size of the call tree, and in the nodes' order: in the slots' own
-     * order each add was a cache miss at random in the part's weights (javac: 8 of a graph's 44 ms). The origin read
-     * from the tree's {@link CallTree#slotNode} instead was one more miss at random per slot.
+     * by that node; where the part has nodes of mixed types ({@link InvertedTree#hasMixedTypes}), a third: the slot's
+     * origin (the call-tree node with samples of its own), whose least per node a query keeps. A query adds its
+     * slots' sums straight to their nodes, with no array the size of the call tree, and in the nodes' order: in the
+     * slots' own order each add was a cache miss at random in the part's weights (javac: 8 of a graph's 44 ms). The
+     * origin read from the tree's {@link CallTree#slotNode} instead was one more miss at random per slot.
      */
     private final int[] entries;
     /** Ints per entry: 2, or 3 with the origin. */
