@@ -37,10 +37,10 @@ final class BoundedTree {
     private long[] keys = new long[64];
     /**
      * The tree's inverted part and its weights, where the inverted graph starts from them, else null; and the floor
-     * below which its nodes are left out unpushed ({@link InvertedTree.Weights#floor}).
+     * below which its nodes are left out unpushed ({@link InvertedWeighing.Weights#floor}).
      */
     private InvertedTree inv;
-    private InvertedTree.Weights invWeights;
+    private InvertedWeighing.Weights invWeights;
     private int floor;
     /** What {@link InvertedTree#touch} read: kept, so that its reads are made. */
     private int touched;
@@ -62,7 +62,7 @@ final class BoundedTree {
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
      * groups of two or more members read from that part (a member there is an inverted node, stored as its
      * complement) instead of grouped by name per query. Its weights are the selection's slots' sums added straight to
-     * the part's nodes ({@link InvertedTree#weigh}), in two halves at once as parallel says.
+     * the part's nodes ({@link InvertedWeighing#weigh}), in two halves at once as parallel says.
      */
     static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes, Parallel parallel) {
         BoundedTree b = new BoundedTree(slots.tree(), null, true, maxNodes);
@@ -87,7 +87,7 @@ final class BoundedTree {
      * they would go once the graph stopped); returns its self weight (the paths ending there).
      */
     private long expandInverted(int emitted, int at) {
-        InvertedTree.Weights iw = invWeights;
+        InvertedWeighing.Weights iw = invWeights;
         long self = iw.total(at);
         for (int c = inv.children(at), end = inv.children(at + 1); c < end; c++) {
             int count = iw.samples(c);

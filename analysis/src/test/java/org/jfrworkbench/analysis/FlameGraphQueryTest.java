@@ -136,8 +136,8 @@ class FlameGraphQueryTest {
     static void assertSameWeights(ProfileData d, InvertedTree part, Selection selection) {
         assertTrue(part.hasHalves(), "a part with two halves: the case this is for");
         Selection.Slots slots = selection.slots(d, d.tree(), Parallel.NEVER);
-        InvertedTree.Weights one = part.weigh(slots, Parallel.NEVER);
-        InvertedTree.Weights halves = part.weigh(slots, Parallel.ALWAYS);
+        InvertedWeighing.Weights one = part.weigh(slots, Parallel.NEVER);
+        InvertedWeighing.Weights halves = part.weigh(slots, Parallel.ALWAYS);
         String what = selection + ", in halves and in one";
         assertEquals(one.unit(), halves.unit(), what);
         assertEquals(one.stride(), halves.stride(), what);
@@ -468,7 +468,7 @@ class FlameGraphQueryTest {
                     assertSameGraph(inverted(d, s, maxNodes, false), inverted(d, s, maxNodes, true),
                             kind + " " + s + ", maxNodes=" + maxNodes);
                     Selection.Slots slots = s.slots(d, tree);
-                    InvertedTree.Weights weights = part.weigh(slots, Parallel.NEVER);
+                    InvertedWeighing.Weights weights = part.weigh(slots, Parallel.NEVER);
                     int floor = weights.floor(maxNodes);
                     if (floor > 0) {
                         int atOrAbove = 0;
