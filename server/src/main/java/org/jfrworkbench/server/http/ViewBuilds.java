@@ -64,14 +64,15 @@ final class ViewBuilds {
     }
 
     /**
-     * Builds a view no request waits for yet (a new recording's default view) and caches it with its gzip form, unless
-     * it is cached already.
+     * Builds a view no request waits for yet (a new recording's default view, a page's early view) and caches it with
+     * its gzip form; null when it was cached already or its recording was deleted meanwhile.
      */
-    void buildAhead(View v) throws IOException {
-        if (flames.get(v.key()) == null) {
-            build(v.key(), v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
-            droppedIfDeleted(v.key());
+    Built buildAhead(View v) throws IOException {
+        if (flames.get(v.key()) != null) {
+            return null;
         }
+        Built built = build(v.key(), v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
+        return droppedIfDeleted(v.key()) ? null : built;
     }
 
     /**
@@ -159,7 +160,7 @@ final class ViewBuilds {
     }
 
     /** An encoded view and what its build took, as Server-Timing entries. */
-    private record Built(FlameResponseCache.Entry entry, String timing) {
+    record Built(FlameResponseCache.Entry entry, String timing) {
     }
 
     /**
@@ -318,12 +319,8 @@ final class ViewBuilds {
     private void startEarly(String url, String client, Map<String, String> path, Map<String, String> params, ViewOf view) {
         earlyViews.start(url, client, () -> {
             View v = view.of(name -> path.containsKey(name) ? path.get(name) : params.get(name));
-            FlameResponseCache.Key key = v.key();
-            if (flames.get(key) != null) {
-                return null;
-            }
-            Built built = build(key, v.estimatedBytes(), v.build(), v.encode(), () -> false, () -> false, true);
-            return droppedIfDeleted(key) ? null : new EarlyViews.View(key, built.entry(), built.timing());
+            Built built = buildAhead(v);
+            return built == null ? null : new EarlyViews.View(v.key(), built.entry(), built.timing());
         });
     }
 
