@@ -96,6 +96,11 @@ class BadInputIT {
             double seconds = (System.nanoTime() - started) / 1e9;
 
             failures.stream().limit(30).forEach(f -> System.out.println("FAILED " + f));
+            if (failures.stream().anyMatch(f -> f.contains("IOException"))) {
+                // a connection closed without an answer: what the server said about it is the only trace
+                String log = server.log.toString();
+                System.out.println("server log's end:\n" + log.substring(Math.max(0, log.length() - 8000)));
+            }
             assertTrue(server.process.isAlive(), "server survived:\n" + server.log);
             for (JsonNode r : before.get("recordings")) {
                 String id = r.get("id").asText();
