@@ -34,21 +34,12 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
     DiffResult run(ProfileData a, ProfileData b, Parallel parallel) {
         a.samples(base.kind());
         b.samples(target.kind());
-        // the two sides are independent until they are merged: each weighed, cut and summed per method at once, the
-        // heavier (by the samples its range reaches) on the caller's thread, which offers the second half of its
-        // method sums' forward pass, and where the other side is far lighter half its pass over the samples, to the
-        // helper once that is done with the lighter side; the lighter side is weighed in one pass (the processors are
-        // busy). A side's totals are summed in its method sums' pass
-        long reachA = base.reach(a);
-        long reachB = target.reach(b);
-        boolean baseHeavier = reachA >= reachB;
-        Parallel weighHeavier = Math.min(reachA, reachB) * LONE <= Math.max(reachA, reachB) ? parallel : Parallel.NEVER;
-        Parallel.Both<Side, Side> ordered = parallel.both(
-                () -> baseHeavier ? side(base, a, weighHeavier, parallel) : side(target, b, weighHeavier, parallel),
-                () -> baseHeavier ? side(target, b, Parallel.NEVER, Parallel.NEVER)
-                        : side(base, a, Parallel.NEVER, Parallel.NEVER));
-        Parallel.Both<Side, Side> sides = baseHeavier ? ordered
-                : new Parallel.Both<>(ordered.second(), ordered.first());
+        // the two sides are independent until they are merged: each weighed, cut and summed per method at once, and
+        // so each weighed in one pass (where its halves are not, the processors are busy); a side's totals are summed
+        // in its method sums' pass
+        Parallel.Both<Side, Side> sides = parallel.both(
+                () -> Side.of(base.weigh(a, a.tree(naming), false, Parallel.NEVER), maxNodes),
+                () -> Side.of(target.weigh(b, b.tree(naming), false, Parallel.NEVER), maxNodes));
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),
@@ -57,17 +48,6 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
             sides.first().release();
             sides.second().release();
         }
-    }
-
-    /**
-     * A side that reaches at most 1 / this of the other's samples leaves the helper idle for most of the other's
-     * weighing: then the heavier side's pass over the samples goes in halves too ({@link Selection#weigh}).
-     */
-    static final int LONE = 4;
-
-    /** s's side of data: weighed (its pass over the samples in halves as weigh says), summed (as sums says) and cut. */
-    private Side side(Selection s, ProfileData data, Parallel weigh, Parallel sums) {
-        return Side.of(s.weigh(data, data.tree(naming), false, weigh), maxNodes, sums);
     }
 
     /** One side of a diff: its weighed tree, the weight its nodes need to be kept, and its per-method sums. */
@@ -83,13 +63,8 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
          * sums w's totals too where it holds self weights only.
          */
         static Side of(TreeWeights w, int maxNodes) {
-            return of(w, maxNodes, Parallel.NEVER);
-        }
-
-        /** split: whether the method sums' forward pass offers its second half to a helper ({@link SampleSets#of}). */
-        static Side of(TreeWeights w, int maxNodes, Parallel split) {
             Cut.Counts counts = w.unit() > 0 ? new Cut.Counts() : null;
-            SampleSets sets = SampleSets.of(w, counts, split);
+            SampleSets sets = SampleSets.of(w, counts);
             Cut cut = Cut.of(w, maxNodes / 2, counts);
             return new Side(w, cut.threshold(), cut.size(), sets);
         }

@@ -124,24 +124,6 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         return Math.max(1_000_000, to - from) / 1e9;
     }
 
-    /**
-     * About how many of the kind's samples the time range reaches: the samples of the blocks it touches
-     * ({@link SampleBlocks}), without a test per sample, threads or states; for sharing out work, not for an answer.
-     */
-    long reach(ProfileData data) {
-        SampleBlocks blocks = data.blocks(kind);
-        long start = data.profile().startNanos();
-        long lo = fromNanos == Long.MIN_VALUE ? Long.MIN_VALUE : start + fromNanos;
-        long hi = toNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + toNanos;
-        long blocksIn = 0;
-        for (int b = 0, n = blocks.count(); b < n; b++) {
-            if (blocks.max(b) >= lo && blocks.min(b) < hi) {
-                blocksIn++;
-            }
-        }
-        return blocksIn << SampleBlocks.BITS;
-    }
-
     /** Whether a sample of t (by index) is selected, for loops over t outside the call tree. */
     public IntPredicate on(SampleTable t, long recordingStartNanos) {
         Filter f = new Filter(this, t, recordingStartNanos, null);

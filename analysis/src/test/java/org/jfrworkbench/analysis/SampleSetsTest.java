@@ -73,17 +73,10 @@ class SampleSetsTest {
             // as a diff's side makes them (its totals summed in the same passes), and from weights with totals
             TreeWeights selfOnly = selection.weigh(data, tree, false, Parallel.NEVER);
             Cut.Counts counts = weighed ? null : new Cut.Counts();
-            SampleSets sums = SampleSets.of(selfOnly, counts, Parallel.NEVER);
+            SampleSets sums = SampleSets.of(selfOnly, counts);
             TreeWeights summed = selection.weigh(data, tree, true, Parallel.NEVER);
             assertSame(expected, sums, tree, where);
             assertSame(expected, SampleSets.of(summed), tree, where);
-            // the forward pass in two halves, each into figures of its own added up after (as where a helper takes
-            // the second), and offered to a helper
-            TreeWeights inHalves = selection.weigh(data, tree, false, Parallel.NEVER);
-            Cut.Counts halvesCounts = weighed ? null : new Cut.Counts();
-            assertSame(expected, SampleSets.of(inHalves, halvesCounts, true, true), tree, where + " in halves");
-            assertSame(expected, SampleSets.of(selection.weigh(data, tree, false, Parallel.NEVER),
-                    weighed ? null : new Cut.Counts(), Parallel.ALWAYS), tree, where + " offered");
             for (int i = 0; i < tree.size(); i++) {
                 assertEquals(summed.totalSamples(i), selfOnly.totalSamples(i), where + " node " + i);
                 assertEquals(summed.total(i), selfOnly.total(i), where + " node " + i);
@@ -92,8 +85,6 @@ class SampleSetsTest {
                 for (int max : new int[] {3, 10, 40}) {
                     assertEquals(Cut.of(summed, max, null).threshold(), Cut.of(selfOnly, max, counts).threshold(),
                             where + " threshold for " + max);
-                    assertEquals(Cut.of(summed, max, null).threshold(), Cut.of(inHalves, max, halvesCounts).threshold(),
-                            where + " threshold for " + max + " in halves");
                 }
             }
         }
@@ -108,21 +99,17 @@ class SampleSetsTest {
         }
         ProfileData data = new HandMade().sample(Kind.CPU, 1, "main", 1, stack.toString()).data();
         CallTree tree = data.tree(FrameNaming.DEFAULT);
+        SampleSets sums = SampleSets.of(Selection.of(Kind.CPU).weigh(data, tree, false, Parallel.NEVER), null);
         FrameNames names = tree.names();
-        // in one forward pass, and in two halves each into figures of its own
-        for (boolean halves : new boolean[] {false, true}) {
-            SampleSets sums = SampleSets.of(Selection.of(Kind.CPU).weigh(data, tree, false, Parallel.NEVER), null,
-                    halves, halves);
-            for (int id = 0; id < names.stableSize(); id++) {
-                String name = names.stableName(id);
-                if (!name.startsWith("m.")) {
-                    assertEquals(0, sums.totalSamples(id), name);
-                    continue;
-                }
-                int expected = name.equals("m.Main.run") ? 0 : Integer.parseInt(name.substring("m.Deep.f".length()));
-                assertEquals(expected, sums.depth(id), name + (halves ? " in halves" : ""));
-                assertEquals(1, sums.totalSamples(id), name + (halves ? " in halves" : ""));
+        for (int id = 0; id < names.stableSize(); id++) {
+            String name = names.stableName(id);
+            if (!name.startsWith("m.")) {
+                assertEquals(0, sums.totalSamples(id), name);
+                continue;
             }
+            int expected = name.equals("m.Main.run") ? 0 : Integer.parseInt(name.substring("m.Deep.f".length()));
+            assertEquals(expected, sums.depth(id), name);
+            assertEquals(1, sums.totalSamples(id), name);
         }
     }
 
