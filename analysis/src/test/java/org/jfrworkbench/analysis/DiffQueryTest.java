@@ -175,6 +175,52 @@ class DiffQueryTest {
     }
 
     @Test
+    void oneSidedAndLopsidedDiffsAnswerAlikeWithTheirSidesAtOnceOrInTurn() {
+        // the target a tenth as long as the base, so that a range past the target's end selects the base alone,
+        // and one near its end the target far lighter; the short run as the base too
+        HandMade a = new HandMade(100_000);
+        HandMade b = new HandMade(10_000);
+        Random r = new Random(7);
+        int many = 50_000;
+        for (int i = 0; i < many; i++) {
+            String stack = "m.Main.run;m.A.a" + r.nextInt(40) + ";m.B.b" + r.nextInt(50) + ";m.D.d" + r.nextInt(9);
+            a.sample(Kind.CPU, i * 100_000L / many, "main", 1, stack);
+            if (i % 10 == 0) {
+                b.sample(Kind.CPU, i * 10_000L / many, "main", 1, stack.replace("m.B.b", "m.C.c"));
+            }
+        }
+        ProfileData da = a.data();
+        ProfileData db = b.data();
+        long[][] ranges = {{20_000, 90_000}, {8_000, 90_000}, {0, 10_000}, {5_000, 6_000}};
+        for (long[] range : ranges) {
+            for (boolean swapped : new boolean[] {false, true}) {
+                ProfileData base = swapped ? db : da;
+                ProfileData target = swapped ? da : db;
+                Selection s = Selection.millis(Kind.CPU, range[0], range[1], null, false);
+                DiffQuery q = new DiffQuery(s, s, FrameNaming.DEFAULT, DiffMode.RELATIVE, 2000);
+                DiffResult inTurn = q.run(base, target, Parallel.NEVER);
+                String where = "range " + range[0] + "-" + range[1] + (swapped ? ", the short run as the base" : "");
+                // each side's root is its own selection's, whichever thread weighed it
+                assertEquals(selected(base, s), inTurn.nodes().base()[0], where + ": the base's samples");
+                assertEquals(selected(target, s), inTurn.nodes().target()[0], where + ": the target's samples");
+                for (int run = 0; run < 5; run++) {
+                    assertSameDiff(inTurn, q.run(base, target, Parallel.ALWAYS));
+                }
+            }
+        }
+    }
+
+    /** The samples of s in data, counted one by one. */
+    private static long selected(ProfileData data, Selection s) {
+        var on = s.on(data);
+        long n = 0;
+        for (int i = 0, size = data.samples(s.kind()).size(); i < size; i++) {
+            n += on.test(i) ? 1 : 0;
+        }
+        return n;
+    }
+
+    @Test
     void aMergedTreeWalkedInPartsByTwoThreadsIsTheOneWalksTree() {
         // wide and deep: hundreds of light subtrees under a few heavy paths, so that the split walk has items for the
         // helper to take, and generated names that group siblings, walked sorted rather than in tree order
