@@ -19,13 +19,13 @@ import org.jfrworkbench.testkit.jfr.JfrWriter.Field;
  * one a few frames above its leaf, so they share callers as real ones do), samples skewed to hot stacks and spread
  * over threads and a minute, plus allocation samples that end in their allocated classes. The layout of events and
  * pools is the JDK's, so async-profiler's converter reads it too. {@code variant} changes the samples (not the
- * code): another run of the same service, with one code path grown.
+ * code): another run of the same service, with one code path grown. {@link Shape#WIDE} makes the opposite shape for
+ * inputs the server was not tuned on: 1,024 threads and stacks 4 to 16 frames deep.
  */
 final class DeepStacksRecording {
     static final long DURATION_NANOS = 60_000_000_000L;
     private static final int CLASSES = 4000;
     private static final int METHODS_PER_CLASS = 3;
-    private static final int THREADS = 32;
     private static final int ALLOCATED_CLASSES = 40;
     private static final String[] LAYERS = {"web", "service", "domain", "repository", "codec", "cache", "rules", "client"};
     private static final String[] NOUNS = {"Order", "Cart", "Price", "Stock", "User", "Session", "Invoice", "Route",
@@ -38,20 +38,30 @@ final class DeepStacksRecording {
     private DeepStacksRecording() {
     }
 
+    /** How deep the stacks are and over how many threads the samples spread. */
+    record Shape(String name, int minDepth, int maxDepth, int threads) {
+        static final Shape DEEP = new Shape("deep", 20, 120, 32);
+        static final Shape WIDE = new Shape("wide", 4, 16, 1024);
+    }
+
     /** The input's figures, for the benchmark's report. */
     record Made(Path file, int stacks, int samples, int allocations, double meanDepth, long bytes) {
     }
 
     static Made write(Path file, int distinctStacks, int samples, int variant) throws IOException {
+        return write(file, distinctStacks, samples, variant, Shape.DEEP);
+    }
+
+    static Made write(Path file, int distinctStacks, int samples, int variant, Shape shape) throws IOException {
         Random code = new Random(20261127L);
-        int[][] stacks = stacks(code, distinctStacks);
+        int[][] stacks = stacks(code, distinctStacks, shape);
         JfrWriter w = types(new JfrWriter(JfrWriter.START_NANOS, DURATION_NANOS));
-        constants(w, stacks);
+        constants(w, stacks, shape.threads());
         Random run = new Random(1000L + variant);
         int allocations = samples / 10;
         int[] threadOf = new int[stacks.length];
         for (int s = 0; s < stacks.length; s++) {
-            threadOf[s] = code.nextInt(THREADS);
+            threadOf[s] = code.nextInt(shape.threads());
         }
         // another run: the second variant spends 5 % more of its samples under one subtree
         int grown = variant == 0 ? -1 : stacks.length / 3;
@@ -61,7 +71,7 @@ final class DeepStacksRecording {
             if (grown >= 0 && run.nextDouble() < 0.05) {
                 s = grown + run.nextInt(16);
             }
-            int thread = run.nextDouble() < 0.8 ? threadOf[s] : run.nextInt(THREADS);
+            int thread = run.nextDouble() < 0.8 ? threadOf[s] : run.nextInt(shape.threads());
             w.event("jdk.ExecutionSample", time, 1L + thread, 1L + s, 1L);
             if (i % 10 == 0) {
                 int a = hot(run, stacks.length);
@@ -88,7 +98,7 @@ final class DeepStacksRecording {
     }
 
     /** Distinct stacks as method ids, root first. */
-    private static int[][] stacks(Random r, int count) {
+    private static int[][] stacks(Random r, int count, Shape shape) {
         List<int[]> out = new ArrayList<>(count);
         Set<Key> seen = new HashSet<>(count * 2);
         int methods = CLASSES * METHODS_PER_CLASS;
@@ -96,14 +106,14 @@ final class DeepStacksRecording {
             int[] s;
             if (out.size() < 64) {
                 s = extend(r, new int[] {methods + JDK_LEAVES.length, methods + JDK_LEAVES.length + 1 + r.nextInt(4)},
-                        20 + r.nextInt(101));
+                        shape.minDepth() + r.nextInt(shape.maxDepth() - shape.minDepth() + 1));
             } else {
                 // branch off a recent stack most of the time (families of similar stacks), else any
                 int[] parent = out.get(r.nextDouble() < 0.7 ? out.size() - 1 - r.nextInt(Math.min(out.size(), 2000))
                         : r.nextInt(out.size()));
                 int cut = Math.max(3, parent.length - 1 - geometric(r, 3));
                 int depth = r.nextDouble() < 0.1 ? cut + 1 + r.nextInt(20) : cut + 1 + geometric(r, 2);
-                depth = Math.max(20, Math.min(120, depth));
+                depth = Math.max(shape.minDepth(), Math.min(shape.maxDepth(), depth));
                 s = extend(r, Arrays.copyOf(parent, Math.min(cut, depth - 1)), depth);
             }
             if (r.nextDouble() < 0.3) {
@@ -168,7 +178,7 @@ final class DeepStacksRecording {
     }
 
     /** Symbols, packages, classes, methods, frame types, threads, states and every stack trace. */
-    private static void constants(JfrWriter w, int[][] stacks) {
+    private static void constants(JfrWriter w, int[][] stacks, int threads) {
         int methods = CLASSES * METHODS_PER_CLASS;
         long symbol = 1;
         w.constant("jdk.types.Symbol", symbol++, "()V");
@@ -221,7 +231,7 @@ final class DeepStacksRecording {
         }
         w.constant("jdk.types.FrameType", 1, "Interpreted").constant("jdk.types.FrameType", 2, "JIT compiled")
                 .constant("jdk.types.FrameType", 3, "Inlined");
-        for (int t = 0; t < THREADS; t++) {
+        for (int t = 0; t < threads; t++) {
             w.constant("java.lang.Thread", 1 + t, "worker-" + t, 100L + t, "worker-" + t, 1000L + t);
         }
         w.constant("jdk.types.ThreadState", 1, "STATE_RUNNABLE");

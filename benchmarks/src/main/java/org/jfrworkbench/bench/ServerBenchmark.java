@@ -24,9 +24,12 @@ import org.jfrworkbench.server.store.ProfileCodec;
 
 /**
  * Query speed of the server on recordings it was not tuned for (run on demand:
- * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES | input:NAME ...]}): for each size, two
- * generated deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown), or a recorded
- * benchmark input and its other run ({@code input:javac-cpu-140mb}: {@link BenchInputs}), imported into a real
+ * {@code JAVA_OPTS=-Xmx6g benchmarks/run.sh ServerBenchmark [STACKSxSAMPLES | input:NAME | file:PATH[,PATH] ...]}): for
+ * each size, two generated deep recordings ({@link DeepStacksRecording}: a base and another run with one path grown,
+ * cached beside the benchmark inputs, {@link BenchInputs#dir}), or a recorded benchmark input and its other run
+ * ({@code input:javac-cpu-140mb}: {@link BenchInputs}), or any recording and optionally another to diff it against
+ * ({@code file:a.jfr,b.jfr}); {@code STACKSxSAMPLES:wide} makes the generated ones shallow and wide (1,024 threads,
+ * stacks 4 to 16 frames deep), imported into a real
  * server, then views of its cpu samples (a recording without any: its wall-clock samples, else its first kind) it
  * has not answered before, over HTTP, with random time ranges, thread sets, thread-state sets
  * (of the kind with the most states), searches, inverted, sandwich and diff queries (an input without another run has
@@ -54,7 +57,7 @@ public final class ServerBenchmark {
 
     public static void main(String[] args) throws Exception {
         List<String> sizes = args.length > 0 ? List.of(args) : List.of("100000x1000000", "250000x2500000");
-        Path inputs = Files.createDirectories(Path.of("benchmarks", "target", "bench-inputs"));
+        Path inputs = Files.createDirectories(BenchInputs.dir());
         try (ConverterPeer peer = PEER_RUNS > 0 ? ConverterPeer.start(peerJvmOptions()) : null) {
             for (String size : sizes) {
                 if (size.startsWith("input:")) {
@@ -64,10 +67,19 @@ public final class ServerBenchmark {
                     run(BenchInputs.get(name), BenchInputs.hasPartner(name) ? BenchInputs.get(name + "-b") : null, peer, false);
                     continue;
                 }
-                int stacks = Integer.parseInt(size.substring(0, size.indexOf('x')));
-                int samples = Integer.parseInt(size.substring(size.indexOf('x') + 1));
-                Path base = input(inputs, stacks, samples, 0);
-                Path target = input(inputs, stacks, samples, 1);
+                if (size.startsWith("file:")) {
+                    // a recording of a workload none of the inputs come from; searches made of its class names too
+                    String[] files = size.substring("file:".length()).split(",", 2);
+                    run(existing(files[0]), files.length > 1 ? existing(files[1]) : null, peer, false);
+                    continue;
+                }
+                DeepStacksRecording.Shape shape = size.endsWith(":wide") ? DeepStacksRecording.Shape.WIDE
+                        : DeepStacksRecording.Shape.DEEP;
+                String counts = size.endsWith(":wide") ? size.substring(0, size.length() - ":wide".length()) : size;
+                int stacks = Integer.parseInt(counts.substring(0, counts.indexOf('x')));
+                int samples = Integer.parseInt(counts.substring(counts.indexOf('x') + 1));
+                Path base = input(inputs, stacks, samples, 0, shape);
+                Path target = input(inputs, stacks, samples, 1, shape);
                 run(base, target, peer, true);
             }
         }
@@ -96,11 +108,19 @@ public final class ServerBenchmark {
                 .filter(a -> a.startsWith("-Xmx") || a.startsWith("-Xms")).toList();
     }
 
-    private static Path input(Path dir, int stacks, int samples, int variant) throws IOException {
-        Path file = dir.resolve("deep-" + stacks + "-" + samples + "-" + variant + ".jfr");
+    private static Path existing(String name) {
+        Path file = Path.of(name);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("file:" + name + ": no such recording");
+        }
+        return file;
+    }
+
+    private static Path input(Path dir, int stacks, int samples, int variant, DeepStacksRecording.Shape shape) throws IOException {
+        Path file = dir.resolve(shape.name() + "-" + stacks + "-" + samples + "-" + variant + ".jfr");
         if (!Files.exists(file)) {
             long t = System.nanoTime();
-            DeepStacksRecording.Made made = DeepStacksRecording.write(file, stacks, samples, variant);
+            DeepStacksRecording.Made made = DeepStacksRecording.write(file, stacks, samples, variant, shape);
             System.out.printf(Locale.ROOT, "generated %s: %d stacks (mean depth %.1f), %d cpu and %d alloc samples, %.1f MB, %.0f s%n",
                     file.getFileName(), made.stacks(), made.meanDepth(), made.samples(), made.allocations(),
                     made.bytes() / 1e6, (System.nanoTime() - t) / 1e9);
