@@ -136,64 +136,7 @@ final class BoundedTree {
 
     /** A method's callees: its occurrences' subtrees merged under it. */
     static Emitted callees(TreeWeights w, int[] occurrences, int method, int maxNodes) {
-        return callees(w, occurrences, method, maxNodes, true);
-    }
-
-    /**
-     * The callees; fromCopy false groups them as for several occurrences even below one, as tests compare. Below one
-     * occurrence every group is one call-tree node: the subtree's nodes that the answer can hold are copied first
-     * ({@link SubtreeCopy}) and expanded from the copy, in the same order as the groups would be.
-     */
-    static Emitted callees(TreeWeights w, int[] occurrences, int method, int maxNodes, boolean fromCopy) {
-        BoundedTree b = new BoundedTree(w, false, maxNodes);
-        if (fromCopy && occurrences.length == 1) {
-            SubtreeCopy copy = SubtreeCopy.of(w, occurrences[0], b.maxNodes, 4 * b.maxNodes);
-            if (copy != null) {
-                return b.rootedCopy(copy, method);
-            }
-        }
-        return b.rooted(occurrences, method);
-    }
-
-    /**
-     * The callees of one occurrence from its subtree's copy: as {@link #rooted} makes them, each group one copied node,
-     * waiting in the copy's own queue (heaviest first to within a factor of two, as {@link GroupHeap}).
-     */
-    private Emitted rootedCopy(SubtreeCopy copy, int method) {
-        int root = out.add(method, -1, copy.total(0), 0, copy.samples(0), copy.typeName(0));
-        out.setSelf(root, expandCopied(copy, root, 0));
-        while (!copy.isEmpty()) {
-            if (out.size() + out.others() + 2 > maxNodes) {
-                break;
-            }
-            int k = copy.pop();
-            int parent = copy.parent(k);
-            int emitted = out.add(copy.name(k), parent, copy.total(k), 0, copy.samples(k), copy.typeName(k));
-            out.childDone(parent);
-            out.setSelf(emitted, expandCopied(copy, emitted, k));
-        }
-        while (!copy.isEmpty()) {
-            int k = copy.pop();
-            out.leftOut(copy.parent(k), copy.total(k), copy.samples(k));
-        }
-        copy.release();
-        return done();
-    }
-
-    /**
-     * Queues a copied node's copied children, and leaves out at once those below the copy's floor (they would wait
-     * until the answer stopped); returns its self weight.
-     */
-    private long expandCopied(SubtreeCopy copy, int emitted, int k) {
-        if (copy.leftOutSamples(k) > 0) {
-            out.childPending(emitted);
-            out.leftOut(emitted, copy.leftOut(k), copy.leftOutSamples(k));
-        }
-        for (int c = k + 1, end = copy.end(k); c < end; c = copy.end(c)) {
-            copy.push(c, emitted);
-            out.childPending(emitted);
-        }
-        return copy.self(k);
+        return new BoundedTree(w, false, maxNodes).rooted(occurrences, method);
     }
 
     /** A method's callers: the paths from its occurrences up to the root, merged, the method at the root. */

@@ -3,10 +3,8 @@ package org.jfrworkbench.analysis;
 import static org.jfrworkbench.analysis.HandMade.name;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -85,105 +83,6 @@ class SandwichQueryTest {
         Map<String, Long> out = new TreeMap<>(m);
         out.remove("");
         return out;
-    }
-
-    /**
-     * The sandwich with its callees grouped level by level as for several occurrences, also below one occurrence,
-     * where a query expands them from a copy of the occurrence's subtree.
-     */
-    static Sandwich grouped(ProfileData d, Selection selection, String method, int maxNodes) {
-        d.samples(selection.kind());
-        CallTree tree = d.tree();
-        int m = tree.names().find(method);
-        TreeWeights w = selection.weigh(d, tree);
-        try {
-            int[] outermost = new int[tree.size()];
-            int count = 0;
-            long total = 0;
-            long self = 0;
-            long samples = 0;
-            for (int i = 1; i < tree.size(); ) {
-                if (w.totalSamples(i) == 0) {
-                    i = tree.end(i);
-                    continue;
-                }
-                if (tree.name(i) == m) {
-                    self += w.self(i);
-                    if (!tree.recursive(i)) {
-                        outermost[count++] = i;
-                        total += w.total(i);
-                        samples += w.totalSamples(i);
-                    }
-                }
-                i++;
-            }
-            int[] occurrences = Arrays.copyOf(outermost, count);
-            return new Sandwich(selection.kind().id(), selection.unit(), method, total, self, samples,
-                    BoundedTree.callers(w, occurrences, m, maxNodes).graph(selection, false, null, null, 1.0),
-                    BoundedTree.callees(w, occurrences, m, maxNodes, false).graph(selection, false, null, null, 1.0));
-        } finally {
-            w.release();
-        }
-    }
-
-    @Test
-    void sandwichesAreThoseGroupedLevelByLevelForEveryKindOfMethodRangeThreadsAndBudget() {
-        // a main path near the root (one occurrence), two entry points calling shared code (a few occurrences),
-        // recursion, lambdas (generated names), leaves with many callers; weighed, counted and weightless kinds (the
-        // last with weightless nodes among weighed ones: no floor, so no copy); budgets from two nodes to all
-        HandMade h = new HandMade();
-        Random r = new Random(23);
-        String[] shared = {"s.S.a", "s.S.b", "s.S.c", "s.Rec.r", "s.Rec.r", "s.L$$Lambda.0x0000001.run",
-            "s.L$$Lambda.0x0000002.run", "s.L.lambda$f$0"};
-        String[] roots = {"m.Main.run;m.App.serve", "m.Main.run;m.App.batch", "m.Worker.run"};
-        String[] threads = {"main", "worker-1", "worker-2"};
-        for (int i = 0; i < 3000; i++) {
-            StringBuilder stack = new StringBuilder(roots[r.nextInt(roots.length)]);
-            for (int level = 0, depth = 1 + r.nextInt(12); level < depth; level++) {
-                stack.append(';').append(shared[r.nextInt(shared.length)]).append(r.nextInt(3) == 0 ? "" : r.nextInt(2));
-            }
-            stack.append(";x.Leaf.l").append(r.nextInt(30));
-            String s = stack.toString();
-            String thread = threads[r.nextInt(threads.length)];
-            long millis = r.nextInt(10_000);
-            h.sample(Kind.CPU, millis, thread, 1, s);
-            h.sample(Kind.ALLOC, millis, thread, 1L << r.nextInt(20), s, r.nextBoolean() ? "byte[]" : "m.Item");
-            h.sample(Kind.LOCK, millis, thread, r.nextInt(4) == 0 ? 0 : 1 + r.nextInt(1000), s);
-        }
-        ProfileData d = h.data();
-        FrameNames names = d.tree().names();
-        List<String> methods = new java.util.ArrayList<>(List.of("m.Main.run", "m.App.serve", "m.Worker.run", "s.Rec.r",
-                "s.Rec.r1", "s.L$$Lambda.0x0000001.run0", "s.L.lambda$f$0", "s.S.a1", "x.Leaf.l7", "byte[]"));
-        for (int i = 0; i < 4; i++) {
-            methods.add(names.name(r.nextInt(names.size())));
-        }
-        BitSet workers = new BitSet();
-        workers.set(h.thread("worker-1"));
-        workers.set(h.thread("worker-2"));
-        int compared = 0;
-        for (Kind kind : new Kind[] {Kind.CPU, Kind.ALLOC, Kind.LOCK}) {
-            for (Selection s : List.of(Selection.of(kind), Selection.millis(kind, 1_000L, 4_000L, null, false),
-                    Selection.millis(kind, 6_000L, 6_050L, null, false), Selection.millis(kind, null, null, workers, false),
-                    Selection.millis(kind, 2_000L, 9_000L, workers, true))) {
-                for (String method : methods) {
-                    if (names.find(method) < 0) {
-                        continue;
-                    }
-                    for (int maxNodes : new int[] {2, 3, 5, 9, 17, 33, 65, 129, 257, 513, 1025, 2049, 1 << 20}) {
-                        String what = kind + " " + s + " " + method + ", maxNodes=" + maxNodes;
-                        Sandwich expected = grouped(d, s, method, maxNodes);
-                        Sandwich actual = new SandwichQuery(s, method, FrameNaming.DEFAULT, maxNodes).run(d);
-                        assertEquals(expected.total(), actual.total(), what);
-                        assertEquals(expected.self(), actual.self(), what);
-                        assertEquals(expected.samples(), actual.samples(), what);
-                        FlameGraphQueryTest.assertSameGraph(expected.callers(), actual.callers(), what + ", callers");
-                        FlameGraphQueryTest.assertSameGraph(expected.callees(), actual.callees(), what + ", callees");
-                        compared++;
-                    }
-                }
-            }
-        }
-        assertTrue(compared > 1000, "sandwiches compared: " + compared);
     }
 
     @Test
