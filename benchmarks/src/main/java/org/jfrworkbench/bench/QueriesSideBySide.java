@@ -42,6 +42,7 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  *   whose FlameGraphQuery has run(ProfileData, Parallel); a build without it answers as the server does; a diff's
  *   halves by that rule, where they otherwise go in turn)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
+ *   -Dbench.slowest=N: per build the N slowest views by CPU time, with their range and search or method
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
  *   -Dbench.profileFile=FILE)
  * </pre>
