@@ -23,8 +23,9 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  * Two builds' analysis timed in turn in one JVM on the same recordings and the same random ranges, as ServerBenchmark
  * picks them: diffs of two runs ({@code DiffQuery}, its halves in turn unless -Dbench.parallel says), flame graphs of a range (and of a range on
  * one to eight threads), searches (its
- * patterns: the generated inputs' fixed ones, a recorded input's own class names) and inverted graphs
- * ({@code FlameGraphQuery}).
+ * patterns: the generated inputs' fixed ones, a recorded input's own class names), inverted graphs
+ * ({@code FlameGraphQuery}) and sandwiches of a random method of a small graph of the whole recording, as ServerBenchmark
+ * picks them ({@code SandwichQuery}).
  * Each build (this one's analysis and importer jars, and another's: {@code -Dbench.vs=DIR} holding its
  * {@code analysis-*.jar} and {@code importer-*.jar}) is loaded by a class loader of its own beside the libraries, reads
  * the recordings itself and answers every range; which build goes first alternates by round. Per build it prints the
@@ -34,12 +35,14 @@ import org.jfrworkbench.bench.inputs.BenchInputs;
  *
  * <pre>
  * java -cp ... org.jfrworkbench.bench.QueriesSideBySide [STACKSxSAMPLES | input:NAME | files:BASE[,TARGET]]...
- *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,threads,search,inverted -Dbench.rounds=60 -Dbench.warmup=20
+ *   -Dbench.vs=DIR (required) -Dbench.views=diff,range,threads,search,inverted,sandwich -Dbench.rounds=60
+ *   -Dbench.warmup=20
  *   -Dbench.vsFirst=true (the other build reads the recordings first)
  *   -Dbench.parallel=always|never (a flame graph's halves by that rule, not where a processor is spare, in a build
  *   whose FlameGraphQuery has run(ProfileData, Parallel); a build without it answers as the server does; a diff's
  *   halves by that rule, where they otherwise go in turn)
  *   -Dbench.deepDir=DIR (where the generated recordings are, or are made; default the benchmark inputs')
+ *   -Dbench.slowest=N: per build the N slowest views by CPU time, with their range and search or method
  *   -Dbench.profile=cpu|alloc: only this build, profiled by async-profiler over the rounds (collapsed stacks to
  *   -Dbench.profileFile=FILE)
  * </pre>
@@ -49,6 +52,8 @@ public final class QueriesSideBySide {
     private static final int WARMUP = Integer.getInteger("bench.warmup", 20);
     private static final List<String> VIEWS = List.of(System.getProperty("bench.views", "diff").split(","));
     private static final String PROFILE = System.getProperty("bench.profile");
+    /** -Dbench.slowest=N: per build, the N slowest views by CPU with what they asked (the range, the method). */
+    private static final int SLOWEST = Integer.getInteger("bench.slowest", 0);
     /** -Dbench.parallel=always|never: the rule a flame graph's halves go by, in place of the server's (where spare). */
     private static final String PARALLEL = System.getProperty("bench.parallel");
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -77,19 +82,20 @@ public final class QueriesSideBySide {
                 loaded.add(new Object[] {b.load(files[0]), files[1] == null ? null : b.load(files[1])});
             }
             long duration = builds.get(0).durationMillis(loaded.get(0)[0]);
+            List<String> methods = builds.get(0).methods(loaded.get(0)[0]);
             List<String> searches = input.startsWith("input:") || input.startsWith("files:")
-                    ? ServerBenchmark.searches(builds.get(0).methods(loaded.get(0)[0])) : List.of(ServerBenchmark.SEARCHES);
+                    ? ServerBenchmark.searches(methods) : List.of(ServerBenchmark.SEARCHES);
             for (String view : VIEWS) {
                 if (view.equals("diff") && files[1] == null) {
                     continue;
                 }
-                run(view, builds, loaded, duration, searches);
+                run(view, builds, loaded, duration, searches, methods);
             }
         }
     }
 
-    private static void run(String view, List<Build> builds, List<Object[]> loaded, long duration, List<String> searches)
-            throws Exception {
+    private static void run(String view, List<Build> builds, List<Object[]> loaded, long duration, List<String> searches,
+                            List<String> methods) throws Exception {
         Random random = new Random(42);
         int k = builds.size();
         List<List<long[]>> times = new ArrayList<>();
@@ -97,6 +103,7 @@ public final class QueriesSideBySide {
             times.add(new ArrayList<>());
         }
         int differ = 0;
+        List<String> asked = new ArrayList<>();
         for (int round = 0; round < WARMUP + ROUNDS; round++) {
             if (round == WARMUP && PROFILE != null) {
                 Profiler.start(PROFILE, view);
@@ -108,6 +115,9 @@ public final class QueriesSideBySide {
             String search = view.equals("search") ? searches.get(random.nextInt(searches.size())) : null;
             // as ServerBenchmark picks a thread set: one to eight of the recording's threads, after the range
             BitSet threads = view.equals("threads") ? threads(random, builds.get(0).threadCount(loaded.get(0)[0])) : null;
+            // as ServerBenchmark picks a sandwich's method: after the range, from the same random numbers
+            String method = view.equals("sandwich") ? methods.get(random.nextInt(methods.size())) : null;
+            asked.add(from + "-" + to + (search != null ? " " + search : "") + (method != null ? " " + method : ""));
             long[] hashes = new long[k];
             for (int j = 0; j < k; j++) {
                 int i = (round + j) % k;
@@ -121,13 +131,14 @@ public final class QueriesSideBySide {
                     case "threads" -> b.flame(data[0], from, to, threads);
                     case "search" -> b.flame(data[0], from, to, false, search);
                     case "inverted" -> b.flame(data[0], from, to, true, null);
+                    case "sandwich" -> b.sandwich(data[0], from, to, method);
                     default -> throw new IllegalArgumentException("-Dbench.views: no view " + view);
                 };
                 long t1 = System.nanoTime();
                 long c1 = THREADS.getCurrentThreadCpuTime();
                 hashes[i] = hash(answer);
                 if (round >= WARMUP) {
-                    times.get(i).add(new long[] {c1 - c0, t1 - t0});
+                    times.get(i).add(new long[] {c1 - c0, t1 - t0, round});
                 }
             }
             for (int i = 1; i < k; i++) {
@@ -145,6 +156,8 @@ public final class QueriesSideBySide {
             long[] wall = t.stream().mapToLong(x -> x[1]).sorted().toArray();
             System.out.printf(Locale.ROOT, "%-8s %-5s CPU p50 %6.1f p99 %6.1f  wall p50 %6.1f p99 %6.1f ms (%d)%n", view,
                     builds.get(i).name, pct(cpu, 50), pct(cpu, 99), pct(wall, 50), pct(wall, 99), cpu.length);
+            t.stream().sorted((x, y) -> Long.compare(y[0], x[0])).limit(SLOWEST).forEach(x -> System.out.printf(Locale.ROOT,
+                    "  %6.1f ms CPU: %s%n", x[0] / 1e6, asked.get((int) x[2])));
         }
         if (k > 1) {
             System.out.printf(Locale.ROOT, "%-8s ratio this / vs, CPU p50 %.3f; answers that differ: %d of %d%n", view,
@@ -347,6 +360,16 @@ public final class QueriesSideBySide {
         Object flame(Object a, long from, long to, BitSet threads) throws Exception {
             return flame(a, selection(from, to, threads), false, null, cls("org.jfrworkbench.analysis.FlameGraphQuery")
                     .getField("DEFAULT_MAX_NODES").getInt(null));
+        }
+
+        /** A sandwich of one method over the range, as the server makes it (its default node limit). */
+        Object sandwich(Object a, long from, long to, String method) throws Exception {
+            Class<?> q = cls("org.jfrworkbench.analysis.SandwichQuery");
+            Class<?> naming = cls("org.jfrworkbench.model.FrameNaming");
+            Object query = q.getConstructor(cls("org.jfrworkbench.analysis.Selection"), String.class, naming, int.class)
+                    .newInstance(selection(from, to), method, naming.getField("DEFAULT").get(null),
+                            cls("org.jfrworkbench.analysis.FlameGraphQuery").getField("DEFAULT_MAX_NODES").getInt(null));
+            return q.getMethod("run", a.getClass()).invoke(query, a);
         }
 
         Object diff(Object a, Object b, long from, long to) throws Exception {
