@@ -148,6 +148,7 @@ public final class RecordingLibrary implements Closeable {
                 infos.put(id, info);
                 cache.put(id, data);
                 newEntries.add(info, data);
+                data.prepareThreadLists();
                 data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
@@ -345,6 +346,7 @@ public final class RecordingLibrary implements Closeable {
                 }
                 if (infos.get(id) == seen) {
                     cache.put(id, data);
+                    data.prepareThreadLists();
                     data.prepareInvertedGraphs();
                     if (!infos.containsKey(id)) {
                         cache.remove(id); // deleted while it was read: keep no copy
