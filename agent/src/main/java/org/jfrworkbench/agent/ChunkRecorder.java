@@ -70,10 +70,13 @@ final class ChunkRecorder {
         this(options, null);
     }
 
-    /** With {@code engine} null the recorder chooses its engine at start (async-profiler where it loads). */
-    ChunkRecorder(AgentOptions options, ProfilingEngine engine) {
+    /**
+     * With {@code given} null the recorder chooses its engine at start (async-profiler where it loads). Not named
+     * {@code engine}: the heap count's switch below reads the field of that name.
+     */
+    ChunkRecorder(AgentOptions options, ProfilingEngine given) {
         this.options = options;
-        this.givenEngine = engine;
+        this.givenEngine = given;
         this.labels = labels(options);
         this.filePrefix = fileNamePart(labels.getOrDefault("service", "app")) + "-";
         this.runStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
