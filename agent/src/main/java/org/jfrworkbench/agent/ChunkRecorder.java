@@ -63,9 +63,20 @@ final class ChunkRecorder {
     private static final AtomicInteger NEXT_PART = new AtomicInteger();
     /** Not a monitor: the shutdown hook must be able to give up waiting for a rotation stuck inside the JVM. */
     private final ReentrantLock lock = new ReentrantLock();
+    /** The engine to record with instead of choosing one at start; null outside tests of the recorder's own failure handling. */
+    private final ProfilingEngine givenEngine;
 
     ChunkRecorder(AgentOptions options) {
+        this(options, null);
+    }
+
+    /**
+     * With {@code given} null the recorder chooses its engine at start (async-profiler where it loads). Not named
+     * {@code engine}: the heap count's switch below reads the field of that name.
+     */
+    ChunkRecorder(AgentOptions options, ProfilingEngine given) {
         this.options = options;
+        this.givenEngine = given;
         this.labels = labels(options);
         this.filePrefix = fileNamePart(labels.getOrDefault("service", "app")) + "-";
         this.runStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
@@ -119,7 +130,7 @@ final class ChunkRecorder {
 
     void start() throws Exception {
         Files.createDirectories(options.dir());
-        engine = chooseEngine();
+        engine = givenEngine != null ? givenEngine : chooseEngine();
         if (options.heapSummariesPerSecond() > 0) {
             heapMonitor.start();
         }
@@ -312,6 +323,10 @@ final class ChunkRecorder {
         closeChunk(false);
     }
 
+    /**
+     * Stops the engine and publishes the chunk, or drops it when the engine left it incomplete. Whatever the engine or
+     * the file system throws, the spool's bound is enforced and the uploader told, and then the failure is rethrown.
+     */
     private void closeChunk(boolean last) throws Exception {
         Path part = current;
         if (part == null) {
@@ -321,21 +336,27 @@ final class ChunkRecorder {
         try {
             engine.stop();
         } finally {
-            publish(part, last);
-        }
-        spool.enforceBound();
-        if (uploader != null) {
-            uploader.chunkClosed();
+            try {
+                publish(part, last);
+            } finally {
+                spool.enforceBound();
+                if (uploader != null) {
+                    uploader.chunkClosed();
+                }
+            }
         }
     }
 
     /**
-     * Renames a complete chunk to .jfr with its run and part number (now readers and the uploader see it); an
-     * incomplete one stays .part and takes no part number, so the parts of a run are numbered without gaps.
+     * Renames a complete chunk to .jfr with its run and part number (now readers and the uploader see it). An
+     * incomplete one (the engine failed to stop, or the JVM's exit raced it) can never be read: it is deleted with a
+     * log line and takes no part number, so the parts of a run are numbered without gaps and no half-written file
+     * stays outside the spool's bound.
      */
     private void publish(Path part, boolean last) throws Exception {
         if (!ChunkFiles.isComplete(part)) {
-            Log.failureOnce("incomplete-" + part.getFileName(), "chunk " + part.getFileName() + " is incomplete; left as .part", null);
+            Files.deleteIfExists(part);
+            Log.failureOnce("incomplete-" + part.getFileName(), "chunk " + part.getFileName() + " is incomplete; dropped", null);
         } else {
             String name = part.getFileName().toString();
             String stem = name.substring(0, name.length() - (Spool.SUFFIX + ".part").length());
@@ -412,10 +433,13 @@ final class ChunkRecorder {
             }
             stopped = true;
             scheduler.shutdownNow();
-            closeChunk(atExit);
-            heapMonitor.stop();
-            if (heapCounter != null) {
-                heapCounter.stop();
+            try {
+                closeChunk(atExit);
+            } finally {
+                heapMonitor.stop();
+                if (heapCounter != null) {
+                    heapCounter.stop();
+                }
             }
         } catch (Throwable t) {
             Log.failureOnce("stop", "could not close the last chunk", t);

@@ -39,7 +39,8 @@ public record DiffQuery(Selection base, Selection target, FrameNaming naming, Di
         // in its method sums' pass
         Parallel.Both<Side, Side> sides = parallel.both(
                 () -> Side.of(base.weigh(a, a.tree(naming), false, Parallel.NEVER), maxNodes),
-                () -> Side.of(target.weigh(b, b.tree(naming), false, Parallel.NEVER), maxNodes));
+                () -> Side.of(target.weigh(b, b.tree(naming), false, Parallel.NEVER), maxNodes), Side::release,
+                Side::release);
         try {
             return compare(base, target, sides.first(), sides.second(), base.seconds(a.profile()),
                     target.seconds(b.profile()), mode, () -> a.samplingInterval(base.kind()),

@@ -145,24 +145,47 @@ final class DiffTree {
     static DiffTree merge(TreeWeights a, TreeWeights b, MergedNames merged, long baseThreshold, long targetThreshold,
                           int expected, Parallel parallel) {
         DiffTree out = new DiffTree(a, b, merged, baseThreshold, targetThreshold, expected);
-        DiffItems items = parallel.offers() ? new DiffItems(a.totalWeight() / SPLIT, b.totalWeight() / SPLIT) : null;
-        out.items = items;
-        out.members[0] = 0;
-        out.members[1] = 0;
-        out.used = 2;
-        out.open(out.add(0, 1, 1, 1, -1), 0, 1, 1, 1);
-        out.walk();
-        out.items = null;
-        int heavy = out.size;
         DiffTree helper = null;
-        if (items != null && items.count > 0) {
-            items.walked();
-            // whichever thread is free takes the next item; the helper's walker made only if one is left for it
-            helper = Parallel.both(() -> out.walk(items), () -> items.left() ? new DiffTree(out, -1).walk(items) : null,
-                    true).second();
+        // the walkers' columns go back to the pool whether the walk answers or throws (a tree past the caller's
+        // bound, a client gone): a query that fails must not leave the next one to allocate them anew
+        try {
+            DiffItems items = parallel.offers() ? new DiffItems(a.totalWeight() / SPLIT, b.totalWeight() / SPLIT) : null;
+            out.items = items;
+            out.members[0] = 0;
+            out.members[1] = 0;
+            out.used = 2;
+            out.open(out.add(0, 1, 1, 1, -1), 0, 1, 1, 1);
+            out.walk();
+            out.items = null;
+            int heavy = out.size;
+            if (items != null && items.count > 0) {
+                items.walked();
+                // whichever thread is free takes the next item; the helper's walker made only if one is left for it
+                helper = Parallel.both(() -> out.walk(items),
+                        () -> items.left() ? new DiffTree(out, -1).walkOrGiveBack(items) : null, true,
+                        caller -> { }, walker -> {
+                            if (walker != null) {
+                                walker.give();
+                            }
+                        }).second();
+            }
+            return out.join(heavy, items, helper);
+        } finally {
+            out.give();
+            if (helper != null) {
+                helper.give();
+            }
         }
-        out.join(heavy, items, helper);
-        return out;
+    }
+
+    /** A helper's walk of the items: its columns go back to the pool if it throws, since nobody else holds it then. */
+    private DiffTree walkOrGiveBack(DiffItems items) {
+        try {
+            return walk(items);
+        } catch (RuntimeException | Error e) {
+            give();
+            throw e;
+        }
     }
 
     /** The open nodes' children, until none is open. */
@@ -476,11 +499,11 @@ final class DiffTree {
     }
 
     /**
-     * The answer's columns at their exact size, in pre-order: the first heavy rows of this walker, each item's rows
-     * spliced in where it was met (a row's parent renumbered), and names numbered as they first occur. The walkers'
-     * columns go back to {@link QueryArrays}.
+     * The answer, its columns at their exact size (none of the pool's), in pre-order: the first heavy rows of this
+     * walker, each item's rows spliced in where it was met (a row's parent renumbered), and names numbered as they
+     * first occur. The walkers keep their columns, for the caller to give back.
      */
-    private void join(int heavy, DiffItems items, DiffTree helper) {
+    private DiffTree join(int heavy, DiffItems items, DiffTree helper) {
         int count = items == null ? 0 : items.count;
         int total = heavy;
         for (int k = 0; k < count; k++) {
@@ -507,21 +530,7 @@ final class DiffTree {
                 out.copy(this, h, parent[h] < 0 ? -1 : heavyAt[parent[h]], remap);
             }
         }
-        give();
-        if (helper != null) {
-            helper.give();
-        }
-        names.addAll(out.names);
-        size = out.size;
-        name = out.name;
-        parent = out.parent;
-        type = out.type;
-        base = out.base;
-        target = out.target;
-        baseSelf = out.baseSelf;
-        targetSelf = out.targetSelf;
-        baseSamples = out.baseSamples;
-        targetSamples = out.targetSamples;
+        return out;
     }
 
     /** Appends row j of a walker, its parent given, its name numbered where it first occurs. */

@@ -1,11 +1,7 @@
 package org.jfrworkbench.analysis;
 
 import java.util.Arrays;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The branching part of a {@link CallTree}'s inverted graph, made once per tree after its first inverted query: the
@@ -171,40 +167,20 @@ final class InvertedTree {
     }
 
     /**
-     * One daemon thread at low priority makes the parts, one tree after another; a short queue, so that trees asked
-     * for and dropped from the cache meanwhile are not all held for it (a tree refused is asked for again by its next
-     * inverted query).
+     * Has the tree's part made on the {@link Background} thread, completing part with it (null if not kept); false if
+     * refused.
      */
-    private static final ThreadPoolExecutor MAKER = maker();
-
-    private static ThreadPoolExecutor maker() {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4), r -> {
-            Thread t = new Thread(r, "inverted-part");
-            t.setDaemon(true);
-            t.setPriority(Thread.MIN_PRIORITY);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
-    }
-
-    /** Has the tree's part made on the maker's thread, completing part with it (null if not kept); false if refused. */
     static boolean makeLater(CallTree tree, CompletableFuture<InvertedTree> part) {
-        try {
-            MAKER.execute(() -> {
-                InvertedTree made = null;
-                try {
-                    made = of(tree);
-                } catch (OutOfMemoryError | StackOverflowError e) {
-                    // not kept: inverted graphs of this tree stay grouped per query
-                } finally {
-                    part.complete(made);
-                }
-            });
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
-        }
+        return Background.later(() -> {
+            InvertedTree made = null;
+            try {
+                made = of(tree);
+            } catch (OutOfMemoryError | StackOverflowError e) {
+                // not kept: inverted graphs of this tree stay grouped per query
+            } finally {
+                part.complete(made);
+            }
+        });
     }
 
     /**

@@ -26,7 +26,8 @@ public record MergedDiffQuery(Selection baseShape, Selection targetShape, DiffMo
         // (each run then weighed in one pass, as a side of DiffQuery is)
         Parallel.Both<DiffQuery.Side, DiffQuery.Side> sides = parallel.both(
                 () -> side(RunSelection.weigh(baseRuns, baseContributions, Parallel.NEVER)),
-                () -> side(RunSelection.weigh(targetRuns, targetContributions, Parallel.NEVER)));
+                () -> side(RunSelection.weigh(targetRuns, targetContributions, Parallel.NEVER)),
+                DiffQuery.Side::release, DiffQuery.Side::release);
         try {
             DiffResult diff = DiffQuery.compare(baseShape, targetShape, sides.first(), sides.second(),
                     RunSelection.seconds(baseRuns), RunSelection.seconds(targetRuns), mode,

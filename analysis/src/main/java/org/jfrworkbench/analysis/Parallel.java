@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jfrworkbench.importer.SpareCpu;
@@ -43,6 +44,15 @@ public enum Parallel {
         return both(first, second, offers());
     }
 
+    /**
+     * The same for halves whose results hold pooled arrays ({@link QueryArrays}): when one half throws, the other's
+     * result, once made, is released as its consumer says, so a failing query does not drain the pool.
+     */
+    <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, Consumer<? super A> releaseFirst,
+                           Consumer<? super B> releaseSecond) {
+        return both(first, second, offers(), releaseFirst, releaseSecond);
+    }
+
     /** Whether this rule offers a half to a helper now: for work that is split only if so. */
     public boolean offers() {
         return switch (this) {
@@ -56,9 +66,19 @@ public enum Parallel {
 
     /** offer: whether the second half is offered to a helper (there is one and a core is idle). */
     public static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, boolean offer) {
+        return both(first, second, offer, a -> { }, b -> { });
+    }
+
+    /**
+     * offer as in {@link #both(Supplier, Supplier, boolean)}; releases as in {@link #both(Supplier, Supplier, Consumer,
+     * Consumer)}. A helper still making the second half when the first throws is not waited for: it releases its
+     * result itself when done.
+     */
+    static <A, B> Both<A, B> both(Supplier<A> first, Supplier<B> second, boolean offer, Consumer<? super A> releaseFirst,
+                                  Consumer<? super B> releaseSecond) {
         if (!offer) {
             A a = first.get();
-            return new Both<>(a, second.get());
+            return new Both<>(a, secondOrRelease(a, second, releaseFirst));
         }
         AtomicBoolean claimed = new AtomicBoolean();
         CompletableFuture<B> helped = new CompletableFuture<>();
@@ -76,21 +96,34 @@ public enum Parallel {
         try {
             a = first.get();
         } catch (RuntimeException | Error e) {
-            claimed.set(true); // a helper that has not started it yet leaves it
+            if (!claimed.compareAndSet(false, true)) {
+                helped.thenAccept(releaseSecond); // a helper has it: released as it completes (not if it throws)
+            } // else a helper that has not started it yet leaves it
             throw e;
         }
         if (claimed.compareAndSet(false, true)) {
-            return new Both<>(a, second.get());
+            return new Both<>(a, secondOrRelease(a, second, releaseFirst));
         }
         try {
             return new Both<>(a, helped.join());
         } catch (CompletionException e) {
+            releaseFirst.accept(a);
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
             if (e.getCause() instanceof Error err) {
                 throw err;
             }
+            throw e;
+        }
+    }
+
+    /** The second half on this thread; when it throws, the first's result is released. */
+    private static <A, B> B secondOrRelease(A a, Supplier<B> second, Consumer<? super A> releaseFirst) {
+        try {
+            return second.get();
+        } catch (RuntimeException | Error e) {
+            releaseFirst.accept(a);
             throw e;
         }
     }

@@ -1,5 +1,9 @@
 package org.jfrworkbench.analysis;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+
 import org.jfrworkbench.model.SampleTable;
 
 /**
@@ -19,7 +23,12 @@ final class SampleBlocks {
     /** The weight of every sample when all are equal. */
     private final long uniformWeight;
     private volatile KindBreakdown breakdown;
-    private volatile ThreadSamples byThread;
+    /**
+     * The samples listed per thread, made once by whichever asks first: a query of threads, or the background after an
+     * import ({@link #prepareByThread}). A maker claims them only as it starts, so whoever finds them claimed waits
+     * for a running pass, never for a task still queued.
+     */
+    private final AtomicReference<CompletableFuture<ThreadSamples>> byThread = new AtomicReference<>();
 
     private SampleBlocks(int size, long[] min, long[] max, boolean uniform, long uniformWeight) {
         this.size = size;
@@ -88,11 +97,47 @@ final class SampleBlocks {
 
     /** The kind's samples per thread, for queries of a few threads ({@link ThreadSamples}, made on first need). */
     ThreadSamples byThread(SampleTable t) {
-        ThreadSamples b = byThread;
-        if (b == null) {
-            byThread = b = ThreadSamples.of(t);
+        while (true) {
+            CompletableFuture<ThreadSamples> made = byThread.get();
+            if (made == null) {
+                CompletableFuture<ThreadSamples> mine = new CompletableFuture<>();
+                if (byThread.compareAndSet(null, mine)) {
+                    return make(t, mine);
+                }
+                continue;
+            }
+            try {
+                return made.join(); // being made now: no longer than making them here
+            } catch (CompletionException e) {
+                // its maker failed and let go of them: this query makes them (or waits for whoever claims them next)
+            }
         }
-        return b;
+    }
+
+    /** Makes the lists now unless they are made or being made: the background's work after an import. */
+    void prepareByThread(SampleTable t) {
+        CompletableFuture<ThreadSamples> mine = new CompletableFuture<>();
+        if (byThread.compareAndSet(null, mine)) {
+            make(t, mine);
+        }
+    }
+
+    /** Whether the lists are made (not while they are being made). */
+    boolean byThreadMade() {
+        CompletableFuture<ThreadSamples> made = byThread.get();
+        return made != null && made.isDone() && !made.isCompletedExceptionally();
+    }
+
+    private ThreadSamples make(SampleTable t, CompletableFuture<ThreadSamples> mine) {
+        try {
+            ThreadSamples made = ThreadSamples.of(t);
+            mine.complete(made);
+            return made;
+        } catch (RuntimeException | Error e) {
+            byThread.compareAndSet(mine, null); // the next to ask makes them again
+            mine.completeExceptionally(e);
+            throw e;
+        }
     }
 
     /** Heap bytes of the blocks of a table of so many samples. */

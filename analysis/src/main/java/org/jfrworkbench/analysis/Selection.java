@@ -3,6 +3,7 @@ package org.jfrworkbench.analysis;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.IntPredicate;
 
 import org.jfrworkbench.model.Dictionary;
@@ -243,19 +244,20 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         ThreadSamples byThread = f.threads == null ? null : blocks.byThread(t);
         if (byThread != null && byThread.count(f.threads) <= t.size() / BY_THREAD_SHARE) {
             // a few threads' samples: theirs only, in one pass (a fraction of the range's, no halves needed)
-            slotSamples = QueryArrays.ints(slots);
-            slotWeight = counted ? null : QueryArrays.longs(slots);
-            threadPass(t, blocks, byThread, f, tree, slotSamples, slotWeight);
+            SlotWeights one = SlotWeights.filled(slots, counted, (s, w) -> threadPass(t, blocks, byThread, f, tree, s, w));
+            slotSamples = one.samples;
+            slotWeight = one.weight;
         } else if (t.size() < HALVES_FROM || !parallel.offers()) {
-            slotSamples = QueryArrays.ints(slots);
-            slotWeight = counted ? null : QueryArrays.longs(slots);
-            pass(t, blocks, f, tree, 0, count, slotSamples, slotWeight);
+            SlotWeights one = SlotWeights.filled(slots, counted, (s, w) -> pass(t, blocks, f, tree, 0, count, s, w));
+            slotSamples = one.samples;
+            slotWeight = one.weight;
         } else {
             // a half of the blocks each, into arrays of its own, added up after: sums, so the same in any order
             int mid = count / 2;
             Parallel.Both<SlotWeights, SlotWeights> halves = Parallel.both(
                     () -> SlotWeights.of(t, blocks, f, tree, 0, mid, slots, counted),
-                    () -> SlotWeights.of(t, blocks, f, tree, mid, count, slots, counted), true);
+                    () -> SlotWeights.of(t, blocks, f, tree, mid, count, slots, counted), true, SlotWeights::give,
+                    SlotWeights::give);
             slotSamples = halves.first().samples;
             slotWeight = halves.first().weight;
             int[] otherSamples = halves.second().samples;
@@ -357,9 +359,24 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
     private record SlotWeights(int[] samples, long[] weight) {
         static SlotWeights of(SampleTable t, SampleBlocks blocks, Filter f, CallTree tree, int fromBlock, int toBlock,
                               int slots, boolean counted) {
+            return filled(slots, counted, (s, w) -> pass(t, blocks, f, tree, fromBlock, toBlock, s, w));
+        }
+
+        /** Arrays of the pool's filled by pass; given back if it throws (a client gone mid-pass: nobody gets them). */
+        static SlotWeights filled(int slots, boolean counted, BiConsumer<int[], long[]> pass) {
             SlotWeights out = new SlotWeights(QueryArrays.ints(slots), counted ? null : QueryArrays.longs(slots));
-            pass(t, blocks, f, tree, fromBlock, toBlock, out.samples, out.weight);
+            try {
+                pass.accept(out.samples, out.weight);
+            } catch (RuntimeException | Error e) {
+                out.give();
+                throw e;
+            }
             return out;
+        }
+
+        void give() {
+            QueryArrays.give(samples);
+            QueryArrays.give(weight);
         }
     }
 

@@ -10,7 +10,8 @@ import org.jfrworkbench.model.SampleTable;
  * thread set of one to eight of 32 threads selects about a seventh of the range). The stacks are kept beside the
  * samples' indices so that the pass reads both in order: read from the table at the listed indices instead, one
  * sample in four or fewer, each was a cache miss, and the pass cost as much as the whole range's. 8 bytes per sample
- * and 4 per thread, made on the kind's first query that selects threads.
+ * and 4 per thread, made in the background after an import ({@link ProfileData#prepareThreadLists}) or by the kind's
+ * first query that selects threads, whichever comes first.
  */
 final class ThreadSamples {
     /** Thread t's samples are samples[start[t], start[t + 1]). */

@@ -3,6 +3,7 @@ package org.jfrworkbench.analysis;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringWriter;
@@ -377,5 +378,38 @@ class DiffQueryTest {
         }
         assertEquals(a.collapsed(Kind.CPU, 0, 100_000, false), base);
         assertEquals(b.collapsed(Kind.CPU, 0, 100_000, false), target);
+    }
+
+    @Test
+    void aDiffWhoseWalkThrowsGivesItsArraysBackToThePool() throws Exception {
+        // each side 70,000 leaves of its own (columns past the pool's minimum), so the merged tree outgrows the
+        // columns the walk starts with, and a bound between the two stops the walk as they grow
+        HandMade a = new HandMade();
+        HandMade b = new HandMade();
+        for (int i = 0; i < 70_000; i++) {
+            a.sample(Kind.CPU, i % 10_000, "main", 1, "m.Main.run;m.A.a" + i % 50 + ";m.B.b" + i);
+            b.sample(Kind.CPU, i % 10_000, "main", 1, "m.Main.run;m.A.a" + i % 50 + ";m.B.c" + i);
+        }
+        ProfileData da = a.data();
+        ProfileData db = b.data();
+        DiffQuery q = new DiffQuery(Selection.of(Kind.CPU), Selection.of(Kind.CPU), FrameNaming.DEFAULT,
+                DiffMode.RELATIVE, 1 << 20);
+        for (Parallel parallel : new Parallel[] {Parallel.NEVER, Parallel.ALWAYS}) {
+            int nodes = q.run(da, db, parallel).nodes().name().length; // and the pool holds its arrays after
+            assertTrue(nodes > 140_000, "merged nodes: " + nodes);
+            long held = QueryArrays.held();
+            assertTrue(held > 0);
+            for (int round = 0; round < 3; round++) {
+                assertThrows(QueryLimits.ViewTooLargeException.class,
+                        () -> QueryLimits.run(() -> false, 100_000, () -> q.run(da, db, parallel)));
+                // a helper still walking when the caller failed gives its columns back when it is done
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (QueryArrays.held() < held && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertTrue(QueryArrays.held() >= held, parallel + ", round " + round + ": the pool held " + held
+                        + " bytes before the failed diff and " + QueryArrays.held() + " after");
+            }
+        }
     }
 }

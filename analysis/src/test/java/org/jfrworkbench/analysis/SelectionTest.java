@@ -2,12 +2,19 @@ package org.jfrworkbench.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.Test;
@@ -165,5 +172,59 @@ class SelectionTest {
         ab.set(a);
         ab.set(b);
         assertEquals(5, by.count(ab));
+    }
+
+    @Test
+    void aKindsSamplesAreListedPerThreadOnceWhetherTheBackgroundOrAThreadQueryComesFirst() throws Exception {
+        BitSet worker = new BitSet();
+        worker.set(h.thread("worker"));
+        Selection workerOnly = Selection.millis(Kind.CPU, null, null, worker, false);
+
+        ProfileData prepared = h.data();
+        prepared.prepareThreadLists();
+        awaitThreadLists(prepared);
+        ThreadSamples made = prepared.blocks(Kind.CPU).byThread(prepared.samples(Kind.CPU));
+        assertEquals(2, workerOnly.weigh(prepared, prepared.tree()).samples());
+        assertSame(made, prepared.blocks(Kind.CPU).byThread(prepared.samples(Kind.CPU)), "the query used the lists made");
+
+        ProfileData queried = h.data();
+        assertEquals(2, workerOnly.weigh(queried, queried.tree()).samples());
+        ThreadSamples byQuery = queried.blocks(Kind.CPU).byThread(queried.samples(Kind.CPU));
+        queried.prepareThreadLists();
+        awaitThreadLists(queried);
+        assertSame(byQuery, queried.blocks(Kind.CPU).byThread(queried.samples(Kind.CPU)), "the background made none again");
+
+        // queries asking at once, the background among them: one pass, the same lists for all
+        for (int round = 0; round < 20; round++) {
+            ProfileData fresh = h.data();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<ThreadSamples>> asked = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    asked.add(pool.submit(() -> {
+                        go.await();
+                        return fresh.blocks(Kind.CPU).byThread(fresh.samples(Kind.CPU));
+                    }));
+                }
+                go.countDown();
+                fresh.prepareThreadLists();
+                for (Future<ThreadSamples> f : asked) {
+                    assertSame(asked.get(0).get(), f.get());
+                }
+                awaitThreadLists(fresh);
+                assertSame(asked.get(0).get(), fresh.blocks(Kind.CPU).byThread(fresh.samples(Kind.CPU)));
+            } finally {
+                pool.shutdown();
+            }
+        }
+    }
+
+    private static void awaitThreadLists(ProfileData data) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!data.threadListsPrepared()) {
+            assertTrue(System.nanoTime() < deadline, "the samples were never listed per thread");
+            Thread.sleep(5); // between polls of the condition
+        }
     }
 }

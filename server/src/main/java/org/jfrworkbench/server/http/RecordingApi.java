@@ -171,6 +171,7 @@ final class RecordingApi {
         ProfileData data = profiles.load(info.id());
         Map<String, Object> out = JSON.convertValue(info, new TypeReference<LinkedHashMap<String, Object>>() { });
         out.putAll(RecordingOverview.of(data));
+        out.put("index", library.indexStatus(info.id()));
         ctx.json(out);
     }
 

@@ -8,10 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.jfrworkbench.analysis.ProfileData;
 import org.jfrworkbench.server.catalog.RecordingInfo;
@@ -25,35 +27,67 @@ import org.slf4j.LoggerFactory;
  * waits at most: while uploads come faster than that, each makes its own entry before its answer, as all did before,
  * so the entries never fall behind by more than two recordings, nor hold more profiles than those. Until an entry is
  * visible, the list and the searches wait for it ({@link #awaitVisible}), so that what was acknowledged is found.
+ *
+ * <p>An entry that fails (a full disk, an index briefly unwritable) is made again in the background, its profile
+ * loaded again, after 1 s, then twice as long each time up to a minute, {@link #RETRIES} times at most; meanwhile the
+ * list and the searches no longer wait for it, and its state ({@link #status}) says so. One that still fails is left
+ * to the next start, which indexes every stored recording without an entry.
  */
 final class NewEntries {
     private static final Logger LOG = LoggerFactory.getLogger(NewEntries.class);
     /** How long the list and the searches wait for new recordings' index entries (one takes well under a second). */
     private static final long WAIT_MILLIS = 30_000;
+    /** Attempts after the first failure; with their backoff (1, 2, 4 … 60 s) about three minutes in all. */
+    static final int RETRIES = 8;
+    /** The longest wait between two attempts, in units of the first. */
+    private static final long MAX_RETRY_UNITS = 60;
 
     /** Makes and adds a stored recording's entry (unless it was deleted meanwhile). */
     interface Indexing {
         void index(RecordingInfo info, ProfileData data) throws IOException;
     }
 
+    /** A stored recording's profile for a retry (from the cache, else decoded from the store). */
+    interface Loading {
+        ProfileData load(String id) throws IOException;
+    }
+
     private final Indexing indexing;
+    /** The recording's info as it is now, null once deleted: a retry indexes that one. */
+    private final Function<String, RecordingInfo> current;
+    private final Loading loading;
+    /** The wait before the first retry (1 s; shorter in tests of the schedule). */
+    private final long firstRetryMillis;
+    private final ScheduledThreadPoolExecutor retries = new ScheduledThreadPoolExecutor(1, RecordingLibrary.daemon("index-retry"));
+    /** Recordings whose entry failed, by id: retrying, or failed for good until the next start. */
+    private final Map<String, IndexStatus> failing = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor indexer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(1), RecordingLibrary.daemon("recording-indexer"), new ThreadPoolExecutor.AbortPolicy());
     /** Recordings acknowledged whose index entry is not visible yet, by id. */
     private final Map<String, CompletableFuture<Void>> unindexed = new ConcurrentHashMap<>();
     private volatile Consumer<RecordingInfo> beforeIndexing = info -> { };
 
-    NewEntries(Indexing indexing) {
+    NewEntries(Indexing indexing, Function<String, RecordingInfo> current, Loading loading) {
+        this(indexing, current, loading, 1000);
+    }
+
+    NewEntries(Indexing indexing, Function<String, RecordingInfo> current, Loading loading, long firstRetryMillis) {
+        this.firstRetryMillis = firstRetryMillis;
         this.indexing = indexing;
+        this.current = current;
+        this.loading = loading;
         indexer.allowCoreThreadTimeOut(true);
+        // closing drops the retries still waiting for their time: the next start indexes those recordings
+        retries.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     /**
      * Makes a stored recording's index entry, on the indexer's thread where it is free or has none waiting, else on
-     * this one. A failure is logged: the recording stays stored and whole, and is indexed on the next start.
+     * this one. A failure is logged and the entry retried in the background; the recording stays stored and whole.
      */
     void add(RecordingInfo info, ProfileData data) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        failing.remove(info.id()); // the same bytes uploaded again after a delete
         unindexed.put(info.id(), done);
         try {
             indexer.execute(() -> index(info, data, done, true));
@@ -70,11 +104,58 @@ final class NewEntries {
             }
             indexing.index(info, data);
         } catch (IOException | RuntimeException | Error e) {
-            LOG.error("could not index recording {}; it stays stored and is indexed on the next start", info.id(), e);
+            failed(info.id(), 0, e);
         } finally {
             unindexed.remove(info.id(), done);
             done.complete(null);
         }
+    }
+
+    /** Attempt n (0 the first) failed: the next is scheduled, or after the last the recording waits for the next start. */
+    private void failed(String id, int attempt, Throwable e) {
+        String error = e.getClass().getSimpleName();
+        if (attempt >= RETRIES) {
+            failing.put(id, new IndexStatus(IndexStatus.FAILED, attempt + 1, error, 0));
+            LOG.error("could not index recording {} after {} attempts; it stays stored and is indexed on the next start",
+                    id, attempt + 1, e);
+            return;
+        }
+        long delay = firstRetryMillis * Math.min(MAX_RETRY_UNITS, 1L << attempt);
+        failing.put(id, new IndexStatus(IndexStatus.RETRYING, attempt + 1, error, System.currentTimeMillis() + delay));
+        LOG.warn("could not index recording {} (attempt {}); it stays stored and is tried again in {} ms", id,
+                attempt + 1, delay, e);
+        try {
+            retries.schedule(() -> retry(id, attempt + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            failing.remove(id); // the library is closing: the next start indexes it
+        }
+    }
+
+    /** Attempt n for a recording whose entry failed: with its info and profile as they are now, if it still exists. */
+    private void retry(String id, int attempt) {
+        try {
+            RecordingInfo info = current.apply(id);
+            if (info != null) {
+                beforeIndexing.accept(info);
+                indexing.index(info, loading.load(id));
+            }
+            failing.remove(id);
+        } catch (IOException | RuntimeException | Error e) {
+            if (current.apply(id) == null) {
+                failing.remove(id); // deleted meanwhile
+            } else {
+                failed(id, attempt, e);
+            }
+        }
+    }
+
+    /** Whether a recording's entry is made, under way, or failed (and then whether it is retried). */
+    IndexStatus status(String id) {
+        IndexStatus failure = failing.get(id);
+        if (failure != null) {
+            return failure;
+        }
+        return unindexed.containsKey(id) ? IndexStatus.PENDING : IndexStatus.INDEXED;
     }
 
     /** See {@link RecordingLibrary#beforeIndexing}. */
@@ -100,11 +181,16 @@ final class NewEntries {
         }
     }
 
-    /** Lets the entries under way and waiting finish (at most 30 s), so they go into the index's closing commit. */
+    /**
+     * Lets the entries under way and waiting finish (at most 30 s), so they go into the index's closing commit; a
+     * retry under way finishes too, those still waiting are left to the next start.
+     */
     void close() {
         indexer.shutdown();
+        retries.shutdown();
         try {
             indexer.awaitTermination(30, TimeUnit.SECONDS);
+            retries.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

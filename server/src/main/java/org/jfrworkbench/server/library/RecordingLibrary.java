@@ -55,7 +55,7 @@ public final class RecordingLibrary implements Closeable {
     /** Encodes and writes a new recording's pieces, each on its own thread, while the upload's thread waits. */
     private final ExecutorService writers = Executors.newFixedThreadPool(2, daemon("recording-writer"));
     /** New recordings' index entries, made after their answers. */
-    private final NewEntries newEntries = new NewEntries(this::index);
+    private final NewEntries newEntries = new NewEntries(this::index, infos::get, this::load);
     private final IndexCommitter committer;
     /** Decodes under way, by id and version, so that a profile is decoded once however many requests want it. */
     private final Map<String, CompletableFuture<ProfileData>> loading = new ConcurrentHashMap<>();
@@ -148,6 +148,7 @@ public final class RecordingLibrary implements Closeable {
                 infos.put(id, info);
                 cache.put(id, data);
                 newEntries.add(info, data);
+                data.prepareThreadLists();
                 data.prepareInvertedGraphs();
                 return new Imported(info, true, timings);
             }
@@ -227,6 +228,14 @@ public final class RecordingLibrary implements Closeable {
      */
     public void beforeIndexing(Consumer<RecordingInfo> waitFor) {
         newEntries.beforeIndexing(waitFor);
+    }
+
+    /**
+     * Where the recording's index entry stands: a new recording's entry that failed is retried in the background
+     * ({@link NewEntries}), and until it is made the recording is stored but not found by the list and the searches.
+     */
+    public IndexStatus indexStatus(String id) {
+        return newEntries.status(info(id).id());
     }
 
     /** A part of a run as its uploader names it: run key, part number (null: no part, only last), last, time origin. */
@@ -337,6 +346,7 @@ public final class RecordingLibrary implements Closeable {
                 }
                 if (infos.get(id) == seen) {
                     cache.put(id, data);
+                    data.prepareThreadLists();
                     data.prepareInvertedGraphs();
                     if (!infos.containsKey(id)) {
                         cache.remove(id); // deleted while it was read: keep no copy

@@ -192,7 +192,9 @@ final class RunAppender {
             timings.step("keep");
             // the newer profile before the newer info: whoever sees this info loads this profile or a later one
             cache.put(id, data);
-            // as an upload's: the run's first inverted view is then not grouped per query (several times slower)
+            // as an upload's: its samples listed per thread and its inverted part made in the background, not by the
+            // run's first thread view and first inverted view (several times slower grouped per query)
+            data.prepareThreadLists();
             data.prepareInvertedGraphs();
             publish(info, entry);
             timings.step("index");

@@ -3,7 +3,12 @@ package org.jfrworkbench.server.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -68,5 +73,44 @@ class RecordingsApiTest {
         assertEquals(80, nodes.get("total").get(3).asLong());
         assertEquals(-1, nodes.get("parent").get(0).asInt());
         assertEquals(3, nodes.get("parent").get(4).asInt());
+    }
+
+    @Test
+    void aRecordingWhoseIndexEntryFailsIsRetriedInTheBackgroundUntilItIsFound() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        CountDownLatch stateSeen = new CountDownLatch(1);
+        // the hook each attempt at an entry runs first: the first fails as a full disk would, the retry waits until
+        // the test has seen the recording's state
+        server.server.library().beforeIndexing(info -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new UncheckedIOException(new IOException("no space left on device"));
+            }
+            try {
+                stateSeen.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        TestServer.Reply created = server.post("?name=retried", STACKS);
+        assertEquals(201, created.status(), created.body());
+        String id = created.json().get("id").asText();
+
+        // stored and shown, not found yet, and its state says why
+        assertEquals(0, server.get("/api/recordings?q=id:" + id).json().get("total").asLong());
+        JsonNode index = server.get("/api/recordings/" + id).json().get("index");
+        assertEquals("retrying", index.get("state").asText(), index.toString());
+        assertEquals(1, index.get("attempts").asInt());
+        assertEquals("UncheckedIOException", index.get("error").asText());
+        assertTrue(index.get("nextAttemptMillis").asLong() > 0);
+        stateSeen.countDown();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (server.get("/api/recordings?q=id:" + id).json().get("total").asLong() == 0) {
+            assertTrue(System.nanoTime() < deadline, "the retried entry never became searchable");
+            Thread.sleep(20); // between polls of the condition
+        }
+        assertEquals(2, attempts.get());
+        assertEquals("indexed", server.get("/api/recordings/" + id).json().get("index").get("state").asText());
+        assertEquals(100, server.get("/api/recordings/" + id + "/flame?kind=cpu").json().get("total").asLong());
     }
 }

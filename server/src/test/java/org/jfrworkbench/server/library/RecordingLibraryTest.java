@@ -58,7 +58,7 @@ class RecordingLibraryTest {
     }
 
     @Test
-    void aRecordingsInvertedGraphsArePreparedOnceItIsImportedOrLoadedWithoutAnInvertedQuery() throws Exception {
+    void aRecordingsInvertedGraphsAndThreadListsArePreparedOnceItIsImportedOrLoadedWithoutAQuery() throws Exception {
         String id;
         try (RecordingLibrary library = open()) {
             id = library.importFile(CHECKOUT, null, Map.of(), Kind.CPU).info().id();
@@ -71,7 +71,7 @@ class RecordingLibraryTest {
     }
 
     @Test
-    void aRunsInvertedGraphsArePreparedOnceAPartIsAdded() throws Exception {
+    void aRunsInvertedGraphsAndThreadListsArePreparedOnceAPartIsAdded() throws Exception {
         try (RecordingLibrary library = open()) {
             String id;
             try (var in = Files.newInputStream(CHECKOUT)) {
@@ -90,6 +90,10 @@ class RecordingLibraryTest {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!data.invertedGraphsPrepared()) {
             assertTrue(System.nanoTime() < deadline, "the tree's inverted part is made " + when);
+            Thread.sleep(10);
+        }
+        while (!data.threadListsPrepared()) {
+            assertTrue(System.nanoTime() < deadline, "each kind's samples are listed per thread " + when);
             Thread.sleep(10);
         }
     }
