@@ -148,8 +148,8 @@ public final class RecordingLibrary implements Closeable {
                 infos.put(id, info);
                 cache.put(id, data);
                 newEntries.add(info, data);
-                data.prepareThreadLists();
                 data.prepareInvertedGraphs();
+                data.prepareThreadLists();
                 return new Imported(info, true, timings);
             }
         } finally {
@@ -346,8 +346,8 @@ public final class RecordingLibrary implements Closeable {
                 }
                 if (infos.get(id) == seen) {
                     cache.put(id, data);
-                    data.prepareThreadLists();
                     data.prepareInvertedGraphs();
+                    data.prepareThreadLists();
                     if (!infos.containsKey(id)) {
                         cache.remove(id); // deleted while it was read: keep no copy
                     }
