@@ -148,8 +148,7 @@ public final class RecordingLibrary implements Closeable {
                 infos.put(id, info);
                 cache.put(id, data);
                 newEntries.add(info, data);
-                data.prepareInvertedGraphs();
-                data.prepareThreadLists();
+                data.prepareInBackground();
                 return new Imported(info, true, timings);
             }
         } finally {
@@ -346,8 +345,7 @@ public final class RecordingLibrary implements Closeable {
                 }
                 if (infos.get(id) == seen) {
                     cache.put(id, data);
-                    data.prepareInvertedGraphs();
-                    data.prepareThreadLists();
+                    data.prepareInBackground();
                     if (!infos.containsKey(id)) {
                         cache.remove(id); // deleted while it was read: keep no copy
                     }

@@ -194,8 +194,7 @@ final class RunAppender {
             cache.put(id, data);
             // as an upload's: its samples listed per thread and its inverted part made in the background, not by the
             // run's first thread view and first inverted view (several times slower grouped per query)
-            data.prepareInvertedGraphs();
-            data.prepareThreadLists();
+            data.prepareInBackground();
             publish(info, entry);
             timings.step("index");
             return new Imported(info, old == null, timings);
