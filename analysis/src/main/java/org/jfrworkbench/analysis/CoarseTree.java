@@ -140,11 +140,12 @@ final class CoarseTree {
      * samples, a short range); the answer is the same either way.
      */
     boolean likely(Selection.Slots slots) {
-        long selected = 0;
+        // an int sum, which the compiler vectorizes: a kind's samples are counted in ints (TreeWeights' root)
+        int selected = 0;
         for (int c : slots.samples()) {
             selected += c;
         }
-        return selected * answerFloor >= floor * samples;
+        return (long) selected * answerFloor >= floor * samples;
     }
 
     /**
