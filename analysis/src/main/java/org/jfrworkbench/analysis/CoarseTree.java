@@ -26,23 +26,26 @@ final class CoarseTree {
     /** The count of the lightest node of an answer of every sample, about ({@link #likely}), and every sample's. */
     private final int answerFloor;
     private final long samples;
+    /** The kind's samples when it was made, every source's. */
+    private final int tableSize;
     /** Per sample slot: its part node where the slot's node is in the part, else ~ its nearest ancestor's. */
     private final int[] slotNode;
 
-    private CoarseTree(CallTree part, int floor, int answerFloor, long samples, int[] slotNode) {
+    private CoarseTree(CallTree part, int floor, int answerFloor, long samples, int tableSize, int[] slotNode) {
         this.part = part;
         this.floor = floor;
         this.answerFloor = answerFloor;
         this.samples = samples;
+        this.tableSize = tableSize;
         this.slotNode = slotNode;
     }
 
     /**
      * The part of tree whose nodes' counts (from slotCounts, the samples per sample slot) are at least the least floor
      * that leaves at most target nodes; null where that part would be more than half the tree (a view over it would
-     * save too little for its memory) or the kind has no samples.
+     * save too little for its memory) or the kind has no samples. tableSize: the kind's samples counted, every source's.
      */
-    static CoarseTree of(CallTree tree, int[] slotCounts, int target) {
+    static CoarseTree of(CallTree tree, int[] slotCounts, int target, int tableSize) {
         int n = tree.size();
         int[] w = new int[n];
         for (int s = 0; s < slotCounts.length; s++) {
@@ -95,7 +98,7 @@ final class CoarseTree {
             slots[s] = w[tree.slotNode(s)];
         }
         CallTree part = new CallTree(tree.naming(), tree.names(), null, parent, name, end, type, new int[0], new int[0]);
-        return new CoarseTree(part, floor, answerFloor < 0 ? COUNT_CAP : answerFloor, samples, slots);
+        return new CoarseTree(part, floor, answerFloor < 0 ? COUNT_CAP : answerFloor, samples, tableSize, slots);
     }
 
     /**
@@ -126,6 +129,11 @@ final class CoarseTree {
     /** The part's nodes. */
     int size() {
         return part.size();
+    }
+
+    /** The kind's samples it was counted from, every source's: a view of more is not bounded by its counts. */
+    int tableSize() {
+        return tableSize;
     }
 
     /** w0: the least count over all the kind's samples of a node in the part. */
@@ -175,9 +183,5 @@ final class CoarseTree {
     /** Heap bytes of a part of at most nodes nodes over a tree of slots sample slots. */
     static long footprint(long nodes, long slots) {
         return 200 + 13 * nodes + 4 * slots;
-    }
-
-    long footprint() {
-        return footprint(part.size(), slotNode.length);
     }
 }

@@ -240,11 +240,16 @@ public final class ProfileData {
             return null;
         }
         Optional<CoarseTree> made = part.getNow(null);
-        return made == null ? null : made.orElse(null);
+        CoarseTree c = made == null ? null : made.orElse(null);
+        // counted from the kind's samples as they were: a table grown since (as the blocks allow) is not bounded by it
+        return c != null && c.tableSize() == samples(s.kind()).size() ? c : null;
     }
 
     /** {@link #coarse}, waiting until it is made (having it made if not asked yet); null where none is kept. */
     CoarseTree awaitCoarse(Selection s) {
+        if (coarseNodes == 0) {
+            return null;
+        }
         String key = s.kind().id() + '/' + s.source();
         CompletableFuture<Optional<CoarseTree>> part;
         while ((part = coarse.get(key)) == null) {
@@ -263,10 +268,12 @@ public final class ProfileData {
     /** Every sample of the selection's kind and source, counted per slot, and the coarse part of the tree from them. */
     private void makeCoarse(Selection s, CompletableFuture<Optional<CoarseTree>> out) {
         try {
+            // the size before the pass: samples added meanwhile make it differ, and the part go unused
+            int size = samples(s.kind()).size();
             Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
             Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
             try {
-                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes)));
+                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes, size)));
             } finally {
                 slots.release();
             }

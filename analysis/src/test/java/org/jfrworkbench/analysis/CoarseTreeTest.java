@@ -183,4 +183,16 @@ class CoarseTreeTest {
         // a cut below the part's floor (every node fits) is not answered from it
         assertNull(onPart(coarse, part, new FlameGraphQuery(all, null, false, FrameNaming.DEFAULT, 1.0, 100)));
     }
+
+    @Test
+    void aPartCountedBeforeSamplesWereAddedIsNotUsed() {
+        HandMade h = generated(5);
+        ProfileData d = h.data().coarseNodes(400);
+        Selection all = Selection.of(Kind.CPU);
+        assertNotNull(d.awaitCoarse(all));
+        assertNotNull(d.coarse(d.tree(), all));
+        // counts over all samples bound a view's only while no sample is added
+        h.sample(Kind.CPU, 1, "t0", 1, "m.Main.run");
+        assertNull(d.coarse(d.tree(), all));
+    }
 }
