@@ -31,22 +31,32 @@ record Cut(long threshold, int size) {
         }
     }
 
-    /** {@link #of}, with the kept nodes' notes. */
+    /**
+     * {@link #of}, with the kept nodes' notes. On a coarse part's weights with samples outside the part
+     * ({@link TreeWeights#spillFloor}) null where the cut is not known from the part: where the whole tree's selected
+     * nodes might all fit, or a threshold the cut tries is below the part's floor.
+     */
     static Noted noted(TreeWeights w, int maxNodes, Counts gathered) {
         CountRanking counts = w.unit() > 0 ? new CountRanking(gathered != null ? gathered : Counts.of(w), w.unit()) : null;
-        int selected = counts != null ? counts.size() : selectedNodes(w);
+        // the reached nodes outside the part, at least: the whole tree's selected nodes are at least these more
+        int selected = (counts != null ? counts.size() : selectedNodes(w)) + w.spilledNodes();
+        long least = w.spillFloor();
         if (selected <= maxNodes) {
-            return new Noted(new Cut(Long.MIN_VALUE, selected), null);
+            return least != Long.MIN_VALUE ? null : new Noted(new Cut(Long.MIN_VALUE, selected), null);
         }
         Ranking totals = counts != null ? counts : new WeightRanking(w, selected);
-        // every threshold the cut tries is at or above the maxNodes-th largest weight (below)
-        Sizes sizes = counts != null ? new CountSizes(w, counts.largest(maxNodes)) : new WalkedSizes(w);
+        // every threshold the cut tries is at or above the maxNodes-th largest weight (below), and the part's floor
+        Sizes sizes = counts != null ? new CountSizes(w, Math.max(least, counts.largest(maxNodes))) : new WalkedSizes(w);
         Cut cut;
         try {
-            cut = of(totals, sizes, maxNodes, selected);
+            cut = of(totals, sizes, maxNodes, selected, least);
         } catch (RuntimeException | Error e) {
             sizes.release();
             throw e;
+        }
+        if (cut == null) {
+            sizes.release();
+            return null;
         }
         if (sizes instanceof CountSizes kept) {
             return new Noted(cut, kept);
@@ -55,13 +65,17 @@ record Cut(long threshold, int size) {
         return new Noted(cut, null);
     }
 
-    private static Cut of(Ranking totals, Sizes sizes, int maxNodes, int selected) {
+    /** least: the least threshold it may try; null where it would try one below. */
+    private static Cut of(Ranking totals, Sizes sizes, int maxNodes, int selected, long least) {
         // half the budget for kept nodes leaves room for an "[other]" under each; then, once, as many more as the
         // room left suggests. The size at the first threshold counts each node at or above it once, so it is at
         // least keep, and the second takes at most keep + (maxNodes - keep) nodes: no threshold is below the
         // maxNodes-th largest weight
         int keep = Math.max(1, maxNodes / 2);
         long t = totals.largest(keep);
+        if (t < least) {
+            return null;
+        }
         int size = sizes.at(t);
         while (size > maxNodes) {
             // ties at t: the next weight up
@@ -72,6 +86,9 @@ record Cut(long threshold, int size) {
         if (room > maxNodes / 16) {
             int more = Math.min(selected, keep + (int) ((long) room * keep / Math.max(1, size)));
             long lower = totals.largest(more);
+            if (lower < t && lower < least) {
+                return null;
+            }
             if (lower < t) {
                 int lowerSize = sizes.at(lower);
                 if (lowerSize <= maxNodes) {
@@ -157,7 +174,7 @@ record Cut(long threshold, int size) {
             int[] openLeast = new int[64];
             int[] openEntry = new int[64];
             openEnd[0] = n;
-            openLeast[0] = Integer.MAX_VALUE;
+            openLeast[0] = leastOwn(w, 0);
             openEntry[0] = -1;
             int depth = 1;
             for (int i = 1; i < n; ) {
@@ -190,7 +207,7 @@ record Cut(long threshold, int size) {
                 openEntry[depth] = keptUsed - 1;
                 openEnd[depth] = tree.end(i);
                 openCount[depth] = c;
-                openLeast[depth++] = Integer.MAX_VALUE;
+                openLeast[depth++] = leastOwn(w, i);
                 i++;
             }
             while (depth > 1) {
@@ -198,6 +215,15 @@ record Cut(long threshold, int size) {
                 closed(openLeast[depth], openCount[depth]);
             }
             rootLeast = openLeast[0];
+        }
+
+        /**
+         * A kept node's least selected child before its children in the tree are met: on a coarse part, one outside it
+         * where it has spill, whose count is below the floor and so below every count a size is asked at; 1 stands
+         * for it.
+         */
+        private static int leastOwn(TreeWeights w, int node) {
+            return w.spilled(node) ? 1 : Integer.MAX_VALUE;
         }
 
         private void closed(int leastChild, int count) {

@@ -56,26 +56,42 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
 
     /**
      * The graph of the tree, cut to maxNodes: the cut's counts gathered while the totals are summed, the layout read
-     * from the nodes the cut's walk kept, a search's matched weight summed over its matching slots.
+     * from the nodes the cut's walk kept, a search's matched weight summed over its matching slots. Where the samples
+     * weigh alike and the recording's coarse part of the tree is made ({@link CoarseTree}), the weights, the cut and
+     * the layout are on that part, the same answer without a pass over every node, unless the cut goes below it.
      */
     private FlameGraph layout(ProfileData data, CallTree tree) {
         Selection.Slots slots = selection.slots(data, tree);
-        Cut.Counts counts = new Cut.Counts();
         TreeWeights w;
+        Cut.Counts counts;
         long matched = 0;
         try {
             if (search != null) {
                 matched = slots.weightOf(data.matchingSlots(tree, naming, search));
             }
+            CoarseTree coarse = slots.unit() > 0 ? data.coarse(tree, selection) : null;
+            if (coarse != null && coarse.likely(slots)) {
+                counts = new Cut.Counts();
+                FlameGraph g = cutAndLayout(data, coarse.weigh(slots, counts), counts, matched);
+                if (g != null) {
+                    return g;
+                }
+            }
+            counts = new Cut.Counts();
             w = slots.onTree(true, counts);
         } finally {
             slots.release();
         }
+        return cutAndLayout(data, w, counts, matched);
+    }
+
+    /** The cut of w and its layout (null where the cut is not known from a coarse part); w is given back. */
+    private FlameGraph cutAndLayout(ProfileData data, TreeWeights w, Cut.Counts counts, long matched) {
         Cut.Noted cut = null;
         try {
             boolean[] matches = search == null ? null : data.matches(naming, search);
             cut = Cut.noted(w, maxNodes, w.unit() > 0 ? counts : null);
-            return FlameLayout.of(w, selection, search, matches, matched, scale, cut);
+            return cut == null ? null : FlameLayout.of(w, selection, search, matches, matched, scale, cut);
         } finally {
             if (cut != null) {
                 cut.release();

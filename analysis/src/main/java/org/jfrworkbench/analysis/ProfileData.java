@@ -2,6 +2,7 @@ package org.jfrworkbench.analysis;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.jfrworkbench.importer.CollapsedFormat;
@@ -34,6 +35,11 @@ public final class ProfileData {
     private final Map<SearchKey, SlotMatches> slotSearches = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<Kind, Long> intervals = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Kind, SampleBlocks> blocks = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per kind and source the default tree's coarse part ({@link CoarseTree}), empty where none is kept. */
+    private final Map<String, CompletableFuture<Optional<CoarseTree>>> coarse =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
+    private volatile int coarseNodes = CoarseTree.NODES_PER_ANSWER_NODE * FlameGraphQuery.DEFAULT_MAX_NODES;
 
 
     private record SearchKey(FrameNaming naming, SearchPattern pattern) {
@@ -215,6 +221,67 @@ public final class ProfileData {
         return slots;
     }
 
+    /**
+     * The coarse part of tree for the selection's kind and source if made by now (tree: this recording's default tree;
+     * a tree of another naming has none); else null, and the first call has it made on the {@link Background} thread.
+     * A view never waits for it, as for the inverted part.
+     */
+    CoarseTree coarse(CallTree tree, Selection s) {
+        if (tree != this.tree || coarseNodes == 0) {
+            return null;
+        }
+        String key = s.kind().id() + '/' + s.source();
+        CompletableFuture<Optional<CoarseTree>> part = coarse.get(key);
+        if (part == null) {
+            CompletableFuture<Optional<CoarseTree>> mine = new CompletableFuture<>();
+            if (coarse.putIfAbsent(key, mine) == null && !Background.later(() -> makeCoarse(s, mine))) {
+                coarse.remove(key, mine);
+            }
+            return null;
+        }
+        Optional<CoarseTree> made = part.getNow(null);
+        CoarseTree c = made == null ? null : made.orElse(null);
+        // counted from the kind's samples as they were: a table grown since (as the blocks allow) is not bounded by it
+        return c != null && c.tableSize() == samples(s.kind()).size() ? c : null;
+    }
+
+    /** {@link #coarse}, waiting until it is made (having it made if not asked yet); null where none is kept. */
+    CoarseTree awaitCoarse(Selection s) {
+        if (coarseNodes == 0) {
+            return null;
+        }
+        String key = s.kind().id() + '/' + s.source();
+        CompletableFuture<Optional<CoarseTree>> part;
+        while ((part = coarse.get(key)) == null) {
+            coarse(tree, s);
+            Thread.onSpinWait();
+        }
+        return part.join().orElse(null);
+    }
+
+    /** Sets the coarse parts' most nodes (0: none), before any is asked for: tests make small parts of small trees. */
+    ProfileData coarseNodes(int nodes) {
+        coarseNodes = nodes;
+        return this;
+    }
+
+    /** Every sample of the selection's kind and source, counted per slot, and the coarse part of the tree from them. */
+    private void makeCoarse(Selection s, CompletableFuture<Optional<CoarseTree>> out) {
+        try {
+            // the size before the pass: samples added meanwhile make it differ, and the part go unused
+            int size = samples(s.kind()).size();
+            Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
+            Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
+            try {
+                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes, size)));
+            } finally {
+                slots.release();
+            }
+        } catch (RuntimeException | OutOfMemoryError e) {
+            out.complete(Optional.empty()); // views weigh the whole tree, as without it
+        }
+    }
+
     /** The estimated sampling interval of a time-sampled kind in nanoseconds ({@link SamplingInterval}), 0 if unknown. */
     long samplingInterval(Kind kind) {
         return intervals.computeIfAbsent(kind, k -> SamplingInterval.estimate(samples(k)));
@@ -246,7 +313,8 @@ public final class ProfileData {
      * and one more naming's names that queries may add later (each about the default's size), each tree's inverted
      * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
      * per sample slot), each kind's {@link SampleBlocks} and its samples listed per thread ({@link ThreadSamples}, made
-     * by {@link #prepareThreadLists} or the kind's first query of threads).
+     * by {@link #prepareThreadLists} or the kind's first query of threads), and its coarse part of the tree for flame
+     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted).
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
@@ -255,6 +323,7 @@ public final class ProfileData {
                 + (1 + MAX_OTHER_TREES) * defaultNames.footprint() + MAX_SEARCHES * (16L + defaultNames.size())
                 + MAX_SEARCHES * (16L + tree.sampleSlots())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())
-                        + ThreadSamples.footprint(t.size(), profile.threads().size())).sum();
+                        + ThreadSamples.footprint(t.size(), profile.threads().size())
+                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots())).sum();
     }
 }

@@ -20,6 +20,13 @@ public final class TreeWeights {
     /** The root's total weight and samples: the whole selection's, kept apart for weights without totals. */
     private final long rootWeight;
     private final int rootSamples;
+    /**
+     * On a {@link CoarseTree}'s part: per node the samples of its slots below it outside the part (null elsewhere),
+     * the part's floor as a weight, and the least number of reached nodes outside the part.
+     */
+    private int[] spill;
+    private final long spillFloor;
+    private final int spilledNodes;
 
     TreeWeights(CallTree tree, long[] self, int[] selfSamples) {
         this.tree = tree;
@@ -27,6 +34,8 @@ public final class TreeWeights {
         this.counted = false;
         this.self = self;
         this.selfSamples = selfSamples;
+        this.spillFloor = Long.MIN_VALUE;
+        this.spilledNodes = 0;
         int n = self.length;
         total = QueryArrays.copyOf(self);
         totalSamples = QueryArrays.copyOf(selfSamples);
@@ -50,13 +59,39 @@ public final class TreeWeights {
      * them afterwards walked the reached nodes once more.
      */
     TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather) {
+        this(tree, selfSamples, null, 0, unit, gather);
+    }
+
+    /**
+     * Samples that each weigh unit on a {@link CoarseTree}'s part: spill (its arrays of {@link QueryArrays}, given back
+     * with the weights') goes into each node's total as samples of children outside the part, floor the part's.
+     */
+    static TreeWeights spilled(CallTree part, int[] selfSamples, int[] spill, long unit, int floor, Cut.Counts gather) {
+        return new TreeWeights(part, selfSamples, spill, floor, unit, gather);
+    }
+
+    private TreeWeights(CallTree tree, int[] selfSamples, int[] spill, int floor, long unit, Cut.Counts gather) {
         this.tree = tree;
         this.unit = unit;
         this.counted = true;
         this.self = null;
         this.total = null;
         this.selfSamples = selfSamples;
+        this.spill = spill;
+        this.spillFloor = unit * floor;
         int[] totals = QueryArrays.copyOf(selfSamples);
+        int spilled = 0;
+        if (spill != null) {
+            // a node's spill is its reached children's outside the part, each under the floor: at least this many
+            int most = Math.max(1, floor - 1);
+            for (int i = 0; i < totals.length; i++) {
+                if (spill[i] != 0) {
+                    totals[i] += spill[i];
+                    spilled += (spill[i] + most - 1) / most;
+                }
+            }
+        }
+        spilledNodes = spilled;
         if (gather == null) {
             for (int i = totals.length - 1; i > 0; i--) {
                 totals[tree.parent(i)] += totals[i];
@@ -89,6 +124,8 @@ public final class TreeWeights {
         this.selfSamples = selfSamples;
         this.total = null;
         this.totalSamples = null;
+        this.spillFloor = Long.MIN_VALUE;
+        this.spilledNodes = 0;
         rootSamples = samples;
         rootWeight = counted ? unit * samples : weight;
     }
@@ -140,10 +177,33 @@ public final class TreeWeights {
         QueryArrays.give(total);
         QueryArrays.give(selfSamples);
         QueryArrays.give(totalSamples);
+        QueryArrays.give(spill);
+        spill = null;
         self = null;
         total = null;
         selfSamples = null;
         totalSamples = null;
+    }
+
+    /**
+     * The least number of reached nodes outside a {@link CoarseTree}'s part (0 elsewhere): each node's samples of
+     * children outside it over the most such a child has, the part's floor less one.
+     */
+    int spilledNodes() {
+        return spilledNodes;
+    }
+
+    /** Whether the node has samples of children outside the part these weights are on. */
+    boolean spilled(int node) {
+        return spill != null && spill[node] != 0;
+    }
+
+    /**
+     * The least threshold a cut of these weights may try (Long.MIN_VALUE: any): where samples lie outside a coarse
+     * part, the part's floor, below which nodes outside it could be kept.
+     */
+    long spillFloor() {
+        return spilledNodes > 0 ? spillFloor : Long.MIN_VALUE;
     }
 
     /** The weight of every sample when weights are counts times a unit, else 0. */

@@ -39,6 +39,11 @@ final class HandMade {
 
     /** objectClass: the allocated class (alloc and live samples), or null. */
     HandMade sample(Kind kind, long millis, String thread, long weight, String stack, String objectClass) {
+        return sample(kind, millis, thread, weight, stack, objectClass, null);
+    }
+
+    /** state: the thread state as recorded (STATE_RUNNABLE, ...), or null for none. */
+    HandMade sample(Kind kind, long millis, String thread, long weight, String stack, String objectClass, String state) {
         int t = threads.computeIfAbsent(thread, n -> p.threads().add(new ThreadTable.ThreadInfo(n, threads.size() + 1, -1)));
         int s = -1;
         if (!stack.isEmpty()) {
@@ -65,7 +70,8 @@ final class HandMade {
             s = p.stacks().add(frames);
         }
         int cls = objectClass == null ? 0 : p.strings().intern(objectClass);
-        p.samples(kind).add(START + millis * 1_000_000, t, s, weight, cls);
+        org.jfrworkbench.model.SampleTable table = p.samples(kind);
+        table.add(START + millis * 1_000_000, t, s, weight, cls, state == null ? 0 : table.stateNames().intern(state), 0);
         samples.add(new Object[] {kind, millis, thread, weight, stack.isEmpty() ? ProfileData.NO_STACK : stack, objectClass});
         return this;
     }
