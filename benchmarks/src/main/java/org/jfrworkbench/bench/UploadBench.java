@@ -35,12 +35,15 @@ import org.jfrworkbench.testkit.SyntheticProfile;
  * Run on demand: {@code benchmarks/run.sh UploadBench [FILE]} (with {@code JAVA_OPTS=-Xmx2g} or more);
  * {@code -Dbench.url=http://host:port} times a server that runs elsewhere instead (another version, say);
  * {@code -Dbench.pid=PID} names its process for the CPU figures; {@code -Dbench.rounds=N} sets the timed rounds;
- * {@code -Dbench.peer=false} leaves the peer out.
+ * {@code -Dbench.peer=false} leaves the peer out; {@code -Dbench.settle=true} lets the server finish a round's work
+ * after the answer (the index entry, the inverted part) before the next round, which otherwise shares the processors
+ * with it: the upload on an idle server.
  */
 public final class UploadBench {
     private static final int WARMUP = 3;
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 10);
     private static final boolean PEER = Boolean.parseBoolean(System.getProperty("bench.peer", "true"));
+    private static final boolean SETTLE = Boolean.getBoolean("bench.settle");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private UploadBench() {
@@ -85,6 +88,9 @@ public final class UploadBench {
                 }
                 http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings/" + id)).DELETE().build(),
                         HttpResponse.BodyHandlers.discarding());
+                if (SETTLE) {
+                    settle(http, base);
+                }
                 long peerStarted = System.nanoTime();
                 if (PEER) {
                     peer(input, work.resolve("peer.html"));
@@ -117,6 +123,25 @@ public final class UploadBench {
         if (PEER) {
             System.out.printf("first view vs peer: %.2fx faster (median of per-round ratios)%n", medianRatio(
                     times.get("peer: converter to HTML"), times.get("first view")));
+        }
+    }
+
+    /**
+     * Waits until the server is idle: the list answers once every acknowledged recording's index entry is made, then
+     * the server's CPU over a 200 ms window must fall under a tenth of a core (the inverted part, the per-thread lists,
+     * the compiler), at most 60 s.
+     */
+    private static void settle(HttpClient http, String base) throws Exception {
+        http.send(HttpRequest.newBuilder(URI.create(base + "/api/recordings?limit=1")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            long cpu = serverCpuNanos();
+            long started = System.nanoTime();
+            Thread.sleep(200); // the window the CPU is measured over
+            if (serverCpuNanos() - cpu < (System.nanoTime() - started) / 10) {
+                return;
+            }
         }
     }
 

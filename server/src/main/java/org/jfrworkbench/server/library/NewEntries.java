@@ -21,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * New recordings' index entries, made after their uploads are answered, one recording at a time in upload order: an
+ * New recordings' index entries, and a run's each time a part or its end changes it, made after their uploads are
+ * answered, one at a time in upload order: an
  * entry's documents (the methods' statistics, tokenized) were the longest step before the answer, longer than writing
  * the pieces beside them (ap-cpualloc-38mb: about 600 against 300 ms), and the first view does not need them. One
  * waits at most: while uploads come faster than that, each makes its own entry before its answer, as all did before,
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>An entry that fails (a full disk, an index briefly unwritable) is made again in the background, its profile
  * loaded again, after 1 s, then twice as long each time up to a minute, {@link #RETRIES} times at most; meanwhile the
  * list and the searches no longer wait for it, and its state ({@link #status}) says so. One that still fails is left
- * to the next start, which indexes every stored recording without an entry.
+ * to the next start, which indexes every stored recording without an entry. A run's newer entry supersedes its older
+ * one, retries included: a retry indexes the recording as it is now, so one chain of retries per recording suffices.
  */
 final class NewEntries {
     private static final Logger LOG = LoggerFactory.getLogger(NewEntries.class);
@@ -87,7 +89,7 @@ final class NewEntries {
      */
     void add(RecordingInfo info, ProfileData data) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        failing.remove(info.id()); // the same bytes uploaded again after a delete
+        failing.remove(info.id()); // the same bytes uploaded again after a delete, or a run's newer entry
         unindexed.put(info.id(), done);
         try {
             indexer.execute(() -> index(info, data, done, true));
@@ -121,29 +123,36 @@ final class NewEntries {
             return;
         }
         long delay = firstRetryMillis * Math.min(MAX_RETRY_UNITS, 1L << attempt);
-        failing.put(id, new IndexStatus(IndexStatus.RETRYING, attempt + 1, error, System.currentTimeMillis() + delay));
+        IndexStatus status = new IndexStatus(IndexStatus.RETRYING, attempt + 1, error, System.currentTimeMillis() + delay);
+        failing.put(id, status);
         LOG.warn("could not index recording {} (attempt {}); it stays stored and is tried again in {} ms", id,
                 attempt + 1, delay, e);
         try {
-            retries.schedule(() -> retry(id, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            retries.schedule(() -> retry(id, attempt + 1, status), delay, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             failing.remove(id); // the library is closing: the next start indexes it
         }
     }
 
-    /** Attempt n for a recording whose entry failed: with its info and profile as they are now, if it still exists. */
-    private void retry(String id, int attempt) {
+    /**
+     * Attempt n for a recording whose entry failed: with its info and profile as they are now, if it still exists, and
+     * unless a newer entry of it (a run's next part) was added since the failure it follows (scheduled).
+     */
+    private void retry(String id, int attempt, IndexStatus scheduled) {
+        if (failing.get(id) != scheduled) {
+            return;
+        }
         try {
             RecordingInfo info = current.apply(id);
             if (info != null) {
                 beforeIndexing.accept(info);
                 indexing.index(info, loading.load(id));
             }
-            failing.remove(id);
+            failing.remove(id, scheduled);
         } catch (IOException | RuntimeException | Error e) {
             if (current.apply(id) == null) {
-                failing.remove(id); // deleted meanwhile
-            } else {
+                failing.remove(id, scheduled); // deleted meanwhile
+            } else if (failing.get(id) == scheduled) {
                 failed(id, attempt, e);
             }
         }

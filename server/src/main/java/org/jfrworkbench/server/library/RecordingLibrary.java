@@ -104,7 +104,7 @@ public final class RecordingLibrary implements Closeable {
             throw e;
         }
         this.committer = new IndexCommitter(index);
-        this.runs = new RunAppender(store, index, committer, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
+        this.runs = new RunAppender(store, newEntries, staging, importer, maxRun, infos, cache, this::lockFor, this::load);
     }
 
     /** Streams an upload into the scratch area, hashing on the way; throws when it exceeds the upload limit. */
@@ -230,8 +230,9 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /**
-     * Where the recording's index entry stands: a new recording's entry that failed is retried in the background
-     * ({@link NewEntries}), and until it is made the recording is stored but not found by the list and the searches.
+     * Where the recording's index entry stands: a new recording's entry, or a run's after a part, that failed is
+     * retried in the background ({@link NewEntries}), and until it is made the recording is stored but not found by
+     * the list and the searches (a run as its previous entry has it).
      */
     public IndexStatus indexStatus(String id) {
         return newEntries.status(info(id).id());
@@ -244,7 +245,8 @@ public final class RecordingLibrary implements Closeable {
     /**
      * Adds a part to a run (see {@link Runs}), creating the run's recording with its first part. The part is read into
      * the run as the parts before left it ({@link RunAppender}; refused, with nothing stored, without a readable chunk),
-     * then stored, the run's profile stored, and the metadata that counts the part replaced last; the index follows. A part
+     * then stored, the run's profile stored, and the metadata that counts the part replaced last; the index entry
+     * follows as a new recording's does (after the answer, retried when it fails). A part
      * number stored already with the same bytes changes nothing (but may mark the run ended); with other bytes it is a
      * {@link PartConflictException}. Upload labels merge over the run's (a later part's value of a label wins); the
      * name is the first part's. The run's parts together stay within maxRun bytes; its samples within the importer's limit.

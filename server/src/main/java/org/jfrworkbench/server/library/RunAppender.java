@@ -17,7 +17,6 @@ import org.jfrworkbench.importer.jfr.RunImport;
 import org.jfrworkbench.model.Profile;
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.jfrworkbench.server.catalog.RecordingNotFoundException;
-import org.jfrworkbench.server.index.RecordingIndex;
 import org.jfrworkbench.server.library.RecordingLibrary.Imported;
 import org.jfrworkbench.server.library.RecordingLibrary.RunPart;
 import org.jfrworkbench.server.store.RecordingStore;
@@ -28,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * Adds the parts of runs for {@link RecordingLibrary#addPart}: under the run's lock, the part is read into the run as
  * the previous part left it ({@link RunState}), so a part's work does not grow with the parts before it; then the part
  * and the run's profile are stored, the metadata that counts the part, and the run's new state; the library's caches
- * and the index follow. A part that comes before the run's last part, or finds no state that fits, is added by
- * reading the run's parts again (in part order, as one file).
+ * follow, and the run's new index entry is made as a new recording's is ({@link NewEntries}: after the answer, retried
+ * when it fails, waited for by the list and the searches). A part that comes before the run's last part, or finds no
+ * state that fits, is added by reading the run's parts again (in part order, as one file).
  */
 final class RunAppender {
     private static final Logger LOG = LoggerFactory.getLogger(RunAppender.class);
@@ -40,8 +40,7 @@ final class RunAppender {
     }
 
     private final RecordingStore store;
-    private final RecordingIndex index;
-    private final IndexCommitter committer;
+    private final NewEntries entries;
     private final Staging staging;
     private final Importer importer;
     private final long maxRun;
@@ -50,11 +49,10 @@ final class RunAppender {
     private final Function<String, Object> locks;
     private final Loader loader;
 
-    RunAppender(RecordingStore store, RecordingIndex index, IndexCommitter committer, Staging staging, Importer importer,
-                long maxRun, Map<String, RecordingInfo> infos, ProfileCache cache, Function<String, Object> locks, Loader loader) {
+    RunAppender(RecordingStore store, NewEntries entries, Staging staging, Importer importer, long maxRun,
+                Map<String, RecordingInfo> infos, ProfileCache cache, Function<String, Object> locks, Loader loader) {
         this.store = store;
-        this.index = index;
-        this.committer = committer;
+        this.entries = entries;
         this.staging = staging;
         this.importer = importer;
         this.maxRun = maxRun;
@@ -156,7 +154,7 @@ final class RunAppender {
 
     /**
      * Stores the part, the run's profile and then its metadata (the commit), then the run's state; the library's caches
-     * and the index follow. Before the commit, a failure takes back what was stored.
+     * and the index entry follow. Before the commit, a failure takes back what was stored; after it, the part is in.
      */
     private Imported store(RecordingInfo old, String id, RunPart run, int part, StagedUpload staged, List<Integer> parts,
                            Integer last, long runStart, long size, Profile profile, Path state, String name,
@@ -174,7 +172,6 @@ final class RunAppender {
                             old == null ? now : old.uploadedMillis())
                     .asRun(run.runKey(), parts, last, Math.max(now, old == null ? 0 : old.updatedMillis() + 1), runStart);
             ProfileData data = new ProfileData(id, profile);
-            RecordingIndex.Entry entry = index.entry(info, data);
             profileWritten = true;
             store.putProfile(data);
             timings.step("store");
@@ -195,8 +192,7 @@ final class RunAppender {
             // as an upload's: its samples listed per thread and its inverted part made in the background, not by the
             // run's first thread view and first inverted view (several times slower grouped per query)
             data.prepareInBackground();
-            publish(info, entry);
-            timings.step("index");
+            publish(info, data);
             return new Imported(info, old == null, timings);
         } catch (IOException | RuntimeException | Error e) {
             if (!committed) {
@@ -235,17 +231,17 @@ final class RunAppender {
         RecordingInfo info = old.asRun(old.run(), old.partNumbers(), part,
                 Math.max(System.currentTimeMillis(), old.updatedMillis() + 1), old.runStartMillis());
         ProfileData data = loader.load(old.id());
-        RecordingIndex.Entry entry = index.entry(info, data);
         store.commit(info);
-        publish(info, entry);
+        publish(info, data);
         return info;
     }
 
-    /** Makes a committed run's newer metadata the one lists, searches and views see. */
-    private void publish(RecordingInfo info, RecordingIndex.Entry entry) throws IOException {
+    /**
+     * Makes a committed run's newer metadata the one views see, and the one lists and searches find once its entry is
+     * made; an entry that fails is retried in the background, the part stays acknowledged as stored.
+     */
+    private void publish(RecordingInfo info, ProfileData data) {
         infos.put(info.id(), info);
-        index.add(entry);
-        index.refresh();
-        committer.changed();
+        entries.add(info, data);
     }
 }

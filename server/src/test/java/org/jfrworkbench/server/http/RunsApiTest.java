@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfrworkbench.server.library.Runs;
@@ -237,6 +242,65 @@ class RunsApiTest {
         TestServer.Reply bodyNoChunk = server.post("?run=ending&last=true", chunks.get(3), null);
         assertEquals(400, bodyNoChunk.status());
         assertTrue(bodyNoChunk.body().contains("chunk"), bodyNoChunk.body());
+    }
+
+    @Test
+    void aRunWhoseIndexEntryFailsIsAnsweredAsStoredAndFoundOnceTheRetrySucceeds() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        List<CountDownLatch> stateSeen = List.of(new CountDownLatch(1), new CountDownLatch(1));
+        // the hook each attempt at an entry runs first: the part's first attempt and the end's first fail as a full
+        // disk would; each retry waits until the test has seen the run's state
+        server.server.library().beforeIndexing(info -> {
+            int n = attempts.incrementAndGet();
+            if (n == 1 || n == 3) {
+                throw new UncheckedIOException(new IOException("no space left on device"));
+            }
+            try {
+                stateSeen.get(n / 2 - 1).await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        String id = Runs.id("retried-run");
+        TestServer.Reply first = part("retried-run", 0, JfrChunks.split(CHECKOUT).get(0), "");
+        assertEquals(201, first.status(), first.body());
+        assertRetrying(id, 1);
+        assertEquals(0, server.get("/api/recordings?q=id:" + id).json().get("total").asLong());
+        stateSeen.get(0).countDown();
+        JsonNode found = awaitFound(id, false);
+        assertEquals(1, found.get("parts").asInt());
+        assertEquals(2, attempts.get());
+
+        // the run's end: its entry (which the list shows) fails the same way, and the run stays found meanwhile
+        TestServer.Reply end = server.post("?run=retried-run&last=true", new byte[0], null);
+        assertEquals(200, end.status(), end.body());
+        assertTrue(end.json().get("ended").asBoolean());
+        assertRetrying(id, 1);
+        stateSeen.get(1).countDown();
+        awaitFound(id, true);
+        assertEquals(4, attempts.get());
+        assertEquals("indexed", server.get("/api/recordings/" + id).json().get("index").get("state").asText());
+    }
+
+    private void assertRetrying(String id, int attempts) throws Exception {
+        JsonNode index = server.get("/api/recordings/" + id).json().get("index");
+        assertEquals("retrying", index.get("state").asText(), index.toString());
+        assertEquals(attempts, index.get("attempts").asInt());
+        assertEquals("UncheckedIOException", index.get("error").asText());
+        assertTrue(index.get("nextAttemptMillis").asLong() > 0);
+    }
+
+    /** The run as the list finds it, once it is found with ended as given. */
+    private JsonNode awaitFound(String id, boolean ended) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            JsonNode list = server.get("/api/recordings?q=id:" + id).json();
+            if (list.get("total").asLong() == 1 && list.get("recordings").get(0).get("ended").asBoolean() == ended) {
+                return list.get("recordings").get(0);
+            }
+            assertTrue(System.nanoTime() < deadline, "the retried entry never became searchable: " + list);
+            Thread.sleep(20); // between polls of the condition
+        }
     }
 
     @Test

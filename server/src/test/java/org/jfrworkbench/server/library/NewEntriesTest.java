@@ -60,6 +60,35 @@ class NewEntriesTest {
         entries.close();
     }
 
+    @Test
+    void aRunsNewerEntrySupersedesTheRetriesOfItsOlderOne() throws Exception {
+        Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+        RecordingInfo older = info("run");
+        RecordingInfo newer = new RecordingInfo("run", "run", "run", Map.of(), 0, 0, 1, Map.of(), Map.of(), 0, 2,
+                null, null, null, 0, 0);
+        RecordingInfo other = info("other");
+        NewEntries entries = new NewEntries((info, data) -> {
+            int n = attempts.computeIfAbsent(info == newer ? "newer" : info.id(), k -> new AtomicInteger()).incrementAndGet();
+            if (info == older || info == other && n == 1) {
+                throw new IOException("no space left on device");
+            }
+        }, stored::get, id -> null, 500); // long enough for the newer entry to come before the older one's first retry
+        stored.put("run", older);
+        entries.add(older, null);
+        awaitState(entries, "run", IndexStatus.RETRYING);
+        stored.put("run", newer); // the run's next part
+        entries.add(newer, null);
+        awaitState(entries, "run", "indexed");
+        // a retry scheduled after the older entry's: once it ran, so did the older one's (one thread, in time order)
+        stored.put("other", other);
+        entries.add(other, null);
+        awaitState(entries, "other", IndexStatus.RETRYING);
+        awaitState(entries, "other", "indexed");
+        assertEquals(1, attempts.get("newer").get(), "the older entry's retry made the newer entry again");
+        assertEquals("indexed", entries.status("run").state());
+        entries.close();
+    }
+
     private static IndexStatus awaitState(NewEntries entries, String id, String state) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         IndexStatus status;
