@@ -44,9 +44,13 @@ final class NewEntries {
     /** The longest wait between two attempts, in units of the first. */
     private static final long MAX_RETRY_UNITS = 60;
 
-    /** Makes and adds a stored recording's entry (unless it was deleted meanwhile). */
+    /**
+     * Makes and adds a stored recording's entry (unless it was deleted or changed meanwhile), calling visible once the
+     * entry is made and just before the searches can find it: a retried entry's state reads indexed from then on, so
+     * that no one finds it while its state still says retrying.
+     */
     interface Indexing {
-        void index(RecordingInfo info, ProfileData data) throws IOException;
+        void index(RecordingInfo info, ProfileData data, Runnable visible) throws IOException;
     }
 
     /** A stored recording's profile for a retry (from the cache, else decoded from the store). */
@@ -104,7 +108,8 @@ final class NewEntries {
             if (afterFirstView) {
                 beforeIndexing.accept(info);
             }
-            indexing.index(info, data);
+            // still unindexed until it is visible: the list and the searches wait for it by that mark
+            indexing.index(info, data, () -> { });
         } catch (IOException | RuntimeException | Error e) {
             failed(info.id(), 0, e);
         } finally {
@@ -146,7 +151,7 @@ final class NewEntries {
             RecordingInfo info = current.apply(id);
             if (info != null) {
                 beforeIndexing.accept(info);
-                indexing.index(info, loading.load(id));
+                indexing.index(info, loading.load(id), () -> failing.remove(id, scheduled));
             }
             failing.remove(id, scheduled);
         } catch (IOException | RuntimeException | Error e) {

@@ -208,10 +208,11 @@ public final class RecordingLibrary implements Closeable {
     }
 
     /** Adds a stored recording's entry to the index and makes it visible, unless it was deleted meanwhile. */
-    private void index(RecordingInfo info, ProfileData data) throws IOException {
+    private void index(RecordingInfo info, ProfileData data, Runnable visible) throws IOException {
         RecordingIndex.Entry entry = index.entry(info, data);
         synchronized (lockFor(info.id())) {
             if (infos.get(info.id()) == info) {
+                visible.run();
                 index.add(entry);
                 CrashPoint.reached("commit");
                 index.refresh();

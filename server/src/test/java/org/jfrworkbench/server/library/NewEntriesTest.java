@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jfrworkbench.server.catalog.RecordingInfo;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class NewEntriesTest {
     @Test
     void anEntryThatAlwaysFailsIsTriedABoundedNumberOfTimesThenLeftToTheNextStart() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
-        NewEntries entries = new NewEntries((info, data) -> {
+        NewEntries entries = new NewEntries((info, data, visible) -> {
             attempts.incrementAndGet();
             throw new IOException("index unwritable");
         }, stored::get, id -> null, 1);
@@ -41,7 +42,7 @@ class NewEntriesTest {
     @Test
     void anEntryThatFailsTwiceIsIndexedByTheThirdAttemptAndADeletedOneIsNotTriedAgain() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
-        NewEntries entries = new NewEntries((info, data) -> {
+        NewEntries entries = new NewEntries((info, data, visible) -> {
             if (info.id().equals("b") && attempts.incrementAndGet() <= 2) {
                 throw new IOException("no space left on device");
             }
@@ -49,6 +50,7 @@ class NewEntriesTest {
                 stored.remove("c"); // deleted while its first attempt failed
                 throw new IOException("no space left on device");
             }
+            visible.run();
         }, stored::get, id -> null, 1);
         stored.put("b", info("b"));
         stored.put("c", info("c"));
@@ -61,17 +63,40 @@ class NewEntriesTest {
     }
 
     @Test
+    void aRetriedEntryReadsIndexedBeforeTheSearchesCanFindIt() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        AtomicReference<NewEntries> self = new AtomicReference<>();
+        AtomicReference<String> stateWhenVisible = new AtomicReference<>();
+        NewEntries entries = new NewEntries((info, data, visible) -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new IOException("no space left on device");
+            }
+            visible.run();
+            // where the index makes the entry visible: a search finding it next must not read retrying
+            stateWhenVisible.set(self.get().status(info.id()).state());
+        }, stored::get, id -> null, 1);
+        self.set(entries);
+        stored.put("d", info("d"));
+        entries.add(stored.get("d"), null);
+        awaitState(entries, "d", "indexed");
+        assertEquals(2, attempts.get());
+        assertEquals("indexed", stateWhenVisible.get());
+        entries.close();
+    }
+
+    @Test
     void aRunsNewerEntrySupersedesTheRetriesOfItsOlderOne() throws Exception {
         Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
         RecordingInfo older = info("run");
         RecordingInfo newer = new RecordingInfo("run", "run", "run", Map.of(), 0, 0, 1, Map.of(), Map.of(), 0, 2,
                 null, null, null, 0, 0);
         RecordingInfo other = info("other");
-        NewEntries entries = new NewEntries((info, data) -> {
+        NewEntries entries = new NewEntries((info, data, visible) -> {
             int n = attempts.computeIfAbsent(info == newer ? "newer" : info.id(), k -> new AtomicInteger()).incrementAndGet();
             if (info == older || info == other && n == 1) {
                 throw new IOException("no space left on device");
             }
+            visible.run();
         }, stored::get, id -> null, 500); // long enough for the newer entry to come before the older one's first retry
         stored.put("run", older);
         entries.add(older, null);
