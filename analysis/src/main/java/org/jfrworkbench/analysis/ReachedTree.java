@@ -19,9 +19,9 @@ final class ReachedTree {
      * The reached slots a selection may have per node of the tree (1 / this): above, the sort and the walk up the paths
      * cost about what the passes over every node do.
      */
-    static final int NODES_PER_SLOT = 16;
+    static final int NODES_PER_SLOT = 64;
     /** The part's most nodes per node of the tree (1 / this): past it (deep, parting paths) the whole tree is weighed. */
-    static final int NODES_PER_PART_NODE = 4;
+    static final int NODES_PER_PART_NODE = 16;
 
     private ReachedTree() {
     }
@@ -71,25 +71,32 @@ final class ReachedTree {
     private static TreeWeights build(Selection.Slots slots, long[] reached, int most, Cut.Counts gather) {
         CallTree tree = slots.tree();
         int[] samples = slots.samples();
-        Part p = new Part(tree);
-        // the path from the root to the last node met: tree nodes and their part nodes
+        int found = 0;
+        while (reached[found] >= 0) {
+            found++;
+        }
+        // room for the paths' nodes the inputs measured have per reached slot (about 12), growing past it
+        Part p = new Part(tree, Math.min(most + 1, 16 * found + 256));
+        // the path from the root to the last node added: tree nodes and their part nodes
         int[] onPath = new int[64];
         int[] partOnPath = new int[64];
         int depth = 1;
+        int last = 0;
         int[] walked = new int[64];
         for (int i = 0; reached[i] >= 0; i++) {
             int x = (int) (reached[i] >>> 32);
-            // the deepest node on the path whose subtree holds x (the root's holds every node)
-            while (tree.end(onPath[depth - 1]) <= x) {
-                depth--;
-            }
-            int top = onPath[depth - 1];
             int up = 0;
-            for (int a = x; a != top; a = tree.parent(a)) {
+            // x's ancestors up to the first in the part: the first not after the last node added (an ancestor of x at
+            // or before it has it in its subtree, so is on its path)
+            int a = x;
+            for (; a > last; a = tree.parent(a)) {
                 if (up == walked.length) {
                     walked = Arrays.copyOf(walked, up * 2);
                 }
                 walked[up++] = a;
+            }
+            while (onPath[depth - 1] != a) {
+                depth--;
             }
             if (p.size + up > most) {
                 return null;
@@ -101,10 +108,11 @@ final class ReachedTree {
             // x's ancestors below the path's node are new to the part: nodes met before x that are not its ancestors
             // come before them in pre-order, and so does the part
             while (up > 0) {
-                int a = walked[--up];
-                onPath[depth] = a;
-                partOnPath[depth] = p.add(a, partOnPath[depth - 1]);
+                int b = walked[--up];
+                onPath[depth] = b;
+                partOnPath[depth] = p.add(b, partOnPath[depth - 1]);
                 depth++;
+                last = b;
             }
             p.self[partOnPath[depth - 1]] += samples[(int) reached[i]];
         }
@@ -115,13 +123,17 @@ final class ReachedTree {
     private static final class Part {
         final CallTree tree;
         int size;
-        int[] parent = new int[256];
-        int[] name = new int[256];
-        byte[] type = new byte[256];
-        int[] self = new int[256];
+        int[] parent;
+        int[] name;
+        byte[] type;
+        int[] self;
 
-        Part(CallTree tree) {
+        Part(CallTree tree, int room) {
             this.tree = tree;
+            parent = new int[room];
+            name = new int[room];
+            type = new byte[room];
+            self = new int[room];
             add(0, -1);
         }
 
