@@ -59,7 +59,6 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
      * from the nodes the cut's walk kept, a search's matched weight summed over its matching slots. Where the samples
      * weigh alike and the recording's coarse part of the tree is made ({@link CoarseTree}), the weights, the cut and
      * the layout are on that part, the same answer without a pass over every node, unless the cut goes below it.
-     * Where they reach few sample slots, they are on the part of the tree those reach ({@link ReachedTree}).
      */
     private FlameGraph layout(ProfileData data, CallTree tree) {
         Selection.Slots slots = selection.slots(data, tree);
@@ -76,14 +75,6 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
                 FlameGraph g = cutAndLayout(data, coarse.weigh(slots, counts), counts, matched);
                 if (g != null) {
                     return g;
-                }
-            }
-            if (slots.unit() > 0) {
-                counts = new Cut.Counts();
-                TreeWeights reached = ReachedTree.weigh(slots, counts);
-                if (reached != null) {
-                    // every reached node is in the part: its cut is always known there
-                    return cutAndLayout(data, reached, counts, matched);
                 }
             }
             counts = new Cut.Counts();

@@ -20,14 +20,14 @@ import org.junit.jupiter.api.Test;
 
 /** Flame graphs from a tree's coarse part ({@link CoarseTree}) are those of the whole tree, node for node. */
 class CoarseTreeTest {
-    static final long DURATION = 10_000;
-    static final List<String> STATES = List.of("STATE_RUNNABLE", "STATE_SLEEPING", "STATE_IN_NATIVE");
+    private static final long DURATION = 10_000;
+    private static final List<String> STATES = List.of("STATE_RUNNABLE", "STATE_SLEEPING", "STATE_IN_NATIVE");
 
     /**
      * Deep and varied stacks: a few hot frames near the root, recursion (a frame repeated on its own path), depths from
      * 1 to 60, on six threads in three states, cpu samples and allocations (a class leaf under each stack).
      */
-    static HandMade generated(long seed) {
+    private static HandMade generated(long seed) {
         HandMade h = new HandMade(DURATION);
         Random r = new Random(seed);
         for (int i = 0; i < 12_000; i++) {
@@ -73,7 +73,7 @@ class CoarseTreeTest {
         }
     }
 
-    static void assertSameAnswer(FlameGraph expected, FlameGraph actual, String what) {
+    private static void assertSameAnswer(FlameGraph expected, FlameGraph actual, String what) {
         assertSameGraph(expected, actual, what);
         assertEquals(expected.search() == null, actual.search() == null, what);
         if (expected.search() != null) {
