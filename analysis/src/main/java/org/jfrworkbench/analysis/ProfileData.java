@@ -230,7 +230,7 @@ public final class ProfileData {
         if (tree != this.tree || coarseNodes == 0) {
             return null;
         }
-        String key = s.kind().id() + '/' + s.source();
+        String key = coarseKey(s);
         CompletableFuture<Optional<CoarseTree>> part = coarse.get(key);
         if (part == null) {
             CompletableFuture<Optional<CoarseTree>> mine = new CompletableFuture<>();
@@ -250,13 +250,18 @@ public final class ProfileData {
         if (coarseNodes == 0) {
             return null;
         }
-        String key = s.kind().id() + '/' + s.source();
+        String key = coarseKey(s);
         CompletableFuture<Optional<CoarseTree>> part;
         while ((part = coarse.get(key)) == null) {
             coarse(tree, s);
             Thread.onSpinWait();
         }
         return part.join().orElse(null);
+    }
+
+    /** The coarse parts are per kind and source: a selection of one source counts that source's samples only. */
+    private static String coarseKey(Selection s) {
+        return s.kind().id() + '/' + s.source();
     }
 
     /** Sets the coarse parts' most nodes (0: none), before any is asked for: tests make small parts of small trees. */
