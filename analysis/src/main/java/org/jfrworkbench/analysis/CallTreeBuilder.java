@@ -10,8 +10,10 @@ import org.jfrworkbench.model.StackTable;
 /**
  * Builds a {@link CallTree}: a trie of the stacks' name paths, then laid out in pre-order with children by name.
  * While building, a node is found as its parent's first child (most nodes of deep stacks have one child, and the
- * node columns stay in cache), else as (parent, name) in an open-addressing table: that lookup was 85 % of a build
- * and the first-child check halves the build's time.
+ * node columns stay in cache), else as (parent, name) in an open-addressing table that holds only the children after
+ * a parent's first: that lookup was 85 % of a build and the first-child check halves the build's time. A node whose
+ * parent has no child yet is made without a probe: below a stack's first new node every node is such a one, and each
+ * probe of the table (tens to hundreds of MB on a large tree) was a cache miss that found nothing.
  */
 final class CallTreeBuilder {
     private int size = 1;
@@ -25,8 +27,13 @@ final class CallTreeBuilder {
      * recording of 500,000 nodes and on one of 1.5 million).
      */
     private long[] first;
-    /** Slot pairs: (parent + 1) << 32 | name (0 = empty), then the child's id; one cache line per probe. */
+    /**
+     * The children after their parent's first, as slot pairs: (parent + 1) << 32 | name (0 = empty), then the child's
+     * id; one cache line per probe.
+     */
     private long[] table;
+    /** The entries in {@link #table}. */
+    private int entries;
 
     private CallTreeBuilder(int expected) {
         int nodes = Math.max(1024, expected);
@@ -34,7 +41,9 @@ final class CallTreeBuilder {
         name = new int[nodes];
         type = new byte[nodes];
         first = new long[nodes];
-        table = new long[2 * (Integer.highestOneBit(nodes * 2 - 1) << 1)];
+        // at most one later child per stack and one per allocated class past a stack's first (a stack's new nodes
+        // below its first new one are first children): a quarter of the nodes expected, at half load; grown if more
+        table = new long[2 * (Integer.highestOneBit(Math.max(1024, nodes / 2) - 1) << 1)];
         parent[0] = -1;
         name[0] = -1;
     }
@@ -79,7 +88,12 @@ final class CallTreeBuilder {
     /** The child of p named n, created with type t (a merged node keeps the first type seen). */
     private int child(int p, int n, byte t) {
         long f = first[p];
-        if ((int) f != 0 && (int) (f >>> 32) == n) {
+        if ((int) f == 0) {
+            int id = add(p, n, t);
+            first[p] = (long) n << 32 | id;
+            return id;
+        }
+        if ((int) (f >>> 32) == n) {
             return (int) f;
         }
         long key = ((long) (p + 1) << 32) | (n & 0xffffffffL);
@@ -92,6 +106,17 @@ final class CallTreeBuilder {
             }
             h = (h + 1) & mask;
         }
+        int id = add(p, n, t);
+        table[2 * h] = key;
+        table[2 * h + 1] = id;
+        if (++entries * 4 > table.length) {
+            rehash();
+        }
+        return id;
+    }
+
+    /** A new node, child of p named n with type t. */
+    private int add(int p, int n, byte t) {
         int id = size++;
         if (id == parent.length) {
             int cap = id + (id >> 1);
@@ -100,17 +125,9 @@ final class CallTreeBuilder {
             type = Arrays.copyOf(type, cap);
             first = Arrays.copyOf(first, cap);
         }
-        if ((int) f == 0) {
-            first[p] = (long) n << 32 | id;
-        }
         parent[id] = p;
         name[id] = n;
         type[id] = t;
-        table[2 * h] = key;
-        table[2 * h + 1] = id;
-        if (size * 4 > table.length) {
-            rehash();
-        }
         return id;
     }
 

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 
 import org.jfrworkbench.model.Kind;
 import org.junit.jupiter.api.Test;
@@ -50,6 +53,41 @@ class CallTreeTest {
         assertEquals(List.of("[no stack]", "m.Main.run", "m.Main.run;m.B.b"), paths(t));
         assertEquals("m.B.b", t.names().name(t.name(t.stackNode(0))));
         assertEquals("[no stack]", t.names().name(t.name(t.stackNode(t.stackSlots() - 1))));
+    }
+
+    @Test
+    void manyStacksWithWideCallersGiveOneNodePerDistinctPath() {
+        // thousands of children under some callers: all but the first of each caller's found in the builder's table
+        Random random = new Random(42);
+        HandMade h = new HandMade();
+        Set<String> prefixes = new HashSet<>();
+        Set<String> stacks = new HashSet<>();
+        for (int i = 0; i < 4000; i++) {
+            StringBuilder stack = new StringBuilder("m.Main.run");
+            int depth = 1 + random.nextInt(8);
+            for (int d = 0; d < depth; d++) {
+                // the first levels wide, the deeper ones from few names, so paths both branch and share
+                int names = d < 2 ? 3000 : 4;
+                stack.append(";m.C").append(random.nextInt(names)).append(".f");
+            }
+            String s = stack.toString();
+            stacks.add(s);
+            for (int at = s.indexOf(';'); at >= 0; at = s.indexOf(';', at + 1)) {
+                prefixes.add(s.substring(0, at));
+            }
+            prefixes.add(s);
+            h.sample(Kind.CPU, i, "main", 1, s);
+        }
+        CallTree t = h.data().tree();
+        List<String> paths = paths(t);
+        prefixes.add("[no stack]");
+        assertEquals(prefixes.size(), paths.size(), "no path twice");
+        assertEquals(prefixes, new HashSet<>(paths));
+        Set<String> leaves = new HashSet<>();
+        for (int slot = 0; slot < t.stackSlots() - 1; slot++) {
+            leaves.add(paths.get(t.stackNode(slot) - 1));
+        }
+        assertEquals(stacks, leaves, "each stack's node is its own path");
     }
 
     @Test
