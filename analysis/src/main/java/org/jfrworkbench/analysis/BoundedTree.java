@@ -62,19 +62,13 @@ final class BoundedTree {
      * Inverted, from the tree's kept inverted part: the same answer as {@link #inverted(TreeWeights, int)}, its
      * groups of two or more members read from that part (a member there is an inverted node, stored as its
      * complement) instead of grouped by name per query. Its weights are the selection's slots' sums added straight to
-     * the part's nodes ({@link InvertedWeighing#weigh}), in two halves at once as parallel says. From a top of the part
-     * ({@link InvertedTree#top}), null where the answer could need a node below it.
+     * the part's nodes ({@link InvertedWeighing#weigh}), in two halves at once as parallel says.
      */
     static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes, Parallel parallel) {
         BoundedTree b = new BoundedTree(slots.tree(), null, true, maxNodes);
         b.inv = inv;
         b.invWeights = inv.weigh(slots, parallel);
         b.floor = b.invWeights.floor(b.maxNodes);
-        if (!inv.keepsBelow(b.floor, slots.unit())) {
-            b.invWeights.release();
-            b.done();
-            return null;
-        }
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);
         b.grow(room);
@@ -112,14 +106,6 @@ final class BoundedTree {
                 samples[used] = count;
                 pending.push(emitted, used++, 1, total, count);
             }
-        }
-        int[] spill = iw.spill();
-        if (spill != null && spill[at] > 0) {
-            // the children below a top, each below the floor, left out together as each would be
-            long total = iw.unit() * spill[at];
-            self -= total;
-            out.childPending(emitted);
-            out.leftOut(emitted, total, spill[at]);
         }
         return self;
     }

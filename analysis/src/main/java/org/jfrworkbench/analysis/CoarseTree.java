@@ -105,7 +105,7 @@ final class CoarseTree {
      * Per count c from 1, how many nodes have c or more (capped at {@link #COUNT_CAP}: the last is those at the cap or
      * above).
      */
-    static int[] atOrAbove(int[] w) {
+    private static int[] atOrAbove(int[] w) {
         int[] out = new int[COUNT_CAP];
         for (int c : w) {
             out[Math.min(c, COUNT_CAP - 1)]++;
@@ -117,7 +117,7 @@ final class CoarseTree {
     }
 
     /** The least count c that leaves at most target nodes at c or above; -1 where that is past the histogram. */
-    static int floor(int[] atOrAbove, int target) {
+    private static int floor(int[] atOrAbove, int target) {
         for (int c = 1; c < COUNT_CAP; c++) {
             if (atOrAbove[c] <= target) {
                 return c == COUNT_CAP - 1 ? -1 : c;

@@ -102,18 +102,12 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
 
     /**
      * An inverted graph from the tree's kept part: the slots' sums go straight to the part's nodes, so no weights on
-     * the call tree are made; a search's matched weight is summed over its matching slots. Where the samples weigh
-     * alike and the part's top for the kind is made ({@link InvertedTree#top}), from that top, unless the graph could
-     * need a node below it.
+     * the call tree are made; a search's matched weight is summed over its matching slots.
      */
     private FlameGraph fromPart(ProfileData data, CallTree tree, InvertedTree inv, Parallel parallel) {
         Selection.Slots slots = selection.slots(data, tree, parallel);
         try {
-            InvertedTree top = slots.unit() > 0 && slots.weight() == null ? data.invertedTop(tree, inv, selection) : null;
-            Emitted e = top == null ? null : BoundedTree.inverted(top, slots, maxNodes, parallel);
-            if (e == null) {
-                e = BoundedTree.inverted(inv, slots, maxNodes, parallel);
-            }
+            Emitted e = BoundedTree.inverted(inv, slots, maxNodes, parallel);
             boolean[] matches = null;
             FlameGraph.Search found = null;
             if (search != null) {
@@ -125,7 +119,6 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
             slots.release();
         }
     }
-
 
     /** The search's matched weight beside an inverted graph, of the selection's whole weight. */
     private FlameGraph.Search found(long matched, long all) {

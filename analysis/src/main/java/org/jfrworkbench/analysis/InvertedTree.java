@@ -45,15 +45,12 @@ final class InvertedTree {
      * each per answer node and a scan of members per answer node cost several more, at several times the bytes.
      */
     private final int[] mixed;
-    /** Of a {@link #top}, w0: the least count over the samples it was cut from of a node in it; 0 for the whole part. */
-    private final int topFloor;
 
-    private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed, int topFloor) {
+    private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
         this.parent = parent;
         this.mixed = mixed;
-        this.topFloor = topFloor;
-        this.weighing = new InvertedWeighing(this, parent, entries, rootSlots, mixed.length > 0, topFloor > 0);
+        this.weighing = new InvertedWeighing(this, parent, entries, rootSlots, mixed.length > 0);
     }
 
     int size() {
@@ -143,15 +140,7 @@ final class InvertedTree {
      * mixed types and 4 per such node.
      */
     long footprint() {
-        return 144 + 16L * parent.length + (isTop() ? 0 : 4L * mixed.length) + weighing.footprint();
-    }
-
-    /**
-     * Heap bytes of a {@link #top} of at most nodes nodes over a tree of slots sample slots (its runs of mixed types are
-     * the part's): 16 per node, 12 per slot at most, the halves.
-     */
-    static long topFootprint(long nodes, long slots) {
-        return 400 + 16L * nodes + 12L * slots;
+        return 144 + 16L * parent.length + 4L * mixed.length + weighing.footprint();
     }
 
     /**
@@ -304,77 +293,7 @@ final class InvertedTree {
                 entries[stride * k + 2] = b.tree.slotNode(slot);
             }
         }
-        return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize), 0);
-    }
-
-    /**
-     * The top of this part for inverted graphs that need not weigh all of it: the nodes whose count over slotCounts (one
-     * kind's samples per slot) is at least the least floor w0 that leaves at most target nodes, a connected top (counts
-     * only shrink away from the root) in the same breadth-first order, each node's entry copied (names, chains and
-     * types the same); each slot's weight goes to its node where that is in the top, else to its deepest ancestor there
-     * as that node's spill. Null where the top would be more than three quarters of the part (it would save too little) or
-     * the samples leave no floor above 1.
-     *
-     * <p>Why an answer from it is exact ({@link BoundedTree#inverted}): a node's count in any selection of those samples
-     * is at most its count over all of them, so a node below the top is below w0 in every selection, and in a lower
-     * bucket ({@link GroupHeap#bucket}) than {@link #keepsBelow} says. A graph whose floor (the bucket below which
-     * children are left out at once, {@link InvertedWeighing.Weights#floor}) is above it never pushes such a node: it
-     * goes to its parent's "[other]" at once, whose weight and samples the spill holds summed. The top's nodes are
-     * weighed exactly (every slot through a node goes to it or below it), so its buckets above the floor, the floor
-     * itself and every push and pop are those of the whole part.
-     */
-    InvertedTree top(int[] slotCounts, int target) {
-        int n = size();
-        int[] count = weighing.totals(slotCounts);
-        int floor = CoarseTree.floor(CoarseTree.atOrAbove(count), target);
-        if (floor < 2 || count[0] == 0) {
-            return null;
-        }
-        // per part node its top node k, or ~k of its deepest ancestor in the top (parents come before children)
-        int[] at = new int[n];
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            if (i == 0 || count[i] >= floor) {
-                at[i] = m++;
-            } else {
-                int p = at[parent[i]];
-                at[i] = p >= 0 ? ~p : p;
-            }
-        }
-        if (m > n * 3 / 4) {
-            return null;
-        }
-        int[] topNode = new int[STRIDE * (m + 1)];
-        int[] topParent = new int[m];
-        // a top node's children in the top are its children's run there: they start at the first part child's rank
-        int[] rank = new int[n + 1];
-        for (int i = 0; i < n; i++) {
-            rank[i + 1] = rank[i] + (at[i] >= 0 ? 1 : 0);
-        }
-        for (int i = 0; i < n; i++) {
-            int k = at[i];
-            if (k >= 0) {
-                topNode[STRIDE * k + NAME] = name(i);
-                topNode[STRIDE * k + KIDS] = rank[children(i)];
-                topNode[STRIDE * k + CHAIN] = chain(i);
-                topParent[k] = i == 0 ? -1 : at[parent[i]];
-            }
-        }
-        topNode[STRIDE * m + KIDS] = m;
-        return new InvertedTree(topNode, topParent, weighing.topEntries(at), weighing.rootSlots(), mixed, floor);
-    }
-
-    /** Whether this is a {@link #top} of a part. */
-    boolean isTop() {
-        return topFloor > 0;
-    }
-
-    /**
-     * Whether a graph of counts of this unit whose floor is the bucket floorBucket is answered alike from this part: for
-     * a top, where every node below it (count below w0) lies in a bucket below that floor.
-     */
-    boolean keepsBelow(int floorBucket, long unit) {
-        return topFloor == 0 || floorBucket > GroupHeap.bucket(unit * (topFloor - 1), topFloor - 1);
+        return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {

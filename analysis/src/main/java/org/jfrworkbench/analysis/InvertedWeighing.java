@@ -21,11 +21,6 @@ final class InvertedWeighing {
      * origin read from the tree's {@link CallTree#slotNode} instead was one more miss at random per slot.
      */
     private final int[] entries;
-    /**
-     * Whether the part is a top ({@link InvertedTree#top}): then an entry's slot is stored as its complement where the
-     * slot's own node lies below the top and its count goes to the top node's spill as well.
-     */
-    private final boolean spills;
     /** Ints per entry: 2, or 3 with the origin. */
     private final int entryStride;
     /** The slots of the call tree's root: no origin's, counted in the whole selection only. */
@@ -38,12 +33,10 @@ final class InvertedWeighing {
     /** Whether the part has nodes of mixed types (then a query notes each node's first selected origin). */
     private final boolean mixedTypes;
 
-    InvertedWeighing(InvertedTree part, int[] parent, int[] entries, int[] rootSlots, boolean mixedTypes,
-                     boolean spills) {
+    InvertedWeighing(InvertedTree part, int[] parent, int[] entries, int[] rootSlots, boolean mixedTypes) {
         this.part = part;
         this.parent = parent;
         this.entries = entries;
-        this.spills = spills;
         this.entryStride = mixedTypes ? 3 : 2;
         this.rootSlots = rootSlots;
         this.mixedTypes = mixedTypes;
@@ -68,61 +61,7 @@ final class InvertedWeighing {
         // a part of a few nodes is weighed in less than the hand-over to a helper takes, unless a test says always
         Halves h = halves != null && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
                 ? halves : null;
-        if (slots.weight() == null && slots.unit() > 0) {
-            return weighCounts(slots, h);
-        }
-        if (spills) {
-            // a weight is not bounded by the counts the top was cut at
-            throw new IllegalArgumentException("a top of the inverted part weighs counts only");
-        }
-        return weighWeights(slots, h);
-    }
-
-    /** Per node the total of slotCounts (a count per sample slot) at or below it, the root's own slots included. */
-    int[] totals(int[] slotCounts) {
-        int n = parent.length;
-        int[] total = new int[n];
-        for (int k = 0; k < entries.length; k += entryStride) {
-            total[entries[k + 1]] += slotCounts[entries[k]];
-        }
-        for (int s : rootSlots) {
-            total[0] += slotCounts[s];
-        }
-        for (int i = n - 1; i > 0; i--) {
-            total[parent[i]] += total[i];
-        }
-        return total;
-    }
-
-    /**
-     * The entries of a top of this part: each slot's weight to the top node at, where the slot's node is in the top,
-     * else to ~at (its deepest ancestor there), the slot then stored as its complement (a spill); ordered by top node.
-     */
-    int[] topEntries(int[] at) {
-        int count = entries.length / entryStride;
-        long[] keys = new long[count];
-        for (int k = 0; k < count; k++) {
-            int slot = entries[entryStride * k];
-            int to = at[entries[entryStride * k + 1]];
-            // k, the entry's place here, after the top node: its slot and origin are read back from it
-            keys[k] = (long) (to >= 0 ? to : ~to) << 32 | k;
-        }
-        java.util.Arrays.sort(keys);
-        int[] out = new int[entries.length];
-        for (int j = 0; j < count; j++) {
-            int k = (int) keys[j];
-            int slot = entries[entryStride * k];
-            out[entryStride * j] = at[entries[entryStride * k + 1]] >= 0 ? slot : ~slot;
-            out[entryStride * j + 1] = (int) (keys[j] >>> 32);
-            if (entryStride == 3) {
-                out[entryStride * j + 2] = entries[entryStride * k + 2];
-            }
-        }
-        return out;
-    }
-
-    int[] rootSlots() {
-        return rootSlots;
+        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots, h) : weighWeights(slots, h);
     }
 
     /** Nodes of a part from which the weighing goes in two halves at once where a processor is spare. */
@@ -143,12 +82,10 @@ final class InvertedWeighing {
         boolean firsts = mixedTypes;
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
-        int[] spill = spills ? QueryArrays.ints(n) : null;
         Tally t = weighAll(new Pass() {
             @Override
             public void add(int from, int to, Tally into) {
-                into.samples += spill == null ? addCounts(acc, firsts, slotSamples, from, to)
-                        : addSpilled(acc, spill, firsts, slotSamples, from, to);
+                into.samples += addCounts(acc, firsts, slotSamples, from, to);
             }
 
             @Override
@@ -160,39 +97,7 @@ final class InvertedWeighing {
         int[] buckets = t.buckets;
         int reached = n - 1 - buckets[0];
         buckets[0] = 0;
-        return new Weights(unit, acc, stride, null, spill, reached, buckets, unit * samples, samples);
-    }
-
-    /**
-     * {@link #addCounts} of a top: a slot stored as its complement (its node below the top) adds to its top node's
-     * spill too. Its own loop, so that the whole part's stays as it was.
-     */
-    private int addSpilled(int[] acc, int[] spill, boolean firsts, int[] slotSamples, int from, int to) {
-        int samples = 0;
-        int[] e = entries;
-        int step = entryStride;
-        for (int k = step * firstEntry(from); k < e.length && e[k + 1] < to; k += step) {
-            int slot = e[k];
-            int c = slotSamples[slot < 0 ? ~slot : slot];
-            if (c != 0) {
-                samples += c;
-                int node = e[k + 1];
-                if (slot < 0) {
-                    spill[node] += c;
-                }
-                if (firsts) {
-                    int at = 2 * node;
-                    int o = e[k + 2];
-                    if (acc[at] == 0 || o + 1 < acc[at + 1]) {
-                        acc[at + 1] = o + 1;
-                    }
-                    acc[at] += c;
-                } else {
-                    acc[node] += c;
-                }
-            }
-        }
-        return samples;
+        return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
     /** Adds the counts of the slots whose nodes are from..to - 1 to those nodes; returns their samples. */
@@ -274,7 +179,7 @@ final class InvertedWeighing {
         int reached = n - 1 - buckets[0];
         buckets[0] = 0;
         // a node without weight goes by its samples, out of step with weighed nodes unless all are without weight
-        return new Weights(0, null, 0, acc, null, reached, t.weightless && acc[0] > 0 ? null : buckets, weight, samples);
+        return new Weights(0, null, 0, acc, reached, t.weightless && acc[0] > 0 ? null : buckets, weight, samples);
     }
 
     /** Adds the weights and samples of the slots whose nodes are from..to - 1 to those nodes, and into into. */
@@ -480,12 +385,11 @@ final class InvertedWeighing {
      * the first selected origin below it (its call-tree node; origins in pre-order): counted (unit above 0) in counts,
      * stride ints a node (count, first), else in wide, two longs a node (weight; first in the high half, samples in the
      * low); reached: the nodes with samples, and how many per bucket ({@link GroupHeap#bucket}), null where there is
-     * no floor ({@link #floor}); rootWeight and rootSamples: the whole selection's, the root's own slots included;
-     * spill, of a top's weighing only (else null): per node the samples of its slots whose nodes lie below the top. Its
+     * no floor ({@link #floor}); rootWeight and rootSamples: the whole selection's, the root's own slots included. Its
      * arrays are of {@link QueryArrays}, which the caller gives back ({@link #release}).
      */
-    record Weights(long unit, int[] counts, int stride, long[] wide, int[] spill, int reached, int[] buckets,
-                   long rootWeight, int rootSamples) {
+    record Weights(long unit, int[] counts, int stride, long[] wide, int reached, int[] buckets, long rootWeight,
+                   int rootSamples) {
         /**
          * A bucket ({@link GroupHeap#bucket}) whose nodes and those above it are more than an answer of maxNodes
          * holds: a graph that stops at its budget ({@link BoundedTree}) never takes a node below it (the heaviest
@@ -521,7 +425,6 @@ final class InvertedWeighing {
         void release() {
             QueryArrays.give(counts);
             QueryArrays.give(wide);
-            QueryArrays.give(spill);
         }
     }
 

@@ -38,21 +38,11 @@ public final class ProfileData {
     /** Per kind and source the default tree's coarse part ({@link CoarseTree}), empty where none is kept. */
     private final Map<String, CompletableFuture<Optional<CoarseTree>>> coarse =
             new java.util.concurrent.ConcurrentHashMap<>();
-    /**
-     * Per kind and source the top of the default tree's inverted part ({@link InvertedTree#top}) and the kind's samples
-     * it was counted from, empty where none is kept.
-     */
-    private final Map<String, CompletableFuture<Optional<InvertedTop>>> invertedTops =
-            new java.util.concurrent.ConcurrentHashMap<>();
     /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
     private volatile int coarseNodes = CoarseTree.NODES_PER_ANSWER_NODE * FlameGraphQuery.DEFAULT_MAX_NODES;
 
 
     private record SearchKey(FrameNaming naming, SearchPattern pattern) {
-    }
-
-    /** A top of the inverted part and the kind's samples (every source's) when it was counted. */
-    private record InvertedTop(InvertedTree top, int tableSize) {
     }
 
     /** A pattern's matching sample slots of one tree ({@link CallTree#slotsThrough}). */
@@ -280,61 +270,6 @@ public final class ProfileData {
         return this;
     }
 
-    /**
-     * The top of inv (the default tree's inverted part) for the selection's kind and source if made by now; else null,
-     * and the first call has it made on the {@link Background} thread, as the coarse part (its nodes as many).
-     */
-    InvertedTree invertedTop(CallTree tree, InvertedTree inv, Selection s) {
-        if (tree != this.tree || coarseNodes == 0) {
-            return null;
-        }
-        String key = coarseKey(s);
-        CompletableFuture<Optional<InvertedTop>> top = invertedTops.get(key);
-        if (top == null) {
-            CompletableFuture<Optional<InvertedTop>> mine = new CompletableFuture<>();
-            if (invertedTops.putIfAbsent(key, mine) == null && !Background.later(() -> makeInvertedTop(inv, s, mine))) {
-                invertedTops.remove(key, mine);
-            }
-            return null;
-        }
-        Optional<InvertedTop> made = top.getNow(null);
-        InvertedTop t = made == null ? null : made.orElse(null);
-        // as the coarse part's: a table grown since is not bounded by its counts
-        return t != null && t.tableSize() == samples(s.kind()).size() ? t.top() : null;
-    }
-
-    /** {@link #invertedTop}, waiting until it is made (having it made if not asked yet); null where none is kept. */
-    InvertedTree awaitInvertedTop(Selection s) {
-        InvertedTree inv = tree.awaitInverted();
-        if (coarseNodes == 0 || inv == null) {
-            return null;
-        }
-        String key = coarseKey(s);
-        CompletableFuture<Optional<InvertedTop>> top;
-        while ((top = invertedTops.get(key)) == null) {
-            invertedTop(tree, inv, s);
-            Thread.onSpinWait();
-        }
-        return top.join().map(InvertedTop::top).orElse(null);
-    }
-
-    /** Every sample of the selection's kind and source counted per slot, and the top of inv from them. */
-    private void makeInvertedTop(InvertedTree inv, Selection s, CompletableFuture<Optional<InvertedTop>> out) {
-        try {
-            int size = samples(s.kind()).size();
-            Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
-            Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
-            try {
-                InvertedTree top = inv.top(slots.samples(), coarseNodes);
-                out.complete(Optional.ofNullable(top == null ? null : new InvertedTop(top, size)));
-            } finally {
-                slots.release();
-            }
-        } catch (RuntimeException | OutOfMemoryError e) {
-            out.complete(Optional.empty()); // inverted graphs weigh the whole part, as without it
-        }
-    }
-
     /** Every sample of the selection's kind and source, counted per slot, and the coarse part of the tree from them. */
     private void makeCoarse(Selection s, CompletableFuture<Optional<CoarseTree>> out) {
         try {
@@ -384,8 +319,7 @@ public final class ProfileData {
      * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
      * per sample slot), each kind's {@link SampleBlocks} and its samples listed per thread ({@link ThreadSamples}, made
      * by {@link #prepareThreadLists} or the kind's first query of threads), and its coarse part of the tree for flame
-     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted) and the top of the inverted
-     * part ({@link InvertedTree#top}, made on the kind's first inverted graph once that part is made).
+     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted).
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
@@ -395,7 +329,6 @@ public final class ProfileData {
                 + MAX_SEARCHES * (16L + tree.sampleSlots())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())
                         + ThreadSamples.footprint(t.size(), profile.threads().size())
-                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots())
-                        + InvertedTree.topFootprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots())).sum();
+                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots())).sum();
     }
 }
