@@ -1,5 +1,7 @@
 package org.jfrworkbench.analysis;
 
+import org.jfrworkbench.model.SampleTable;
+
 /**
  * The top part of a call tree that one kind's samples (of one source) weigh most, for flame graphs that do not pass
  * over every node: the nodes whose count over all those samples is at least a floor w0, a connected top part (counts
@@ -13,7 +15,11 @@ package org.jfrworkbench.analysis;
  * children into "[other]" exactly where it would on the whole tree. {@link Cut#noted} gives up (null) where the cut
  * would try a count below w0 with spill reached, and the view then weighs the whole tree.
  *
- * <p>Memory: 13 bytes per node of the part (as {@link CallTree}'s) and 4 per sample slot.
+ * <p>A view of a time range (no threads chosen) counts its samples straight onto the part: per sample of the kind its
+ * part node's code ({@link #weigh(ProfileData, Selection, long, Parallel, Cut.Counts)}), so that it
+ * neither fills an array of the tree's sample slots nor passes over every slot into the part.
+ *
+ * <p>Memory: 13 bytes per node of the part (as {@link CallTree}'s), 4 per sample slot and 4 per sample of the kind.
  */
 final class CoarseTree {
     /** The part's nodes per node of a default flame graph: w0 is the least count that leaves at most this many. */
@@ -30,22 +36,30 @@ final class CoarseTree {
     private final int tableSize;
     /** Per sample slot: its part node where the slot's node is in the part, else ~ its nearest ancestor's. */
     private final int[] slotNode;
+    /**
+     * Per sample of the kind (the first tableSize), its slot's part node k as a code: k where the slot's node is in the
+     * part (its self), the part's size plus k where it lies below k outside the part (its spill).
+     */
+    private final int[] sampleCodes;
 
-    private CoarseTree(CallTree part, int floor, int answerFloor, long samples, int tableSize, int[] slotNode) {
+    private CoarseTree(CallTree part, int floor, int answerFloor, long samples, int tableSize, int[] slotNode,
+                       int[] sampleCodes) {
         this.part = part;
         this.floor = floor;
         this.answerFloor = answerFloor;
         this.samples = samples;
         this.tableSize = tableSize;
         this.slotNode = slotNode;
+        this.sampleCodes = sampleCodes;
     }
 
     /**
      * The part of tree whose nodes' counts (from slotCounts, the samples per sample slot) are at least the least floor
      * that leaves at most target nodes; null where that part would be more than half the tree (a view over it would
-     * save too little for its memory) or the kind has no samples. tableSize: the kind's samples counted, every source's.
+     * save too little for its memory) or the kind has no samples. t: the kind's samples, of which tableSize were counted
+     * (every source's).
      */
-    static CoarseTree of(CallTree tree, int[] slotCounts, int target, int tableSize) {
+    static CoarseTree of(CallTree tree, int[] slotCounts, int target, SampleTable t, int tableSize) {
         int n = tree.size();
         int[] w = new int[n];
         for (int s = 0; s < slotCounts.length; s++) {
@@ -98,7 +112,24 @@ final class CoarseTree {
             slots[s] = w[tree.slotNode(s)];
         }
         CallTree part = new CallTree(tree.naming(), tree.names(), null, parent, name, end, type, new int[0], new int[0]);
-        return new CoarseTree(part, floor, answerFloor < 0 ? COUNT_CAP : answerFloor, samples, tableSize, slots);
+        return new CoarseTree(part, floor, answerFloor < 0 ? COUNT_CAP : answerFloor, samples, tableSize, slots,
+                sampleCodes(tree, t, tableSize, slots, size));
+    }
+
+    /** Each sample's code (see {@link #sampleCodes}) from its slot's part node. */
+    private static int[] sampleCodes(CallTree tree, SampleTable t, int tableSize, int[] slotNode, int size) {
+        boolean classes = StackClasses.hasClassFrames(t.kind());
+        int stackSlots = tree.stackSlots();
+        int[] codes = new int[tableSize];
+        for (int i = 0; i < tableSize; i++) {
+            int slot = StackClasses.slot(t.stack(i), stackSlots);
+            if (classes) {
+                slot = tree.allocationSlot(slot, t.objectClass(i));
+            }
+            int k = slotNode[slot];
+            codes[i] = k >= 0 ? k : size + ~k;
+        }
+        return codes;
     }
 
     /**
@@ -153,7 +184,12 @@ final class CoarseTree {
         for (int c : slots.samples()) {
             selected += c;
         }
-        return (long) selected * answerFloor >= floor * samples;
+        return likely(selected);
+    }
+
+    /** {@link #likely(Selection.Slots)} of a selection of so many samples. */
+    private boolean likely(long selected) {
+        return selected * answerFloor >= floor * samples;
     }
 
     /**
@@ -180,8 +216,113 @@ final class CoarseTree {
         return TreeWeights.spilled(part, self, spill, slots.unit(), floor, gather);
     }
 
-    /** Heap bytes of a part of at most nodes nodes over a tree of slots sample slots. */
-    static long footprint(long nodes, long slots) {
-        return 200 + 13 * nodes + 4 * slots;
+    /**
+     * The selection's samples (of a time range and states, no threads: a few threads' samples are read from their own
+     * lists) counted straight onto the part by their codes, each weighing unit, as {@link #weigh(Selection.Slots,
+     * Cut.Counts)} would from their slots; the reached nodes' counts gathered into gather. Null where the view is
+     * not {@link #likely} on the part, judged before the pass from the blocks the range reaches, after it from the
+     * samples it selected. Over a kind of {@link Selection#HALVES_FROM} samples or more the pass goes in two halves of
+     * the blocks at once where parallel offers the second to a helper, as the pass into slots does.
+     */
+    TreeWeights weigh(ProfileData data, Selection s, long unit, Parallel parallel, Cut.Counts gather) {
+        SampleTable t = data.samples(s.kind());
+        SampleBlocks blocks = data.blocks(s.kind());
+        Selection.Filter f = s.filter(data);
+        int count = blocks.count();
+        long reached = 0;
+        for (int b = 0; b < count; b++) {
+            if (blocks.max(b) >= f.lo && blocks.min(b) < f.hi) {
+                reached += Math.min(t.size(), (b + 1) << SampleBlocks.BITS) - (b << SampleBlocks.BITS);
+            }
+        }
+        if (!likely(reached)) {
+            return null; // cheaper to tell here than after a pass the view would then make again into slots
+        }
+        Tally tally;
+        if ((t.size() >= Selection.HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()) {
+            // a half of the blocks each, into counts of its own, added up after: sums, so the same in any order
+            int mid = count / 2;
+            Parallel.Both<Tally, Tally> halves = Parallel.both(() -> pass(t, blocks, f, 0, mid),
+                    () -> pass(t, blocks, f, mid, count), true, Tally::give, Tally::give);
+            tally = halves.first().add(halves.second());
+        } else {
+            tally = pass(t, blocks, f, 0, count);
+        }
+        if (!likely(tally.selected)) {
+            tally.give();
+            return null;
+        }
+        int m = part.size();
+        int[] self = QueryArrays.intsToWrite(m);
+        int[] spill = QueryArrays.intsToWrite(m);
+        System.arraycopy(tally.counts, 0, self, 0, m);
+        System.arraycopy(tally.counts, m, spill, 0, m);
+        tally.give();
+        return TreeWeights.spilled(part, self, spill, unit, floor, gather);
+    }
+
+    /** Samples counted per code (the part's size times two: selves, then spills), and how many. */
+    private record Tally(int[] counts, int selected) {
+        Tally add(Tally other) {
+            for (int c = 0; c < counts.length; c++) {
+                counts[c] += other.counts[c];
+            }
+            other.give();
+            return new Tally(counts, selected + other.selected);
+        }
+
+        void give() {
+            QueryArrays.give(counts);
+        }
+    }
+
+    /**
+     * Counts the selected samples of blocks [fromBlock, toBlock) by their codes, a block skipped or taken whole by its
+     * times as in the pass into slots (the same loop, its add differs).
+     */
+    private Tally pass(SampleTable t, SampleBlocks blocks, Selection.Filter f, int fromBlock, int toBlock) {
+        int[] counts = QueryArrays.ints(2 * part.size());
+        try {
+            boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
+            boolean others = f.tests && f.othersTested();
+            int[] codes = sampleCodes;
+            int selected = 0;
+            for (int b = fromBlock, size = t.size(); b < toBlock; b++) {
+                if ((b & 0xff) == 0xff) {
+                    QueryLimits.check(); // a client that hung up stops its view's work here
+                }
+                boolean times = false;
+                if (range) {
+                    long min = blocks.min(b);
+                    long max = blocks.max(b);
+                    if (max < f.lo || min >= f.hi) {
+                        continue;
+                    }
+                    times = min < f.lo || max >= f.hi;
+                }
+                for (int i = b << SampleBlocks.BITS, end = Math.min(size, (b + 1) << SampleBlocks.BITS); i < end; i++) {
+                    if (times) {
+                        long time = t.time(i);
+                        if (time < f.lo || time >= f.hi) {
+                            continue;
+                        }
+                    }
+                    if (others && !f.acceptsOthers(t, i)) {
+                        continue;
+                    }
+                    counts[codes[i]]++;
+                    selected++;
+                }
+            }
+            return new Tally(counts, selected);
+        } catch (RuntimeException | Error e) {
+            QueryArrays.give(counts);
+            throw e;
+        }
+    }
+
+    /** Heap bytes of a part of at most nodes nodes over a tree of slots sample slots, its kind of so many samples. */
+    static long footprint(long nodes, long slots, long samples) {
+        return 200 + 13 * nodes + 4 * slots + 4 * samples;
     }
 }

@@ -58,9 +58,20 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
      * The graph of the tree, cut to maxNodes: the cut's counts gathered while the totals are summed, the layout read
      * from the nodes the cut's walk kept, a search's matched weight summed over its matching slots. Where the samples
      * weigh alike and the recording's coarse part of the tree is made ({@link CoarseTree}), the weights, the cut and
-     * the layout are on that part, the same answer without a pass over every node, unless the cut goes below it.
+     * the layout are on that part, the same answer without a pass over every node, unless the cut goes below it; a
+     * view of no chosen threads and no search counts its samples straight onto the part (a search's matched weight is
+     * summed over its slots, and reading each sample's slot in the pass onto the part cost more than that).
      */
     private FlameGraph layout(ProfileData data, CallTree tree) {
+        long unit = selection.unit(data);
+        CoarseTree coarse = unit > 0 ? data.coarse(tree, selection) : null;
+        if (coarse != null && selection.threads() == null && search == null) {
+            FlameGraph g = onCoarse(data, coarse, unit);
+            if (g != null) {
+                return g;
+            }
+            coarse = null; // not likely on the part, or its cut went below it: the whole tree
+        }
         Selection.Slots slots = selection.slots(data, tree);
         TreeWeights w;
         Cut.Counts counts;
@@ -69,7 +80,6 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
             if (search != null) {
                 matched = slots.weightOf(data.matchingSlots(tree, naming, search));
             }
-            CoarseTree coarse = slots.unit() > 0 ? data.coarse(tree, selection) : null;
             if (coarse != null && coarse.likely(slots)) {
                 counts = new Cut.Counts();
                 FlameGraph g = cutAndLayout(data, coarse.weigh(slots, counts), counts, matched);
@@ -83,6 +93,16 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
             slots.release();
         }
         return cutAndLayout(data, w, counts, matched);
+    }
+
+    /**
+     * The graph from the coarse part with the samples counted straight onto it ({@link CoarseTree#weigh(ProfileData,
+     * Selection, long, Parallel, Cut.Counts)}); null where the view is not likely there or its cut is not.
+     */
+    private FlameGraph onCoarse(ProfileData data, CoarseTree coarse, long unit) {
+        Cut.Counts counts = new Cut.Counts();
+        TreeWeights w = coarse.weigh(data, selection, unit, Parallel.WHEN_SPARE, counts);
+        return w == null ? null : cutAndLayout(data, w, counts, 0);
     }
 
     /** The cut of w and its layout (null where the cut is not known from a coarse part); w is given back. */

@@ -278,7 +278,8 @@ public final class ProfileData {
             Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
             Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
             try {
-                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes, size)));
+                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes, samples(s.kind()),
+                        size)));
             } finally {
                 slots.release();
             }
@@ -319,7 +320,7 @@ public final class ProfileData {
      * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
      * per sample slot), each kind's {@link SampleBlocks} and its samples listed per thread ({@link ThreadSamples}, made
      * by {@link #prepareThreadLists} or the kind's first query of threads), and its coarse part of the tree for flame
-     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted).
+     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted; a code per sample).
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
@@ -329,6 +330,7 @@ public final class ProfileData {
                 + MAX_SEARCHES * (16L + tree.sampleSlots())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())
                         + ThreadSamples.footprint(t.size(), profile.threads().size())
-                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots())).sum();
+                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots(), t.size()))
+                .sum();
     }
 }

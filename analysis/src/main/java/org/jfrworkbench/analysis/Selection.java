@@ -226,6 +226,17 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         }
     }
 
+    /** The selection resolved against its kind's samples, for a pass over them outside this class. */
+    Filter filter(ProfileData data) {
+        return new Filter(this, data.samples(kind), data.profile().startNanos(), data.profile().heap());
+    }
+
+    /** The weight of each selected sample where all weigh the same (counted, or a kind of equal weights), else 0. */
+    long unit(ProfileData data) {
+        SampleBlocks blocks = data.blocks(kind);
+        return countSamples ? 1 : blocks.uniform() ? blocks.uniformWeight() : 0;
+    }
+
     /** The pass over the samples into their slots of tree ({@link Slots}), which the caller gives back. */
     Slots slots(ProfileData data, CallTree tree) {
         return slots(data, tree, Parallel.WHEN_SPARE);
@@ -426,7 +437,7 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
     }
 
     /** The selection resolved against one table: epoch bounds, the source's id, the accepted state ids. */
-    private static final class Filter {
+    static final class Filter {
         final long lo;
         final long hi;
         final BitSet threads;

@@ -73,6 +73,27 @@ class CoarseTreeTest {
         }
     }
 
+    /**
+     * The graph with the samples counted straight onto the part by their codes, as a view of no chosen threads and no
+     * search counts them; null where the view is not likely on the part or its cut is not there.
+     */
+    private static FlameGraph direct(ProfileData d, CoarseTree part, FlameGraphQuery q, Parallel parallel) {
+        Cut.Counts counts = new Cut.Counts();
+        TreeWeights w = part.weigh(d, q.selection(), q.selection().unit(d), parallel, counts);
+        if (w == null) {
+            return null;
+        }
+        Cut.Noted cut = Cut.noted(w, q.maxNodes(), counts);
+        try {
+            return cut == null ? null : FlameLayout.of(w, q.selection(), null, null, 0, 1.0, cut);
+        } finally {
+            if (cut != null) {
+                cut.release();
+            }
+            w.release();
+        }
+    }
+
     private static void assertSameAnswer(FlameGraph expected, FlameGraph actual, String what) {
         assertSameGraph(expected, actual, what);
         assertEquals(expected.search() == null, actual.search() == null, what);
@@ -93,6 +114,7 @@ class CoarseTreeTest {
         int onPart = 0;
         int fellBack = 0;
         int viewsOnPart = 0;
+        int counted = 0;
         for (int round = 0; round < 400; round++) {
             Kind kind = r.nextInt(4) == 0 ? Kind.ALLOC : Kind.CPU;
             long length = 1 + (long) (r.nextDouble() * DURATION);
@@ -125,14 +147,25 @@ class CoarseTreeTest {
             // as a view answers: through the part where it guesses the cut is there, else the whole tree
             assertSameAnswer(expected, q.run(coarse), what + ", as a view");
             Selection.Slots slots = s.slots(coarse, coarse.tree(), Parallel.NEVER);
-            if (viaPart != null && part.likely(slots)) {
+            boolean likely = part.likely(slots);
+            if (viaPart != null && likely) {
                 viewsOnPart++;
             }
             slots.release();
+            if (threads == null && search == null) {
+                // counted straight onto the part by the samples' codes, in one pass or in two halves at once
+                FlameGraph direct = direct(coarse, part, q, round % 2 == 0 ? Parallel.NEVER : Parallel.ALWAYS);
+                assertEquals(likely && viaPart != null, direct != null, what + ": the same views as from the slots");
+                if (direct != null) {
+                    counted++;
+                    assertSameAnswer(expected, direct, what + ", counted onto the part");
+                }
+            }
         }
         assertTrue(onPart > 100, "answered on the part: " + onPart);
         assertTrue(fellBack > 20, "fell back to the whole tree: " + fellBack);
         assertTrue(viewsOnPart > 50, "views answered on the part: " + viewsOnPart);
+        assertTrue(counted > 40, "views counted straight onto the part: " + counted);
     }
 
     /**
