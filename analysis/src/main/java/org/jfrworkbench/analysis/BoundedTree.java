@@ -178,7 +178,7 @@ final class BoundedTree {
                 // the next two groups' lines on their way while this one is expanded (javac: a fifth faster)
                 int next = pending.peek();
                 if (next >= 0 && node[pending.from(next)] < 0) {
-                    touched += inv.touch(~node[pending.from(next)], invWeights, tree);
+                    touched += inv.touch(~node[pending.from(next)], invWeights);
                     int after = pending.after(next);
                     if (after >= 0 && node[pending.from(after)] < 0) {
                         touched += inv.touchEntry(~node[pending.from(after)], invWeights);
@@ -188,7 +188,7 @@ final class BoundedTree {
             if (first < 0) {
                 int at = ~first;
                 int emitted = out.add(inv.name(at), parent, pending.total(g), 0, pending.samples(g),
-                        inv.typeName(at, invWeights, tree));
+                        inv.typeName(at, invWeights));
                 out.childDone(parent);
                 out.setSelf(emitted, expandInverted(emitted, at));
                 continue;

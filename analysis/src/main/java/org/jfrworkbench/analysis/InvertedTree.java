@@ -33,6 +33,11 @@ final class InvertedTree {
     private static final int MIXED = Integer.MIN_VALUE;
     /** Chain entries from here to -1 are nodes of two or more members of one type, {@code -1 - type}. */
     private static final int SHARED = -128;
+    /**
+     * Per node of one member its type code, its call-tree node's copied: read from the tree it was a cache miss per
+     * answer node; this column, a byte per node of the part, is small enough that its lines mostly stay in cache.
+     */
+    private final byte[] type;
     /** Read in order, by the weighing's backward pass ({@link InvertedWeighing}) only. */
     private final int[] parent;
     /** The weighing's own columns and halves: the per-query arithmetic. */
@@ -46,8 +51,9 @@ final class InvertedTree {
      */
     private final int[] mixed;
 
-    private InvertedTree(int[] node, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
+    private InvertedTree(int[] node, byte[] type, int[] parent, int[] entries, int[] rootSlots, int[] mixed) {
         this.node = node;
+        this.type = type;
         this.parent = parent;
         this.mixed = mixed;
         this.weighing = new InvertedWeighing(this, parent, entries, rootSlots, mixed.length > 0);
@@ -75,11 +81,11 @@ final class InvertedTree {
      * Reads the node's entry, its weights and its children's, for nothing but to have their cache lines on their way:
      * a graph touches the group it will expand next while it expands this one, so that their misses overlap.
      */
-    int touch(int at, InvertedWeighing.Weights w, CallTree tree) {
+    int touch(int at, InvertedWeighing.Weights w) {
         int kids = node[STRIDE * at + KIDS];
         int chain = node[STRIDE * at + CHAIN];
         // and what its type is read from
-        int type = chain >= 0 ? tree.type(chain) : chain < SHARED ? mixed[chain - MIXED + 1] : 0;
+        int type = chain >= 0 ? this.type[at] : chain < SHARED ? mixed[chain - MIXED + 1] : 0;
         return type + w.samples(at) + (kids < parent.length ? node[STRIDE * kids + CHAIN] + w.samples(kids) : 0);
     }
 
@@ -106,10 +112,10 @@ final class InvertedTree {
      * The type of the node's first member that the selection reaches: where its members differ, of the run its first
      * selected origin ({@link InvertedWeighing.Weights#first}) falls in.
      */
-    String typeName(int n, InvertedWeighing.Weights w, CallTree tree) {
+    String typeName(int n, InvertedWeighing.Weights w) {
         int chain = chain(n);
         if (chain >= 0) {
-            return tree.typeName(chain);
+            return CallTree.TYPE_NAMES[type[n]];
         }
         if (chain >= SHARED) {
             return CallTree.TYPE_NAMES[-1 - chain];
@@ -136,11 +142,11 @@ final class InvertedTree {
     }
 
     /**
-     * Heap bytes: 16 per node, 8 per sample slot (12 where nodes of mixed types are), 8 per run of one type in a node of
+     * Heap bytes: 17 per node, 8 per sample slot (12 where nodes of mixed types are), 8 per run of one type in a node of
      * mixed types and 4 per such node.
      */
     long footprint() {
-        return 144 + 16L * parent.length + 4L * mixed.length + weighing.footprint();
+        return 160 + 17L * parent.length + 4L * mixed.length + weighing.footprint();
     }
 
     /**
@@ -245,12 +251,14 @@ final class InvertedTree {
         int[] order = new int[n];
         int[] renumbered = new int[n];
         int[] node = new int[STRIDE * (n + 1)];
+        byte[] type = new byte[n];
         int placed = 1;
         for (int at = 0; at < n; at++) {
             int old = order[at];
             node[STRIDE * at + NAME] = b.name[old];
             node[STRIDE * at + KIDS] = placed;
             node[STRIDE * at + CHAIN] = b.chain[old] == -1 ? -1 - b.type[old] : b.chain[old];
+            type[at] = b.type[old];
             for (int c = old + 1, end = b.end[old]; c < end; c = b.end[c]) {
                 renumbered[c] = placed;
                 order[placed++] = c;
@@ -293,7 +301,7 @@ final class InvertedTree {
                 entries[stride * k + 2] = b.tree.slotNode(slot);
             }
         }
-        return new InvertedTree(node, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
+        return new InvertedTree(node, type, parent, entries, rootSlots, Arrays.copyOf(b.mixed, b.mixedSize));
     }
 
     private static final class Builder {
@@ -319,7 +327,7 @@ final class InvertedTree {
         }
 
         int add(int parentNode, int nameId, byte typeCode, int chainNode) {
-            room -= 16;
+            room -= 17;
             if (room < 0) {
                 throw new TooLarge();
             }
