@@ -1,9 +1,10 @@
 package org.jfrworkbench.analysis;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
@@ -18,364 +19,217 @@ final class DiffChanges {
     private DiffChanges() {
     }
 
+    /** One method's figures on both sides. */
+    private static final class Row {
+        final String method;
+        long baseTotal;
+        long targetTotal;
+        long baseSelf;
+        long targetSelf;
+        long baseSamples;
+        long targetSamples;
+        long baseSelfSamples;
+        long targetSelfSamples;
+        long baseFingerprint;
+        long targetFingerprint;
+        int depth = Integer.MAX_VALUE;
+        final List<String> same = new ArrayList<>();
+        double p;
+        double selfP;
+        /** The ranking: rows with a significant change first, by the size of that, then of any change. */
+        boolean significantFirst;
+        double significantSize;
+        double size;
+
+        Row(String method) {
+            this.method = method;
+        }
+
+        boolean passThrough() {
+            return baseSelfSamples == 0 && targetSelfSamples == 0;
+        }
+    }
+
+    private record GroupKey(long baseFingerprint, long targetFingerprint, long baseSamples, long targetSamples) {
+    }
+
     record Rows(List<DiffResult.Change> changes, int tests) {
     }
 
     static Rows of(SampleSets fa, SampleSets fb, MergedNames merged, DiffMode mode, double baseSeconds,
                    double targetSeconds) {
-        Methods m = new Methods(fa, fb, merged);
-        try {
-            m.group();
-            int kept = m.fold();
-            int tests = Math.max(1, 2 * kept);
-            // every row is tested and ranked, but only the rows shown become changes
-            int[] changed = m.rank(mode, baseSeconds, targetSeconds, tests);
-            List<DiffResult.Change> out = new ArrayList<>(Math.min(MAX_ROWS, changed.length));
-            for (int r : first(changed, MAX_ROWS, m)) {
-                out.add(m.change(r, mode, baseSeconds, targetSeconds, tests));
+        Row[] rows = new Row[merged.size()];
+        fill(rows, fa, merged.baseMap(), merged, true);
+        fill(rows, fb, merged.targetMap(), merged, false);
+        Map<GroupKey, List<Row>> groups = new HashMap<>();
+        for (Row r : rows) {
+            if (r != null) {
+                groups.computeIfAbsent(new GroupKey(r.baseFingerprint, r.targetFingerprint, r.baseSamples, r.targetSamples),
+                        k -> new ArrayList<>(1)).add(r);
             }
-            return new Rows(out, tests);
-        } finally {
-            m.release();
         }
+        List<Row> kept = new ArrayList<>();
+        for (List<Row> group : groups.values()) {
+            kept.addAll(fold(group));
+        }
+        int tests = Math.max(1, 2 * kept.size());
+        long n1 = fa.samples();
+        long n2 = fb.samples();
+        // every row is tested and ranked, but only the rows shown become changes
+        List<Row> changed = new ArrayList<>();
+        for (Row r : kept) {
+            r.p = Math.min(1, Statistics.pValue(mode.z(r.baseSamples, n1, baseSeconds, r.targetSamples, n2, targetSeconds)) * tests);
+            r.selfP = Math.min(1, Statistics.pValue(mode.z(r.baseSelfSamples, n1, baseSeconds, r.targetSelfSamples, n2,
+                    targetSeconds)) * tests);
+            double total;
+            double self;
+            if (mode == DiffMode.RELATIVE) {
+                double baseShare = share(r.baseTotal, fa.totalWeight());
+                double targetShare = share(r.targetTotal, fb.totalWeight());
+                double baseSelfShare = share(r.baseSelf, fa.totalWeight());
+                double targetSelfShare = share(r.targetSelf, fb.totalWeight());
+                if (baseShare == targetShare && baseSelfShare == targetSelfShare) {
+                    continue;
+                }
+                total = Math.abs(targetShare - baseShare);
+                self = Math.abs(targetSelfShare - baseSelfShare);
+            } else {
+                double basePerSecond = r.baseTotal / baseSeconds;
+                double targetPerSecond = r.targetTotal / targetSeconds;
+                double baseSelfPerSecond = r.baseSelf / baseSeconds;
+                double targetSelfPerSecond = r.targetSelf / targetSeconds;
+                if (basePerSecond == targetPerSecond && baseSelfPerSecond == targetSelfPerSecond) {
+                    continue;
+                }
+                total = Math.abs(targetPerSecond - basePerSecond);
+                self = Math.abs(targetSelfPerSecond - baseSelfPerSecond);
+            }
+            boolean significant = r.p < ALPHA;
+            boolean selfSignificant = r.selfP < ALPHA;
+            // the size of the change in the mode's measure: of its significant parts, and of both
+            r.significantFirst = significant || selfSignificant;
+            r.significantSize = Math.max(significant ? total : 0, selfSignificant ? self : 0);
+            r.size = Math.max(total, self);
+            changed.add(r);
+        }
+        List<DiffResult.Change> out = new ArrayList<>(Math.min(MAX_ROWS, changed.size()));
+        for (Row r : first(changed, MAX_ROWS)) {
+            r.same.sort(null);
+            out.add(change(r, fa, fb, baseSeconds, targetSeconds));
+        }
+        return new Rows(out, tests);
     }
 
-    /**
-     * The first k rows by {@link Methods#rank(int, int)}, in that order: the k best kept in a heap whose head is the
-     * worst of them, so that most rows cost one comparison, not the log of all rows that a sort of them takes.
-     */
-    private static List<Integer> first(int[] rows, int k, Methods m) {
-        Comparator<Integer> rank = m::rank;
-        if (rows.length <= k) {
-            List<Integer> out = new ArrayList<>(rows.length);
-            for (int r : rows) {
-                out.add(r);
-            }
-            out.sort(rank);
-            return out;
+    /** The ranking: significant changes first, larger first, then by method (rows have one method each). */
+    private static final Comparator<Row> RANK = (x, y) -> {
+        if (x.significantFirst != y.significantFirst) {
+            return x.significantFirst ? -1 : 1;
         }
-        PriorityQueue<Integer> best = new PriorityQueue<>(k, rank.reversed());
-        for (int r : rows) {
+        int c = Double.compare(y.significantSize, x.significantSize);
+        c = c != 0 ? c : Double.compare(y.size, x.size);
+        return c != 0 ? c : x.method.compareTo(y.method);
+    };
+
+    /**
+     * The first k rows by {@link #RANK}, in that order: the k best kept in a heap whose head is the worst of them,
+     * so that most rows cost one comparison, not the log of all rows that a sort of them takes.
+     */
+    private static List<Row> first(List<Row> rows, int k) {
+        if (rows.size() <= k) {
+            rows.sort(RANK);
+            return rows;
+        }
+        PriorityQueue<Row> best = new PriorityQueue<>(k, RANK.reversed());
+        for (Row r : rows) {
             if (best.size() < k) {
                 best.add(r);
-            } else if (m.rank(r, best.peek()) < 0) {
+            } else if (RANK.compare(r, best.peek()) < 0) {
                 best.poll();
                 best.add(r);
             }
         }
-        List<Integer> out = new ArrayList<>(best);
-        out.sort(rank);
+        List<Row> out = new ArrayList<>(best);
+        out.sort(RANK);
         return out;
     }
 
+    /** A row's change, its p-values already found. */
+    private static DiffResult.Change change(Row r, SampleSets fa, SampleSets fb, double baseSeconds, double targetSeconds) {
+        double baseShare = share(r.baseTotal, fa.totalWeight());
+        double targetShare = share(r.targetTotal, fb.totalWeight());
+        double baseSelfShare = share(r.baseSelf, fa.totalWeight());
+        double targetSelfShare = share(r.targetSelf, fb.totalWeight());
+        double basePerSecond = r.baseTotal / baseSeconds;
+        double targetPerSecond = r.targetTotal / targetSeconds;
+        double baseSelfPerSecond = r.baseSelf / baseSeconds;
+        double targetSelfPerSecond = r.targetSelf / targetSeconds;
+        return new DiffResult.Change(r.method, baseShare, targetShare, targetShare - baseShare, baseSelfShare,
+                targetSelfShare, targetSelfShare - baseSelfShare, r.baseSamples, r.targetSamples, r.p, r.p < ALPHA,
+                r.baseSelfSamples, r.targetSelfSamples, r.selfP, r.selfP < ALPHA, basePerSecond, targetPerSecond,
+                targetPerSecond - basePerSecond, baseSelfPerSecond, targetSelfPerSecond,
+                targetSelfPerSecond - baseSelfPerSecond, r.same.isEmpty() ? List.of() : List.copyOf(r.same));
+    }
+
+    private static void fill(Row[] rows, SampleSets sets, int[] map, MergedNames merged, boolean base) {
+        for (int i = 0; i < sets.size(); i++) {
+            long totalSamples = sets.totalSamples(i);
+            long selfSamples = sets.selfSamples(i);
+            if (totalSamples == 0 && selfSamples == 0) {
+                continue;
+            }
+            int m = map[i];
+            Row r = rows[m];
+            if (r == null) {
+                r = rows[m] = new Row(merged.names()[m]);
+            }
+            if (base) {
+                r.baseTotal = sets.total(i);
+                r.baseSelf = sets.self(i);
+                r.baseSamples = totalSamples;
+                r.baseSelfSamples = selfSamples;
+                r.baseFingerprint = sets.fingerprint(i);
+            } else {
+                r.targetTotal = sets.total(i);
+                r.targetSelf = sets.self(i);
+                r.targetSamples = totalSamples;
+                r.targetSelfSamples = selfSamples;
+                r.targetFingerprint = sets.fingerprint(i);
+            }
+            r.depth = Math.min(r.depth, sets.depth(i));
+        }
+    }
+
     /**
-     * The methods either side selects, one row each, in merged order (a row's number r here), their figures read from
-     * the sides' sums where they lie (no object per method: a diff of a recording of hundreds of thousands of methods
-     * made one row object, one key and two lists per method, and grouped them in a hash map of objects), grouped by
-     * the stacks they lie on in a hash table of row numbers, each group a list of its rows in merged order.
+     * Methods on the same stacks: those with self weight keep their rows; the pass-through ones fold into the one
+     * with the most self samples, or, when none has any, into the deepest of them (the one nearest the work).
      */
-    private static final class Methods {
-        private final SampleSets fa;
-        private final SampleSets fb;
-        private final MergedNames merged;
-        private final int count;
-        /** Per row: each side's method id (-1 where that side has none) and the merged id. */
-        private final int[] base;
-        private final int[] target;
-        private final int[] id;
-        /** Per row: the first row of its group, the next row of its group (-1 at its last), and its group's last. */
-        private final int[] head;
-        private final int[] next;
-        private final int[] last;
-        /** Per row: 0 where it is kept, else the row it folds into plus one. */
-        private int[] into;
-        /** The ranking of a changed row: a significant change first, by its size, then of any change. */
-        private boolean[] significantFirst;
-        private long[] significantSize;
-        private long[] size;
-
-        Methods(SampleSets fa, SampleSets fb, MergedNames merged) {
-            this.fa = fa;
-            this.fb = fb;
-            this.merged = merged;
-            int n = merged.size();
-            base = QueryArrays.intsToWrite(n);
-            target = QueryArrays.intsToWrite(n);
-            id = QueryArrays.intsToWrite(n);
-            int[] aMap = merged.baseMap();
-            int[] bMap = merged.targetMap();
-            // both maps keep their side's order (a merged id is a rank): one merge of the two sides' selected methods
-            int i = present(fa, 0);
-            int j = present(fb, 0);
-            int k = 0;
-            while (i < fa.size() || j < fb.size()) {
-                int mi = i < fa.size() ? aMap[i] : Integer.MAX_VALUE;
-                int mj = j < fb.size() ? bMap[j] : Integer.MAX_VALUE;
-                int at = Math.min(mi, mj);
-                base[k] = mi == at ? i : -1;
-                target[k] = mj == at ? j : -1;
-                id[k++] = at;
-                if (mi == at) {
-                    i = present(fa, i + 1);
-                }
-                if (mj == at) {
-                    j = present(fb, j + 1);
-                }
-            }
-            count = k;
-            head = QueryArrays.intsToWrite(n);
-            next = QueryArrays.intsToWrite(n);
-            last = QueryArrays.intsToWrite(n);
+    private static List<Row> fold(List<Row> group) {
+        if (group.size() == 1) {
+            return group;
         }
-
-        /** The first method from i on that the side selects (its size where none). */
-        private static int present(SampleSets s, int i) {
-            while (i < s.size() && s.totalSamples(i) == 0 && s.selfSamples(i) == 0) {
-                i++;
-            }
-            return i;
-        }
-
-        /** Rows with the same fingerprints and sample counts on both sides, each group's rows in merged order. */
-        void group() {
-            int cap = Integer.highestOneBit(Math.max(2, count) * 2 - 1) << 1;
-            int[] table = QueryArrays.ints(cap);
-            try {
-                for (int r = 0; r < count; r++) {
-                    int slot = hash(r) & (cap - 1);
-                    while (table[slot] != 0 && !sameKey(table[slot] - 1, r)) {
-                        slot = (slot + 1) & (cap - 1);
-                    }
-                    next[r] = -1;
-                    if (table[slot] == 0) {
-                        table[slot] = r + 1;
-                        head[r] = r;
-                    } else {
-                        int g = table[slot] - 1;
-                        head[r] = g;
-                        next[last[g]] = r;
-                    }
-                    last[head[r]] = r;
-                }
-            } finally {
-                QueryArrays.give(table);
+        Row into = null;
+        for (Row r : group) {
+            if (!r.passThrough() && (into == null || r.baseSelfSamples + r.targetSelfSamples
+                    > into.baseSelfSamples + into.targetSelfSamples)) {
+                into = r;
             }
         }
-
-        private int hash(int r) {
-            long h = baseFingerprint(r) * 0x9E3779B97F4A7C15L + targetFingerprint(r);
-            h = h * 0xC2B2AE3D27D4EB4FL + baseSamples(r);
-            h = h * 0x165667B19E3779F9L + targetSamples(r);
-            h *= 0x9E3779B97F4A7C15L;
-            return (int) (h ^ h >>> 32);
-        }
-
-        private boolean sameKey(int x, int y) {
-            return baseFingerprint(x) == baseFingerprint(y) && targetFingerprint(x) == targetFingerprint(y)
-                    && baseSamples(x) == baseSamples(y) && targetSamples(x) == targetSamples(y);
-        }
-
-        /**
-         * Methods on the same stacks: those with self weight keep their rows; the pass-through ones fold into the one
-         * with the most self samples (the first of them in merged order), or, when none has any, into the deepest of
-         * them (the one nearest the work; of equal depths the first by name). The rows kept.
-         */
-        int fold() {
-            into = QueryArrays.ints(Math.max(1, merged.size()));
-            int kept = 0;
-            for (int g = 0; g < count; g++) {
-                if (head[g] != g) {
-                    continue;
-                }
-                if (next[g] < 0) {
-                    kept++;
-                    continue;
-                }
-                int to = -1;
-                for (int r = g; r >= 0; r = next[r]) {
-                    if (!passThrough(r) && (to < 0 || selfSamplesBoth(r) > selfSamplesBoth(to))) {
-                        to = r;
-                    }
-                }
-                if (to < 0) {
-                    for (int r = g; r >= 0; r = next[r]) {
-                        if (to < 0 || depth(r) > depth(to) || (depth(r) == depth(to) && id[r] < id[to])) {
-                            to = r;
-                        }
-                    }
-                }
-                for (int r = g; r >= 0; r = next[r]) {
-                    if (r == to || !passThrough(r)) {
-                        kept++;
-                    } else {
-                        into[r] = to + 1;
-                    }
-                }
-            }
-            return kept;
-        }
-
-        /** The kept rows with any change, each one's ranking noted. */
-        int[] rank(DiffMode mode, double baseSeconds, double targetSeconds, int tests) {
-            int n = Math.max(1, merged.size());
-            significantFirst = QueryArrays.booleans(n);
-            significantSize = QueryArrays.longsToWrite(n);
-            size = QueryArrays.longsToWrite(n);
-            int[] changed = new int[count];
-            int c = 0;
-            long n1 = fa.samples();
-            long n2 = fb.samples();
-            for (int r = 0; r < count; r++) {
-                if (into[r] != 0) {
-                    continue;
-                }
-                double total;
-                double self;
-                if (mode == DiffMode.RELATIVE) {
-                    double baseShare = share(baseTotal(r), fa.totalWeight());
-                    double targetShare = share(targetTotal(r), fb.totalWeight());
-                    double baseSelfShare = share(baseSelf(r), fa.totalWeight());
-                    double targetSelfShare = share(targetSelf(r), fb.totalWeight());
-                    if (baseShare == targetShare && baseSelfShare == targetSelfShare) {
-                        continue;
-                    }
-                    total = Math.abs(targetShare - baseShare);
-                    self = Math.abs(targetSelfShare - baseSelfShare);
-                } else {
-                    double basePerSecond = baseTotal(r) / baseSeconds;
-                    double targetPerSecond = targetTotal(r) / targetSeconds;
-                    double baseSelfPerSecond = baseSelf(r) / baseSeconds;
-                    double targetSelfPerSecond = targetSelf(r) / targetSeconds;
-                    if (basePerSecond == targetPerSecond && baseSelfPerSecond == targetSelfPerSecond) {
-                        continue;
-                    }
-                    total = Math.abs(targetPerSecond - basePerSecond);
-                    self = Math.abs(targetSelfPerSecond - baseSelfPerSecond);
-                }
-                boolean significant = p(r, mode, n1, n2, baseSeconds, targetSeconds, tests) < ALPHA;
-                boolean selfSignificant = selfP(r, mode, n1, n2, baseSeconds, targetSeconds, tests) < ALPHA;
-                // the size of the change in the mode's measure: of its significant parts, and of both
-                significantFirst[r] = significant || selfSignificant;
-                significantSize[r] = Double.doubleToRawLongBits(
-                        Math.max(significant ? total : 0, selfSignificant ? self : 0));
-                size[r] = Double.doubleToRawLongBits(Math.max(total, self));
-                changed[c++] = r;
-            }
-            return Arrays.copyOf(changed, c);
-        }
-
-        /** The ranking: significant changes first, larger first, then by method (a merged id is its name's rank). */
-        int rank(int x, int y) {
-            if (significantFirst[x] != significantFirst[y]) {
-                return significantFirst[x] ? -1 : 1;
-            }
-            int c = Double.compare(Double.longBitsToDouble(significantSize[y]),
-                    Double.longBitsToDouble(significantSize[x]));
-            c = c != 0 ? c : Double.compare(Double.longBitsToDouble(size[y]), Double.longBitsToDouble(size[x]));
-            return c != 0 ? c : Integer.compare(id[x], id[y]);
-        }
-
-        private double p(int r, DiffMode mode, long n1, long n2, double baseSeconds, double targetSeconds, int tests) {
-            return Math.min(1, Statistics.pValue(mode.z(baseSamples(r), n1, baseSeconds, targetSamples(r), n2,
-                    targetSeconds)) * tests);
-        }
-
-        private double selfP(int r, DiffMode mode, long n1, long n2, double baseSeconds, double targetSeconds,
-                             int tests) {
-            return Math.min(1, Statistics.pValue(mode.z(baseSelfSamples(r), n1, baseSeconds, targetSelfSamples(r), n2,
-                    targetSeconds)) * tests);
-        }
-
-        /** A row's change; the methods folded into it are its group's others that fold into it, in name order. */
-        DiffResult.Change change(int r, DiffMode mode, double baseSeconds, double targetSeconds, int tests) {
-            long n1 = fa.samples();
-            long n2 = fb.samples();
-            double p = p(r, mode, n1, n2, baseSeconds, targetSeconds, tests);
-            double selfP = selfP(r, mode, n1, n2, baseSeconds, targetSeconds, tests);
-            List<String> same = new ArrayList<>();
-            for (int o = head[r]; o >= 0; o = next[o]) {
-                if (into[o] == r + 1) {
-                    same.add(merged.names()[id[o]]);
-                }
-            }
-            double baseShare = share(baseTotal(r), fa.totalWeight());
-            double targetShare = share(targetTotal(r), fb.totalWeight());
-            double baseSelfShare = share(baseSelf(r), fa.totalWeight());
-            double targetSelfShare = share(targetSelf(r), fb.totalWeight());
-            double basePerSecond = baseTotal(r) / baseSeconds;
-            double targetPerSecond = targetTotal(r) / targetSeconds;
-            double baseSelfPerSecond = baseSelf(r) / baseSeconds;
-            double targetSelfPerSecond = targetSelf(r) / targetSeconds;
-            return new DiffResult.Change(merged.names()[id[r]], baseShare, targetShare, targetShare - baseShare,
-                    baseSelfShare, targetSelfShare, targetSelfShare - baseSelfShare, baseSamples(r), targetSamples(r),
-                    p, p < ALPHA, baseSelfSamples(r), targetSelfSamples(r), selfP, selfP < ALPHA, basePerSecond,
-                    targetPerSecond, targetPerSecond - basePerSecond, baseSelfPerSecond, targetSelfPerSecond,
-                    targetSelfPerSecond - baseSelfPerSecond, same.isEmpty() ? List.of() : List.copyOf(same));
-        }
-
-        private boolean passThrough(int r) {
-            return baseSelfSamples(r) == 0 && targetSelfSamples(r) == 0;
-        }
-
-        private long selfSamplesBoth(int r) {
-            return baseSelfSamples(r) + targetSelfSamples(r);
-        }
-
-        /** The shallower of its sides' first outermost occurrences (Integer.MAX_VALUE where neither has one). */
-        private int depth(int r) {
-            return Math.min(base[r] < 0 ? Integer.MAX_VALUE : fa.depth(base[r]),
-                    target[r] < 0 ? Integer.MAX_VALUE : fb.depth(target[r]));
-        }
-
-        private long baseTotal(int r) {
-            return base[r] < 0 ? 0 : fa.total(base[r]);
-        }
-
-        private long targetTotal(int r) {
-            return target[r] < 0 ? 0 : fb.total(target[r]);
-        }
-
-        private long baseSelf(int r) {
-            return base[r] < 0 ? 0 : fa.self(base[r]);
-        }
-
-        private long targetSelf(int r) {
-            return target[r] < 0 ? 0 : fb.self(target[r]);
-        }
-
-        private long baseSamples(int r) {
-            return base[r] < 0 ? 0 : fa.totalSamples(base[r]);
-        }
-
-        private long targetSamples(int r) {
-            return target[r] < 0 ? 0 : fb.totalSamples(target[r]);
-        }
-
-        private long baseSelfSamples(int r) {
-            return base[r] < 0 ? 0 : fa.selfSamples(base[r]);
-        }
-
-        private long targetSelfSamples(int r) {
-            return target[r] < 0 ? 0 : fb.selfSamples(target[r]);
-        }
-
-        private long baseFingerprint(int r) {
-            return base[r] < 0 ? 0 : fa.fingerprint(base[r]);
-        }
-
-        private long targetFingerprint(int r) {
-            return target[r] < 0 ? 0 : fb.fingerprint(target[r]);
-        }
-
-        /** Its arrays back to {@link QueryArrays}. */
-        void release() {
-            for (Object a : new Object[] {base, target, id, head, next, last, into, significantFirst, significantSize,
-                    size}) {
-                if (a != null) {
-                    QueryArrays.give(a);
+        if (into == null) {
+            for (Row r : group) {
+                if (into == null || r.depth > into.depth || (r.depth == into.depth && r.method.compareTo(into.method) < 0)) {
+                    into = r;
                 }
             }
         }
+        List<Row> kept = new ArrayList<>();
+        for (Row r : group) {
+            if (r == into || !r.passThrough()) {
+                kept.add(r);
+            } else {
+                into.same.add(r.method);
+            }
+        }
+        return kept;
     }
 
     private static double share(long w, long total) {
