@@ -16,8 +16,8 @@ import org.jfrworkbench.model.FrameType;
  * the subtrees in one backward pass: no stack is hashed or walked per query.
  *
  * <p>Memory: 13 bytes per node (parent, name, subtree end, type) plus 4 per distinct stack and 4 per stack-class
- * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits and a char per
- * node more once diffed ({@link #outermost}, {@link #unordered}, {@link #depths}).
+ * pair, besides the name dictionary ({@link FrameNames}), which trees of one naming share; two bits, a char and an
+ * int per node more once diffed ({@link #outermost}, {@link #unordered}, {@link #depths}, {@link #methods}).
  */
 public final class CallTree {
     /** Type codes above the frame types: the allocated class leaf. */
@@ -215,7 +215,16 @@ public final class CallTree {
         return stableOrder().deepDepth();
     }
 
-    private record StableOrder(long[] outermost, long[] unordered, char[] depth, int[] deepDepth) {
+    /**
+     * Each node's method: the stable name id of its name ({@link FrameNames#stableIds}), made with {@link #outermost}.
+     * A diff's method sums read it in tree order where looking the name's up in the dictionary's column was a cache
+     * miss per node on a large dictionary, waited for before the method's figures could be.
+     */
+    int[] methods() {
+        return stableOrder().methods();
+    }
+
+    private record StableOrder(long[] outermost, long[] unordered, char[] depth, int[] deepDepth, int[] methods) {
     }
 
     private StableOrder stableOrder() {
@@ -239,6 +248,7 @@ public final class CallTree {
         lastChild[0] = -1;
         int depth = 1;
         char[] depths = new char[n];
+        int[] methods = new int[n];
         int[] deep = null;
         for (int i = 1; i < n; i++) {
             while (end[open[depth - 1]] <= i) {
@@ -259,6 +269,7 @@ public final class CallTree {
                 depths[i] = (char) depth;
             }
             int s = stable[name[i]];
+            methods[i] = s;
             if (onPath[s]++ == 0) {
                 outer[i >>> 6] |= 1L << i;
             }
@@ -274,14 +285,15 @@ public final class CallTree {
             open[depth] = i;
             lastChild[depth++] = -1;
         }
-        return deep == null ? new StableOrder(outer, unordered, depths, null) : new StableOrder(outer, unordered, null, deep);
+        return deep == null ? new StableOrder(outer, unordered, depths, null, methods)
+                : new StableOrder(outer, unordered, null, deep, methods);
     }
 
     /** Heap bytes of the node and stack columns (the dictionary is counted with the profile's names). */
     long footprint() {
-        // the stable order's bits and depths counted from the start: they are made on a recording's first diff
+        // the stable order's bits, depths and methods counted from the start: they are made on a recording's first diff
         return 96 + 13L * parent.length + 4L * stackNode.length + 4L * pairNode.length + 80 + parent.length / 4
-                + 2L * parent.length;
+                + 6L * parent.length;
     }
 
     private static String[] typeNames() {

@@ -64,7 +64,7 @@ final class SampleSets {
     static SampleSets of(TreeWeights w, Cut.Counts counts) {
         CallTree tree = w.tree();
         FrameNames names = tree.names();
-        int[] stable = names.stableIds();
+        int[] methods = tree.methods();
         long[] outermost = tree.outermost();
         char[] depths = tree.depths();
         int[] deepDepths = tree.deepDepths();
@@ -116,7 +116,7 @@ final class SampleSets {
                 i = tree.end(i);
                 continue;
             }
-            int at = stable[tree.name(i)] * stride;
+            int at = methods[i] * stride;
             f[at + SELF_SAMPLES] += selfSamples[i];
             if (weighed) {
                 f[at + SELF] += self[i];
