@@ -245,8 +245,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
     Slots slots(ProfileData data, CallTree tree, Parallel parallel) {
         SampleTable t = data.samples(kind);
         SampleBlocks blocks = data.blocks(kind);
-        Filter f = new Filter(this, t, data.profile().startNanos(), data.profile().heap());
-        long unit = countSamples ? 1 : blocks.uniform() ? blocks.uniformWeight() : 0;
+        Filter f = filter(data);
+        long unit = unit(data);
         boolean counted = countSamples || blocks.uniform();
         int slots = tree.sampleSlots();
         int[] slotSamples;
