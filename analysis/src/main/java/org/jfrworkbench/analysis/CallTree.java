@@ -40,6 +40,8 @@ public final class CallTree {
      * keep. Null until asked, or again when the maker's queue was full.
      */
     private final AtomicReference<CompletableFuture<InvertedTree>> inverted = new AtomicReference<>();
+    /** Set where its recording was deleted ({@link #discard}). */
+    private volatile boolean discarded;
     /** Made on the first diff ({@link #outermost}, {@link #unordered}). */
     private volatile StableOrder stableOrder;
 
@@ -164,6 +166,15 @@ public final class CallTree {
             return null;
         }
         return part.getNow(null);
+    }
+
+    /** Skips the making of this tree's inverted part if still queued ({@link ProfileData#discard}). */
+    void discard() {
+        discarded = true;
+    }
+
+    boolean discarded() {
+        return discarded;
     }
 
     /** The branching part of this tree's inverted graph if made by now, without having it made. */

@@ -180,7 +180,7 @@ final class InvertedTree {
         return Background.later(() -> {
             InvertedTree made = null;
             try {
-                made = of(tree);
+                made = tree.discarded() ? null : of(tree); // a deleted recording's is not made
             } catch (OutOfMemoryError | StackOverflowError e) {
                 // not kept: inverted graphs of this tree stay grouped per query
             } finally {

@@ -39,6 +39,8 @@ public final class ProfileData {
     private final Map<String, CompletableFuture<Optional<CoarseTree>>> coarse =
             new java.util.concurrent.ConcurrentHashMap<>();
     /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
+    /** Set once the recording is deleted: what is queued for it on the {@link Background} thread is then skipped. */
+    private volatile boolean discarded;
     private volatile int coarseNodes = CoarseTree.NODES_PER_ANSWER_NODE * FlameGraphQuery.DEFAULT_MAX_NODES;
 
 
@@ -121,6 +123,9 @@ public final class ProfileData {
      */
     public void prepareThreadLists() {
         Background.later(() -> {
+            if (discarded) {
+                return;
+            }
             try {
                 for (Kind kind : profile.kinds().keySet()) {
                     blocks(kind).prepareByThread(samples(kind));
@@ -129,6 +134,21 @@ public final class ProfileData {
                 // not made: the first query of threads makes them, as without this
             }
         });
+    }
+
+    /**
+     * Marks the recording deleted, so that the work queued for it on the {@link Background} thread (its inverted part,
+     * thread lists and coarse parts: seconds on a large recording) is skipped rather than delaying every recording
+     * queued behind it. A view still reading it makes what it needs itself, as when the queue was full.
+     */
+    public void discard() {
+        discarded = true;
+        tree.discard();
+    }
+
+    /** Whether {@link #discard} was called. */
+    public boolean discarded() {
+        return discarded;
     }
 
     /** Whether every kind's samples are listed per thread by now. */
@@ -272,6 +292,10 @@ public final class ProfileData {
 
     /** Every sample of the selection's kind and source, counted per slot, and the coarse part of the tree from them. */
     private void makeCoarse(Selection s, CompletableFuture<Optional<CoarseTree>> out) {
+        if (discarded) {
+            out.complete(Optional.empty());
+            return;
+        }
         try {
             // the size before the pass: samples added meanwhile make it differ, and the part go unused
             int size = samples(s.kind()).size();

@@ -350,7 +350,8 @@ public final class RecordingLibrary implements Closeable {
                     cache.put(id, data);
                     data.prepareInBackground();
                     if (!infos.containsKey(id)) {
-                        cache.remove(id); // deleted while it was read: keep no copy
+                        cache.remove(id); // deleted while it was read: keep no copy, make nothing for it
+                        data.discard();
                     }
                 }
             }
@@ -386,6 +387,10 @@ public final class RecordingLibrary implements Closeable {
             info(id);
             store.delete(id);
             infos.remove(id);
+            ProfileData data = cache.get(id);
+            if (data != null) {
+                data.discard(); // its background work still queued is skipped
+            }
             cache.remove(id);
             index.delete(id);
             index.refresh();

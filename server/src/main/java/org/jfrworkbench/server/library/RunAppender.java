@@ -188,7 +188,11 @@ final class RunAppender {
             }
             timings.step("keep");
             // the newer profile before the newer info: whoever sees this info loads this profile or a later one
+            ProfileData superseded = cache.get(id);
             cache.put(id, data);
+            if (superseded != null) {
+                superseded.discard(); // what is still queued for the run's profile before this part is not made
+            }
             // as an upload's: its samples listed per thread and its inverted part made in the background, not by the
             // run's first thread view and first inverted view (several times slower grouped per query)
             data.prepareInBackground();

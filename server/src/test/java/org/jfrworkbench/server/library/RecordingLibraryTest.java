@@ -86,6 +86,28 @@ class RecordingLibraryTest {
         }
     }
 
+    @Test
+    void theProfileOfADeletedRecordingOrOfARunBeforeItsNextPartHasNothingMoreMadeForIt() throws Exception {
+        try (RecordingLibrary library = open()) {
+            String id = library.importFile(CHECKOUT, null, Map.of(), Kind.CPU).info().id();
+            ProfileData imported = library.loaded(id);
+            assertFalse(imported.discarded());
+            library.delete(id);
+            assertTrue(imported.discarded(), "its background work still queued is skipped");
+            String run;
+            try (var in = Files.newInputStream(CHECKOUT)) {
+                run = library.addPart(library.stage(in), new RecordingLibrary.RunPart("svc-2", 1, false, 0), null,
+                        Map.of()).info().id();
+            }
+            ProfileData first = library.loaded(run);
+            try (var in = Files.newInputStream(CHECKOUT)) {
+                library.addPart(library.stage(in), new RecordingLibrary.RunPart("svc-2", 2, true, 0), null, Map.of());
+            }
+            assertTrue(first.discarded(), "the run's profile before its second part");
+            assertFalse(library.loaded(run).discarded(), "the run's profile now");
+        }
+    }
+
     private static void awaitPrepared(ProfileData data, String when) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!data.invertedGraphsPrepared()) {
