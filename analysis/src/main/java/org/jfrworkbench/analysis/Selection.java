@@ -207,8 +207,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             if (!totals) {
                 return TreeWeights.selfOnly(tree, self, selfSamples, unit, sum, count);
             }
-            return self == null
-                    ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null, reached <= samples.length / SPARSE_SHARE)
+            boolean sparse = reached <= samples.length / SPARSE_SHARE;
+            return self == null ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null, sparse)
                     : new TreeWeights(tree, self, selfSamples);
         }
 
