@@ -191,8 +191,10 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             // the whole selection's figures from the slots, which are fewer than the nodes
             int count = 0;
             long sum = 0;
+            int reached = 0;
             for (int s = 0; s < samples.length; s++) {
                 if (samples[s] != 0) {
+                    reached++;
                     int node = tree.slotNode(s);
                     selfSamples[node] += samples[s];
                     count += samples[s];
@@ -205,7 +207,8 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             if (!totals) {
                 return TreeWeights.selfOnly(tree, self, selfSamples, unit, sum, count);
             }
-            return self == null ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null)
+            boolean sparse = reached <= samples.length / SPARSE_SHARE;
+            return self == null ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null, sparse)
                     : new TreeWeights(tree, self, selfSamples);
         }
 
@@ -225,6 +228,12 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             QueryArrays.give(weight);
         }
     }
+
+    /**
+     * A selection reaching at most this share of the tree's sample slots (1 / this: a few threads' samples, a short
+     * range) reaches few of its nodes, and its totals are summed past the unreached ones ({@link TreeWeights}).
+     */
+    static final int SPARSE_SHARE = 8;
 
     /** The selection resolved against its kind's samples, for a pass over them outside this class. */
     Filter filter(ProfileData data) {

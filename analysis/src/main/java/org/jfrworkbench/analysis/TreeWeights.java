@@ -59,7 +59,15 @@ public final class TreeWeights {
      * them afterwards walked the reached nodes once more.
      */
     TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather) {
-        this(tree, selfSamples, null, 0, unit, gather);
+        this(tree, selfSamples, unit, gather, false);
+    }
+
+    /**
+     * The same, sparse where few of the tree's nodes are reached (a few threads' samples): the backward pass then
+     * passes over the unreached nodes' 0s instead of adding each to its parent and to the cut's histogram.
+     */
+    TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather, boolean sparse) {
+        this(tree, selfSamples, null, 0, unit, gather, sparse);
     }
 
     /**
@@ -67,10 +75,11 @@ public final class TreeWeights {
      * with the weights') goes into each node's total as samples of children outside the part, floor the part's.
      */
     static TreeWeights spilled(CallTree part, int[] selfSamples, int[] spill, long unit, int floor, Cut.Counts gather) {
-        return new TreeWeights(part, selfSamples, spill, floor, unit, gather);
+        return new TreeWeights(part, selfSamples, spill, floor, unit, gather, false);
     }
 
-    private TreeWeights(CallTree tree, int[] selfSamples, int[] spill, int floor, long unit, Cut.Counts gather) {
+    private TreeWeights(CallTree tree, int[] selfSamples, int[] spill, int floor, long unit, Cut.Counts gather,
+                        boolean sparse) {
         this.tree = tree;
         this.unit = unit;
         this.counted = true;
@@ -92,7 +101,9 @@ public final class TreeWeights {
             }
         }
         spilledNodes = spilled;
-        if (gather == null) {
+        if (sparse) {
+            sumReached(tree, totals, gather);
+        } else if (gather == null) {
             for (int i = totals.length - 1; i > 0; i--) {
                 totals[tree.parent(i)] += totals[i];
             }
@@ -109,6 +120,27 @@ public final class TreeWeights {
         totalSamples = totals;
         rootSamples = totals.length == 0 ? 0 : totals[0];
         rootWeight = unit * rootSamples;
+    }
+
+    /**
+     * The backward pass over mostly unreached nodes: each reached node's count added to its parent and gathered. The
+     * adds of every node's count, 0s included, wait each on the last (the histogram's first cell, the parent's total)
+     * and were most of a thread view's CPU on the largest trees; the branch past a 0 is mostly right, for the
+     * unreached nodes come in runs (whole subtrees).
+     */
+    private static void sumReached(CallTree tree, int[] totals, Cut.Counts gather) {
+        for (int i = totals.length - 1; i > 0; i--) {
+            int c = totals[i];
+            if (c != 0) {
+                totals[tree.parent(i)] += c;
+                if (gather != null) {
+                    gather.add(c);
+                }
+            }
+        }
+        if (gather != null && totals.length > 0) {
+            gather.add(totals[0]);
+        }
     }
 
     /**

@@ -94,6 +94,43 @@ class CoarseTreeTest {
         }
     }
 
+    /**
+     * The graph of the whole tree with its totals summed past the unreached nodes ({@link TreeWeights}' sparse pass),
+     * whatever share of the slots the view reaches.
+     */
+    private static FlameGraph summedPastUnreached(ProfileData d, FlameGraphQuery q) {
+        CallTree tree = d.tree();
+        Selection.Slots slots = q.selection().slots(d, tree, Parallel.NEVER);
+        try {
+            int[] self = QueryArrays.ints(tree.size());
+            for (int s = 0; s < slots.samples().length; s++) {
+                self[tree.slotNode(s)] += slots.samples()[s];
+            }
+            long matched = q.search() == null ? 0 : slots.weightOf(d.matchingSlots(tree, FrameNaming.DEFAULT, q.search()));
+            boolean[] matches = q.search() == null ? null : d.matches(FrameNaming.DEFAULT, q.search());
+            Cut.Counts counts = new Cut.Counts();
+            TreeWeights w = new TreeWeights(tree, self, slots.unit(), counts, true);
+            Cut.Noted cut = Cut.noted(w, q.maxNodes(), counts);
+            try {
+                return FlameLayout.of(w, q.selection(), q.search(), matches, matched, 1.0, cut);
+            } finally {
+                cut.release();
+                w.release();
+            }
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** Whether a view's slots reach so few that its whole tree's totals are summed past the unreached nodes. */
+    private static boolean sparse(Selection.Slots slots) {
+        int reached = 0;
+        for (int c : slots.samples()) {
+            reached += c != 0 ? 1 : 0;
+        }
+        return reached <= slots.samples().length / Selection.SPARSE_SHARE;
+    }
+
     private static void assertSameAnswer(FlameGraph expected, FlameGraph actual, String what) {
         assertSameGraph(expected, actual, what);
         assertEquals(expected.search() == null, actual.search() == null, what);
@@ -115,6 +152,7 @@ class CoarseTreeTest {
         int fellBack = 0;
         int viewsOnPart = 0;
         int counted = 0;
+        int sparse = 0;
         for (int round = 0; round < 400; round++) {
             Kind kind = r.nextInt(4) == 0 ? Kind.ALLOC : Kind.CPU;
             long length = 1 + (long) (r.nextDouble() * DURATION);
@@ -151,7 +189,10 @@ class CoarseTreeTest {
             if (viaPart != null && likely) {
                 viewsOnPart++;
             }
+            sparse += sparse(slots) && (!likely || viaPart == null) ? 1 : 0;
             slots.release();
+            // the whole tree's totals summed past its unreached nodes, as a view of few slots' (a few threads') sums them
+            assertSameAnswer(expected, summedPastUnreached(whole, q), what + ", summed past the unreached nodes");
             if (threads == null && search == null) {
                 // counted straight onto the part by the samples' codes, in one pass or in two halves at once
                 FlameGraph direct = direct(coarse, part, q, round % 2 == 0 ? Parallel.NEVER : Parallel.ALWAYS);
@@ -166,6 +207,7 @@ class CoarseTreeTest {
         assertTrue(fellBack > 20, "fell back to the whole tree: " + fellBack);
         assertTrue(viewsOnPart > 50, "views answered on the part: " + viewsOnPart);
         assertTrue(counted > 40, "views counted straight onto the part: " + counted);
+        assertTrue(sparse > 40, "views on the whole tree summed past its unreached nodes: " + sparse);
     }
 
     /**
