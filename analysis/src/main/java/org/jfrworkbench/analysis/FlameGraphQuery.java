@@ -30,8 +30,8 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
     }
 
     /**
-     * The same, an inverted graph's passes over the samples and over the tree's kept part in halves at once as parallel
-     * says (tests: both ways answer alike).
+     * The same, the passes over the samples (and an inverted graph's over the tree's kept part) in halves at once as
+     * parallel says (tests and benchmarks: both ways answer alike).
      */
     FlameGraph run(ProfileData data, Parallel parallel) {
         data.samples(selection.kind());
@@ -41,7 +41,7 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
             return fromPart(data, tree, inv, parallel);
         }
         if (!inverted) {
-            return layout(data, tree);
+            return layout(data, tree, parallel);
         }
         TreeWeights w = selection.weigh(data, tree);
         try {
@@ -62,17 +62,17 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
      * view of no chosen threads and no search counts its samples straight onto the part (a search's matched weight is
      * summed over its slots, and reading each sample's slot in the pass onto the part cost more than that).
      */
-    private FlameGraph layout(ProfileData data, CallTree tree) {
+    private FlameGraph layout(ProfileData data, CallTree tree, Parallel parallel) {
         long unit = selection.unit(data);
         CoarseTree coarse = unit > 0 ? data.coarse(tree, selection) : null;
         if (coarse != null && selection.threads() == null && search == null) {
-            FlameGraph g = onCoarse(data, coarse, unit);
+            FlameGraph g = onCoarse(data, coarse, unit, parallel);
             if (g != null) {
                 return g;
             }
             coarse = null; // not likely on the part, or its cut went below it: the whole tree
         }
-        Selection.Slots slots = selection.slots(data, tree);
+        Selection.Slots slots = selection.slots(data, tree, parallel);
         TreeWeights w;
         Cut.Counts counts;
         long matched = 0;
@@ -99,9 +99,9 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
      * The graph from the coarse part with the samples counted straight onto it ({@link CoarseTree#weigh(ProfileData,
      * Selection, long, Parallel, Cut.Counts)}); null where the view is not likely there or its cut is not.
      */
-    private FlameGraph onCoarse(ProfileData data, CoarseTree coarse, long unit) {
+    private FlameGraph onCoarse(ProfileData data, CoarseTree coarse, long unit, Parallel parallel) {
         Cut.Counts counts = new Cut.Counts();
-        TreeWeights w = coarse.weigh(data, selection, unit, Parallel.WHEN_SPARE, counts);
+        TreeWeights w = coarse.weigh(data, selection, unit, parallel, counts);
         return w == null ? null : cutAndLayout(data, w, counts, 0);
     }
 
