@@ -43,9 +43,9 @@ public final class ProfileData {
             new java.util.concurrent.ConcurrentHashMap<>();
     /** Whether inverted codes are made (tests turn them off to compare with the graphs through the slots). */
     private volatile boolean codesInverted = true;
-    /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
     /** Set once the recording is deleted: what is queued for it on the {@link Background} thread is then skipped. */
     private volatile boolean discarded;
+    /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
     private volatile int coarseNodes = CoarseTree.NODES_PER_ANSWER_NODE * FlameGraphQuery.DEFAULT_MAX_NODES;
 
 
