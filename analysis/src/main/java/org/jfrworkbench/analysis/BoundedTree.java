@@ -65,9 +65,14 @@ final class BoundedTree {
      * the part's nodes ({@link InvertedWeighing#weigh}), in two halves at once as parallel says.
      */
     static Emitted inverted(InvertedTree inv, Selection.Slots slots, int maxNodes, Parallel parallel) {
-        BoundedTree b = new BoundedTree(slots.tree(), null, true, maxNodes);
+        return inverted(inv, slots.tree(), inv.weigh(slots, parallel), maxNodes);
+    }
+
+    /** The same from the part's weights as weighed (of tree's samples), which it gives back. */
+    static Emitted inverted(InvertedTree inv, CallTree tree, InvertedWeighing.Weights weights, int maxNodes) {
+        BoundedTree b = new BoundedTree(tree, null, true, maxNodes);
         b.inv = inv;
-        b.invWeights = inv.weigh(slots, parallel);
+        b.invWeights = weights;
         b.floor = b.invWeights.floor(b.maxNodes);
         // every group of the answer is an inverted node reached or one origin's caller beyond it
         int room = (int) Math.min(b.maxNodes + 64L, 2L * b.invWeights.reached() + 64);

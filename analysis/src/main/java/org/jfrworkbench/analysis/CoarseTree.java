@@ -118,18 +118,10 @@ final class CoarseTree {
 
     /** Each sample's code (see {@link #sampleCodes}) from its slot's part node. */
     private static int[] sampleCodes(CallTree tree, SampleTable t, int tableSize, int[] slotNode, int size) {
-        boolean classes = StackClasses.hasClassFrames(t.kind());
-        int stackSlots = tree.stackSlots();
-        int[] codes = new int[tableSize];
-        for (int i = 0; i < tableSize; i++) {
-            int slot = StackClasses.slot(t.stack(i), stackSlots);
-            if (classes) {
-                slot = tree.allocationSlot(slot, t.objectClass(i));
-            }
+        return CodeCounts.sampleCodes(tree, t, tableSize, slot -> {
             int k = slotNode[slot];
-            codes[i] = k >= 0 ? k : size + ~k;
-        }
-        return codes;
+            return k >= 0 ? k : size + ~k;
+        });
     }
 
     /**
@@ -221,8 +213,8 @@ final class CoarseTree {
      * lists) counted straight onto the part by their codes, each weighing unit, as {@link #weigh(Selection.Slots,
      * Cut.Counts)} would from their slots; the reached nodes' counts gathered into gather. Null where the view is
      * not {@link #likely} on the part, judged before the pass from the blocks the range reaches, after it from the
-     * samples it selected. Over a kind of {@link Selection#HALVES_FROM} samples or more the pass goes in two halves of
-     * the blocks at once where parallel offers the second to a helper, as the pass into slots does.
+     * samples it selected. The pass is {@link CodeCounts}' (its codes: the part's size times two, selves then spills),
+     * in two halves at once where the kind is large and parallel offers a helper.
      */
     TreeWeights weigh(ProfileData data, Selection s, long unit, Parallel parallel, Cut.Counts gather) {
         SampleTable t = data.samples(s.kind());
@@ -238,87 +230,18 @@ final class CoarseTree {
         if (!likely(reached)) {
             return null; // cheaper to tell here than after a pass the view would then make again into slots
         }
-        Tally tally;
-        if ((t.size() >= Selection.HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()) {
-            // a half of the blocks each, into counts of its own, added up after: sums, so the same in any order
-            int mid = count / 2;
-            Parallel.Both<Tally, Tally> halves = Parallel.both(() -> pass(t, blocks, f, 0, mid),
-                    () -> pass(t, blocks, f, mid, count), true, Tally::give, Tally::give);
-            tally = halves.first().add(halves.second());
-        } else {
-            tally = pass(t, blocks, f, 0, count);
-        }
-        if (!likely(tally.selected)) {
+        CodeCounts tally = CodeCounts.count(t, blocks, f, sampleCodes, 2 * part.size(), parallel);
+        if (!likely(tally.selected())) {
             tally.give();
             return null;
         }
         int m = part.size();
         int[] self = QueryArrays.intsToWrite(m);
         int[] spill = QueryArrays.intsToWrite(m);
-        System.arraycopy(tally.counts, 0, self, 0, m);
-        System.arraycopy(tally.counts, m, spill, 0, m);
+        System.arraycopy(tally.counts(), 0, self, 0, m);
+        System.arraycopy(tally.counts(), m, spill, 0, m);
         tally.give();
         return TreeWeights.spilled(part, self, spill, unit, floor, gather);
-    }
-
-    /** Samples counted per code (the part's size times two: selves, then spills), and how many. */
-    private record Tally(int[] counts, int selected) {
-        Tally add(Tally other) {
-            for (int c = 0; c < counts.length; c++) {
-                counts[c] += other.counts[c];
-            }
-            other.give();
-            return new Tally(counts, selected + other.selected);
-        }
-
-        void give() {
-            QueryArrays.give(counts);
-        }
-    }
-
-    /**
-     * Counts the selected samples of blocks [fromBlock, toBlock) by their codes, a block skipped or taken whole by its
-     * times as in the pass into slots (the same loop, its add differs).
-     */
-    private Tally pass(SampleTable t, SampleBlocks blocks, Selection.Filter f, int fromBlock, int toBlock) {
-        int[] counts = QueryArrays.ints(2 * part.size());
-        try {
-            boolean range = f.lo != Long.MIN_VALUE || f.hi != Long.MAX_VALUE;
-            boolean others = f.tests && f.othersTested();
-            int[] codes = sampleCodes;
-            int selected = 0;
-            for (int b = fromBlock, size = t.size(); b < toBlock; b++) {
-                if ((b & 0xff) == 0xff) {
-                    QueryLimits.check(); // a client that hung up stops its view's work here
-                }
-                boolean times = false;
-                if (range) {
-                    long min = blocks.min(b);
-                    long max = blocks.max(b);
-                    if (max < f.lo || min >= f.hi) {
-                        continue;
-                    }
-                    times = min < f.lo || max >= f.hi;
-                }
-                for (int i = b << SampleBlocks.BITS, end = Math.min(size, (b + 1) << SampleBlocks.BITS); i < end; i++) {
-                    if (times) {
-                        long time = t.time(i);
-                        if (time < f.lo || time >= f.hi) {
-                            continue;
-                        }
-                    }
-                    if (others && !f.acceptsOthers(t, i)) {
-                        continue;
-                    }
-                    counts[codes[i]]++;
-                    selected++;
-                }
-            }
-            return new Tally(counts, selected);
-        } catch (RuntimeException | Error e) {
-            QueryArrays.give(counts);
-            throw e;
-        }
     }
 
     /** Heap bytes of a part of at most nodes nodes over a tree of slots sample slots, its kind of so many samples. */

@@ -122,9 +122,19 @@ public record FlameGraphQuery(Selection selection, SearchPattern search, boolean
 
     /**
      * An inverted graph from the tree's kept part: the slots' sums go straight to the part's nodes, so no weights on
-     * the call tree are made; a search's matched weight is summed over its matching slots.
+     * the call tree are made; a search's matched weight is summed over its matching slots. A view of no chosen
+     * threads and no search whose samples weigh alike counts them by their codes in the part ({@link InvertedCodes})
+     * where those are made, with no array of the tree's slots.
      */
     private FlameGraph fromPart(ProfileData data, CallTree tree, InvertedTree inv, Parallel parallel) {
+        if (selection.threads() == null && search == null) {
+            long unit = selection.unit(data);
+            InvertedCodes codes = unit > 0 ? data.invertedCodes(tree, inv, selection) : null;
+            if (codes != null) {
+                Emitted e = BoundedTree.inverted(inv, tree, codes.weigh(data, selection, unit, parallel), maxNodes);
+                return e.graph(selection, true, null, null, scale);
+            }
+        }
         Selection.Slots slots = selection.slots(data, tree, parallel);
         try {
             Emitted e = BoundedTree.inverted(inv, slots, maxNodes, parallel);

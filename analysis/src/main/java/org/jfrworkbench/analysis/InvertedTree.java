@@ -142,6 +142,24 @@ final class InvertedTree {
     }
 
     /**
+     * The weights of a selection counted per entry of the weighing ({@link InvertedWeighing#weighEntries}, from
+     * {@link InvertedCodes}), in halves as parallel says.
+     */
+    InvertedWeighing.Weights weighEntries(int[] entryCounts, long unit, Parallel parallel) {
+        return weighing.weighEntries(entryCounts, unit, parallel);
+    }
+
+    /** The weighing's entry per sample slot ({@link InvertedWeighing#slotEntries}). */
+    int[] slotEntries(int slots) {
+        return weighing.slotEntries(slots);
+    }
+
+    /** The codes of entries, the root's slots' included ({@link InvertedWeighing#entryCodes}). */
+    int entryCodes() {
+        return weighing.entryCodes();
+    }
+
+    /**
      * Heap bytes: 17 per node, 8 per sample slot (12 where nodes of mixed types are), 8 per run of one type in a node of
      * mixed types and 4 per such node.
      */

@@ -58,10 +58,17 @@ final class InvertedWeighing {
      * the nodes they go to, no order of their origins, so a node's first origin is the least that reaches it.
      */
     Weights weigh(Selection.Slots slots, Parallel parallel) {
+        Halves h = halves(parallel);
+        return slots.weight() == null && slots.unit() > 0
+                ? weighCounts(slots.samples(), false, rootSamples(slots.samples()), slots.unit(), h)
+                : weighWeights(slots, h);
+    }
+
+    /** The halves to weigh in where parallel offers a helper, else null. */
+    private Halves halves(Parallel parallel) {
         // a part of a few nodes is weighed in less than the hand-over to a helper takes, unless a test says always
-        Halves h = halves != null && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
+        return halves != null && (parent.length >= HALVES_FROM || parallel == Parallel.ALWAYS) && parallel.offers()
                 ? halves : null;
-        return slots.weight() == null && slots.unit() > 0 ? weighCounts(slots, h) : weighWeights(slots, h);
     }
 
     /** Nodes of a part from which the weighing goes in two halves at once where a processor is spare. */
@@ -75,17 +82,49 @@ final class InvertedWeighing {
         return samples;
     }
 
-    private Weights weighCounts(Selection.Slots slots, Halves halves) {
+    /**
+     * The same weights where every sample weighs unit (above 0), from entryCounts: the selected samples per entry (its
+     * position in {@link #entries}), the root slots' after the last entry ({@link #slotEntries}). The adds read the
+     * counts in the entries' order, where the slots' counts were a miss at random per slot.
+     */
+    Weights weighEntries(int[] entryCounts, long unit, Parallel parallel) {
+        return weighCounts(entryCounts, true, entryCounts[entries.length / entryStride], unit, halves(parallel));
+    }
+
+    /**
+     * Per sample slot of the tree its entry's position in {@link #entries}; the root's slots (no entry) one past the
+     * last entry.
+     */
+    int[] slotEntries(int slots) {
+        int[] out = new int[slots];
+        int n = entries.length / entryStride;
+        for (int s : rootSlots) {
+            out[s] = n;
+        }
+        for (int k = 0; k < n; k++) {
+            out[entries[entryStride * k]] = k;
+        }
+        return out;
+    }
+
+    /** The counts per entry and the root slots' after them: {@link #weighEntries}' array's length. */
+    int entryCodes() {
+        return entries.length / entryStride + 1;
+    }
+
+    /**
+     * Counts: per slot (byEntry false: the slots' own, {@link Selection.Slots#samples}) or per entry (true); the root's
+     * slots' samples given.
+     */
+    private Weights weighCounts(int[] counts, boolean byEntry, int rootSamples, long unit, Halves halves) {
         int n = parent.length;
-        long unit = slots.unit();
-        int[] slotSamples = slots.samples();
         boolean firsts = mixedTypes;
         int stride = firsts ? 2 : 1;
         int[] acc = QueryArrays.ints(stride * n);
         Tally t = weighAll(new Pass() {
             @Override
             public void add(int from, int to, Tally into) {
-                into.samples += addCounts(acc, firsts, slotSamples, from, to);
+                into.samples += addCounts(acc, firsts, counts, byEntry, from, to);
             }
 
             @Override
@@ -93,20 +132,24 @@ final class InvertedWeighing {
                 sumCounts(acc, firsts, unit, lo, hi, into.buckets);
             }
         }, halves);
-        int samples = rootSamples(slotSamples) + (int) t.samples;
+        int samples = rootSamples + (int) t.samples;
         int[] buckets = t.buckets;
         int reached = n - 1 - buckets[0];
         buckets[0] = 0;
         return new Weights(unit, acc, stride, null, reached, buckets, unit * samples, samples);
     }
 
-    /** Adds the counts of the slots whose nodes are from..to - 1 to those nodes; returns their samples. */
-    private int addCounts(int[] acc, boolean firsts, int[] slotSamples, int from, int to) {
+    /**
+     * Adds the counts (per slot, or byEntry per entry) of the slots whose nodes are from..to - 1 to those nodes;
+     * returns their samples.
+     */
+    private int addCounts(int[] acc, boolean firsts, int[] counts, boolean byEntry, int from, int to) {
         int samples = 0;
         int[] e = entries;
         int step = entryStride;
-        for (int k = step * firstEntry(from); k < e.length && e[k + 1] < to; k += step) {
-            int c = slotSamples[e[k]];
+        int j = firstEntry(from);
+        for (int k = step * j; k < e.length && e[k + 1] < to; k += step, j++) {
+            int c = counts[byEntry ? j : e[k]];
             if (c != 0) {
                 samples += c;
                 // stored + 1: the column comes zeroed

@@ -38,9 +38,14 @@ public final class ProfileData {
     /** Per kind and source the default tree's coarse part ({@link CoarseTree}), empty where none is kept. */
     private final Map<String, CompletableFuture<Optional<CoarseTree>>> coarse =
             new java.util.concurrent.ConcurrentHashMap<>();
-    /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
+    /** Per kind the codes of its samples in the default tree's inverted part ({@link InvertedCodes}), empty: none. */
+    private final Map<Kind, CompletableFuture<Optional<InvertedCodes>>> invertedCodes =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Whether inverted codes are made (tests turn them off to compare with the graphs through the slots). */
+    private volatile boolean codesInverted = true;
     /** Set once the recording is deleted: what is queued for it on the {@link Background} thread is then skipped. */
     private volatile boolean discarded;
+    /** The coarse parts' most nodes: w0 is chosen to leave at most these ({@link CoarseTree#of}); 0: none made. */
     private volatile int coarseNodes = CoarseTree.NODES_PER_ANSWER_NODE * FlameGraphQuery.DEFAULT_MAX_NODES;
 
 
@@ -312,6 +317,63 @@ public final class ProfileData {
         }
     }
 
+    /**
+     * The codes of the selection's kind in inv, the kept inverted part of tree (this recording's default tree; another
+     * naming's tree has none), if made by now; else null, and the first call has them made on the {@link Background}
+     * thread. A view never waits for them, as for the part itself.
+     */
+    InvertedCodes invertedCodes(CallTree tree, InvertedTree inv, Selection s) {
+        if (tree != this.tree || !codesInverted) {
+            return null;
+        }
+        CompletableFuture<Optional<InvertedCodes>> made = invertedCodes.get(s.kind());
+        if (made == null) {
+            CompletableFuture<Optional<InvertedCodes>> mine = new CompletableFuture<>();
+            if (invertedCodes.putIfAbsent(s.kind(), mine) == null
+                    && !Background.later(() -> makeInvertedCodes(inv, s.kind(), mine))) {
+                invertedCodes.remove(s.kind(), mine);
+            }
+            return null;
+        }
+        Optional<InvertedCodes> codes = made.getNow(null);
+        InvertedCodes c = codes == null ? null : codes.orElse(null);
+        // coded from the kind's samples as they were: a sample added since has no code
+        return c != null && c.codes(inv, samples(s.kind())) ? c : null;
+    }
+
+    /** {@link #invertedCodes}, waiting until they are made (having them made if not asked yet); null where none. */
+    InvertedCodes awaitInvertedCodes(Selection s) {
+        InvertedTree inv = tree.awaitInverted();
+        if (inv == null || !codesInverted) {
+            return null;
+        }
+        CompletableFuture<Optional<InvertedCodes>> made;
+        while ((made = invertedCodes.get(s.kind())) == null) {
+            invertedCodes(tree, inv, s);
+            Thread.onSpinWait();
+        }
+        return made.join().orElse(null);
+    }
+
+    /** Turns the inverted codes off (before any is asked for): tests compare graphs through the slots with them. */
+    ProfileData withoutInvertedCodes() {
+        codesInverted = false;
+        return this;
+    }
+
+    private void makeInvertedCodes(InvertedTree inv, Kind kind, CompletableFuture<Optional<InvertedCodes>> out) {
+        if (discarded) {
+            out.complete(Optional.empty());
+            return;
+        }
+        try {
+            SampleTable t = samples(kind);
+            out.complete(Optional.of(InvertedCodes.of(tree, inv, t, t.size())));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            out.complete(Optional.empty()); // inverted graphs go through the slots, as without them
+        }
+    }
+
     /** The estimated sampling interval of a time-sampled kind in nanoseconds ({@link SamplingInterval}), 0 if unknown. */
     long samplingInterval(Kind kind) {
         return intervals.computeIfAbsent(kind, k -> SamplingInterval.estimate(samples(k)));
@@ -344,7 +406,9 @@ public final class ProfileData {
      * part ({@link InvertedTree}, made on the first inverted graph), the recent searches' matches (a byte per name and
      * per sample slot), each kind's {@link SampleBlocks} and its samples listed per thread ({@link ThreadSamples}, made
      * by {@link #prepareThreadLists} or the kind's first query of threads), and its coarse part of the tree for flame
-     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted; a code per sample).
+     * graphs ({@link CoarseTree}, made on the kind's first flame graph; one source's counted; a code per sample) and its
+     * samples' codes in the inverted part ({@link InvertedCodes}, made on the kind's first inverted graph; a code per
+     * sample).
      */
     public long approximateBytes() {
         FrameNames defaultNames = names(FrameNaming.DEFAULT);
@@ -354,7 +418,8 @@ public final class ProfileData {
                 + MAX_SEARCHES * (16L + tree.sampleSlots())
                 + profile.kinds().values().stream().mapToLong(t -> SampleBlocks.footprint(t.size())
                         + ThreadSamples.footprint(t.size(), profile.threads().size())
-                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots(), t.size()))
+                        + CoarseTree.footprint(Math.min(coarseNodes, tree.size() / 2), tree.sampleSlots(), t.size())
+                        + InvertedCodes.footprint(t.size()))
                 .sum();
     }
 }
