@@ -109,7 +109,7 @@ class CoarseTreeTest {
             long matched = q.search() == null ? 0 : slots.weightOf(d.matchingSlots(tree, FrameNaming.DEFAULT, q.search()));
             boolean[] matches = q.search() == null ? null : d.matches(FrameNaming.DEFAULT, q.search());
             Cut.Counts counts = new Cut.Counts();
-            TreeWeights w = new TreeWeights(tree, self, slots.unit(), counts, true);
+            TreeWeights w = new TreeWeights(tree, self, slots.unit(), counts, slots.reachedNodes());
             Cut.Noted cut = Cut.noted(w, q.maxNodes(), counts);
             try {
                 return FlameLayout.of(w, q.selection(), q.search(), matches, matched, 1.0, cut);
