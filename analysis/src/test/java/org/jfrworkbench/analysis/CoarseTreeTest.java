@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.BitSet;
@@ -110,12 +111,17 @@ class CoarseTreeTest {
             boolean[] matches = q.search() == null ? null : d.matches(FrameNaming.DEFAULT, q.search());
             Cut.Counts counts = new Cut.Counts();
             TreeWeights w = new TreeWeights(tree, self, slots.unit(), counts, slots.reachedNodes());
+            int[] totals = w.totalSampleColumn();
             Cut.Noted cut = Cut.noted(w, q.maxNodes(), counts);
             try {
                 return FlameLayout.of(w, q.selection(), q.search(), matches, matched, 1.0, cut);
             } finally {
                 cut.release();
                 w.release();
+                // given back cleared at the reached nodes: the next column of the tree's size is that one, unfilled
+                int[] next = QueryArrays.ints(tree.size());
+                assertSame(totals, next);
+                QueryArrays.giveZeroed(next);
             }
         } finally {
             slots.release();
@@ -146,6 +152,9 @@ class CoarseTreeTest {
         HandMade h = generated(3);
         ProfileData whole = h.data().coarseNodes(0);
         ProfileData coarse = h.data().coarseNodes(400);
+        // columns of at least this many nodes go through the pool: a column a sparse view gives back cleared at its
+        // reached nodes is the next view's, so one not cleared would show in the next answers
+        assertTrue(whole.tree().size() >= QueryArrays.MIN_LENGTH, "nodes: " + whole.tree().size());
         Random r = new Random(11);
         SearchPattern[] searches = {null, SearchPattern.of("F3\\.f0", false, false), SearchPattern.of("f1", false, false)};
         int onPart = 0;
