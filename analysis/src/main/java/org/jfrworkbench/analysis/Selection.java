@@ -215,17 +215,16 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
         }
 
         /**
-         * Per node of the tree a bit (node i: bit i % 64 of word i / 64), set where a selected sample is at or below
-         * it: each reached slot's node and its callers, each walk up ending at a node already set. An array of
-         * {@link QueryArrays}, an eighth of a byte per node.
+         * Per node of the tree a bit (node i: bit i % 64 of word i / 64), set at each reached slot's node; the totals'
+         * pass over them sets their callers' ({@link TreeWeights}). An array of {@link QueryArrays}, an eighth of a
+         * byte per node.
          */
         long[] reachedNodes() {
             long[] bits = QueryArrays.longs((tree.size() + 63) >>> 6);
             for (int s = 0; s < samples.length; s++) {
                 if (samples[s] != 0) {
-                    for (int i = tree.slotNode(s); i >= 0 && (bits[i >>> 6] & 1L << i) == 0; i = tree.parent(i)) {
-                        bits[i >>> 6] |= 1L << i;
-                    }
+                    int node = tree.slotNode(s);
+                    bits[node >>> 6] |= 1L << node;
                 }
             }
             return bits;

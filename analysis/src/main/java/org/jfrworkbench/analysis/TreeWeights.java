@@ -65,9 +65,10 @@ public final class TreeWeights {
     }
 
     /**
-     * The same, sparse where few of the tree's nodes are reached (a few threads' samples): reached, the reached nodes'
-     * bits ({@link Selection.Slots#reachedNodes}; null: not sparse), which these weights then own. The totals are summed
-     * over those nodes only, and the columns go back to {@link QueryArrays} cleared at those nodes only.
+     * The same, sparse where few of the tree's nodes are reached (a few threads' samples): reached, the bits of the
+     * reached slots' nodes ({@link Selection.Slots#reachedNodes}; null: not sparse), which these weights then own and
+     * whose callers' bits the pass sets. The totals are summed over the reached nodes only, and the columns go back to
+     * {@link QueryArrays} cleared at those nodes only.
      */
     TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather, long[] reached) {
         this(tree, selfSamples, null, 0, unit, gather, reached);
@@ -143,26 +144,38 @@ public final class TreeWeights {
     }
 
     /**
-     * The backward pass over the reached nodes only, totals all 0 before: the set bits of reached from the highest
-     * down, a word of 64 nodes at a time, so a child before its parent as in pre-order. The pass over every node read
-     * each node's count, 0 or not, and on the largest trees that loop, the column's copy and its zeroing were most of
-     * what was left of a thread view's CPU.
+     * The backward pass over the reached nodes only, totals all 0 before: the set bits of reached (the reached slots'
+     * nodes) from the highest down, a word of 64 nodes at a time, so a child before its parent as in pre-order, each
+     * node setting its parent's bit on the way, so that reached ends with every reached node's. The pass over every
+     * node read each node's count, 0 or not, and on the largest trees that loop, the column's copy and its zeroing
+     * were most of what was left of a thread view's CPU. Marking the callers by a walk up from each slot's node before
+     * the pass read the parents out of order, a cache miss each; here they are read in the pass's order.
      */
     private static void sumReached(CallTree tree, int[] self, int[] totals, long[] reached, Cut.Counts gather) {
         for (int word = reached.length - 1; word >= 0; word--) {
-            for (long bits = reached[word]; bits != 0; ) {
+            long all = reached[word];
+            for (long bits = all; bits != 0; ) {
                 int bit = 63 - Long.numberOfLeadingZeros(bits);
                 bits ^= 1L << bit;
                 int i = word << 6 | bit;
                 int c = totals[i] + self[i];
                 totals[i] = c;
                 if (i > 0) {
-                    totals[tree.parent(i)] += c;
+                    int p = tree.parent(i);
+                    totals[p] += c;
+                    if (p >>> 6 == word) {
+                        // a lower bit of this word: met later in this loop
+                        bits |= 1L << p;
+                        all |= 1L << p;
+                    } else {
+                        reached[p >>> 6] |= 1L << p;
+                    }
                 }
                 if (gather != null) {
                     gather.add(c);
                 }
             }
+            reached[word] = all;
         }
     }
 
