@@ -2,10 +2,7 @@ package org.jfrworkbench.analysis;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
-import java.util.Set;
 
 /**
  * Arrays the size of a call tree (or of its sample slots, or of its inverted part) that a query fills and drops when
@@ -16,8 +13,6 @@ import java.util.Set;
  * longest unused go first. Arrays shorter than {@link #MIN_LENGTH} are not kept; young collections take them cheaply.
  *
  * <p>An array taken belongs to its taker until given back, and is given back at most once, when no answer holds it.
- * One given back all zero ({@link #giveZeroed}: its giver cleared the few elements it wrote) is handed out zeroed
- * without the fill, which for a view that reaches few of a large tree's nodes cost more than its sums.
  */
 final class QueryArrays {
     static final int MIN_LENGTH = 1 << 16;
@@ -26,19 +21,13 @@ final class QueryArrays {
     /** Oldest given back first. */
     private static final ArrayDeque<Object> FREE = new ArrayDeque<>();
     private static long held;
-    /** The arrays in {@link #FREE} known to be all zero. */
-    private static final Set<Object> ZEROED = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private QueryArrays() {
     }
 
-    /** Zeroed, of length n: one given back zeroed first, else filled with zeros. */
+    /** Zeroed, of length n. */
     static int[] ints(int n) {
-        int[] a = (int[]) takeZeroed(int[].class, n);
-        if (a != null) {
-            return a;
-        }
-        a = (int[]) take(int[].class, n);
+        int[] a = (int[]) take(int[].class, n);
         if (a == null) {
             return new int[n];
         }
@@ -136,15 +125,6 @@ final class QueryArrays {
 
     /** Gives an array back (null is ignored); its giver no longer reads or writes it. */
     static void give(Object array) {
-        give(array, false);
-    }
-
-    /** {@link #give} of an int array whose every element is 0, for {@link #ints} to hand out without the fill. */
-    static void giveZeroed(int[] array) {
-        give(array, true);
-    }
-
-    private static void give(Object array, boolean zeroed) {
         if (array == null || length(array) < MIN_LENGTH) {
             return;
         }
@@ -154,14 +134,9 @@ final class QueryArrays {
         }
         synchronized (FREE) {
             while (held + bytes > CAP) {
-                Object oldest = FREE.removeFirst();
-                ZEROED.remove(oldest);
-                held -= bytes(oldest);
+                held -= bytes(FREE.removeFirst());
             }
             FREE.addLast(array);
-            if (zeroed) {
-                ZEROED.add(array);
-            }
             held += bytes;
         }
     }
@@ -182,28 +157,6 @@ final class QueryArrays {
             for (Iterator<Object> it = FREE.descendingIterator(); it.hasNext(); ) {
                 Object a = it.next();
                 if (a.getClass() == type && length(a) == n) {
-                    it.remove();
-                    ZEROED.remove(a);
-                    held -= bytes(a);
-                    return a;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** An array of the pool known to be all zero (null: none of that type and length). */
-    private static Object takeZeroed(Class<?> type, int n) {
-        if (n < MIN_LENGTH) {
-            return null;
-        }
-        synchronized (FREE) {
-            if (ZEROED.isEmpty()) {
-                return null;
-            }
-            for (Iterator<Object> it = FREE.descendingIterator(); it.hasNext(); ) {
-                Object a = it.next();
-                if (a.getClass() == type && length(a) == n && ZEROED.remove(a)) {
                     it.remove();
                     held -= bytes(a);
                     return a;

@@ -207,27 +207,9 @@ public record Selection(Kind kind, long fromNanos, long toNanos, BitSet threads,
             if (!totals) {
                 return TreeWeights.selfOnly(tree, self, selfSamples, unit, sum, count);
             }
-            if (self != null) {
-                return new TreeWeights(tree, self, selfSamples);
-            }
-            long[] nodes = reached <= samples.length / SPARSE_SHARE ? reachedNodes() : null;
-            return new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null, nodes);
-        }
-
-        /**
-         * Per node of the tree a bit (node i: bit i % 64 of word i / 64), set at each reached slot's node; the totals'
-         * pass over them sets their callers' ({@link TreeWeights}). An array of {@link QueryArrays}, an eighth of a
-         * byte per node.
-         */
-        long[] reachedNodes() {
-            long[] bits = QueryArrays.longs((tree.size() + 63) >>> 6);
-            for (int s = 0; s < samples.length; s++) {
-                if (samples[s] != 0) {
-                    int node = tree.slotNode(s);
-                    bits[node >>> 6] |= 1L << node;
-                }
-            }
-            return bits;
+            boolean sparse = reached <= samples.length / SPARSE_SHARE;
+            return self == null ? new TreeWeights(tree, selfSamples, unit, unit > 0 ? gather : null, sparse)
+                    : new TreeWeights(tree, self, selfSamples);
         }
 
         /** The weight of the slots marked in only (null: of every slot), the root's included. */

@@ -27,8 +27,6 @@ public final class TreeWeights {
     private int[] spill;
     private final long spillFloor;
     private final int spilledNodes;
-    /** The reached nodes' bits where the totals were summed over them only (null elsewhere), for {@link #release}. */
-    private long[] reached;
 
     TreeWeights(CallTree tree, long[] self, int[] selfSamples) {
         this.tree = tree;
@@ -61,17 +59,15 @@ public final class TreeWeights {
      * them afterwards walked the reached nodes once more.
      */
     TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather) {
-        this(tree, selfSamples, unit, gather, null);
+        this(tree, selfSamples, unit, gather, false);
     }
 
     /**
-     * The same, sparse where few of the tree's nodes are reached (a few threads' samples): reached, the bits of the
-     * reached slots' nodes ({@link Selection.Slots#reachedNodes}; null: not sparse), which these weights then own and
-     * whose callers' bits the pass sets. The totals are summed over the reached nodes only, and the columns go back to
-     * {@link QueryArrays} cleared at those nodes only.
+     * The same, sparse where few of the tree's nodes are reached (a few threads' samples): the backward pass then
+     * passes over the unreached nodes' 0s instead of adding each to its parent and to the cut's histogram.
      */
-    TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather, long[] reached) {
-        this(tree, selfSamples, null, 0, unit, gather, reached);
+    TreeWeights(CallTree tree, int[] selfSamples, long unit, Cut.Counts gather, boolean sparse) {
+        this(tree, selfSamples, null, 0, unit, gather, sparse);
     }
 
     /**
@@ -79,11 +75,11 @@ public final class TreeWeights {
      * with the weights') goes into each node's total as samples of children outside the part, floor the part's.
      */
     static TreeWeights spilled(CallTree part, int[] selfSamples, int[] spill, long unit, int floor, Cut.Counts gather) {
-        return new TreeWeights(part, selfSamples, spill, floor, unit, gather, null);
+        return new TreeWeights(part, selfSamples, spill, floor, unit, gather, false);
     }
 
     private TreeWeights(CallTree tree, int[] selfSamples, int[] spill, int floor, long unit, Cut.Counts gather,
-                        long[] reached) {
+                        boolean sparse) {
         this.tree = tree;
         this.unit = unit;
         this.counted = true;
@@ -91,91 +87,59 @@ public final class TreeWeights {
         this.total = null;
         this.selfSamples = selfSamples;
         this.spill = spill;
-        this.reached = reached;
         this.spillFloor = unit * floor;
-        int[] totals;
+        int[] totals = QueryArrays.copyOf(selfSamples);
         int spilled = 0;
-        if (reached != null) {
-            totals = QueryArrays.ints(selfSamples.length);
-            sumReached(tree, selfSamples, totals, reached, gather);
-        } else {
-            totals = QueryArrays.copyOf(selfSamples);
-            if (spill != null) {
-                spilled = addSpill(totals, spill, floor);
+        if (spill != null) {
+            // a node's spill is its reached children's outside the part, each under the floor: at least this many
+            int most = Math.max(1, floor - 1);
+            for (int i = 0; i < totals.length; i++) {
+                if (spill[i] != 0) {
+                    totals[i] += spill[i];
+                    spilled += (spill[i] + most - 1) / most;
+                }
             }
-            sumAll(tree, totals, gather);
         }
         spilledNodes = spilled;
+        if (sparse) {
+            sumReached(tree, totals, gather);
+        } else if (gather == null) {
+            for (int i = totals.length - 1; i > 0; i--) {
+                totals[tree.parent(i)] += totals[i];
+            }
+        } else {
+            for (int i = totals.length - 1; i > 0; i--) {
+                int c = totals[i];
+                totals[tree.parent(i)] += c;
+                gather.add(c);
+            }
+            if (totals.length > 0) {
+                gather.add(totals[0]);
+            }
+        }
         totalSamples = totals;
         rootSamples = totals.length == 0 ? 0 : totals[0];
         rootWeight = unit * rootSamples;
     }
 
-    /** Adds each node's spill to its total; the least number of reached nodes outside the part. */
-    private static int addSpill(int[] totals, int[] spill, int floor) {
-        // a node's spill is its reached children's outside the part, each under the floor: at least this many
-        int most = Math.max(1, floor - 1);
-        int spilled = 0;
-        for (int i = 0; i < totals.length; i++) {
-            if (spill[i] != 0) {
-                totals[i] += spill[i];
-                spilled += (spill[i] + most - 1) / most;
-            }
-        }
-        return spilled;
-    }
-
-    /** The backward pass over every node, without a branch: each count added to its parent's and gathered. */
-    private static void sumAll(CallTree tree, int[] totals, Cut.Counts gather) {
-        if (gather == null) {
-            for (int i = totals.length - 1; i > 0; i--) {
-                totals[tree.parent(i)] += totals[i];
-            }
-            return;
-        }
+    /**
+     * The backward pass over mostly unreached nodes: each reached node's count added to its parent and gathered. The
+     * adds of every node's count, 0s included, wait each on the last (the histogram's first cell, the parent's total)
+     * and were most of a thread view's CPU on the largest trees; the branch past a 0 is mostly right, for the
+     * unreached nodes come in runs (whole subtrees).
+     */
+    private static void sumReached(CallTree tree, int[] totals, Cut.Counts gather) {
         for (int i = totals.length - 1; i > 0; i--) {
             int c = totals[i];
-            totals[tree.parent(i)] += c;
-            gather.add(c);
-        }
-        if (totals.length > 0) {
-            gather.add(totals[0]);
-        }
-    }
-
-    /**
-     * The backward pass over the reached nodes only, totals all 0 before: the set bits of reached (the reached slots'
-     * nodes) from the highest down, a word of 64 nodes at a time, so a child before its parent as in pre-order, each
-     * node setting its parent's bit on the way, so that reached ends with every reached node's. The pass over every
-     * node read each node's count, 0 or not, and on the largest trees that loop, the column's copy and its zeroing
-     * were most of what was left of a thread view's CPU. Marking the callers by a walk up from each slot's node before
-     * the pass read the parents out of order, a cache miss each; here they are read in the pass's order.
-     */
-    private static void sumReached(CallTree tree, int[] self, int[] totals, long[] reached, Cut.Counts gather) {
-        for (int word = reached.length - 1; word >= 0; word--) {
-            long all = reached[word];
-            for (long bits = all; bits != 0; ) {
-                int bit = 63 - Long.numberOfLeadingZeros(bits);
-                bits ^= 1L << bit;
-                int i = word << 6 | bit;
-                int c = totals[i] + self[i];
-                totals[i] = c;
-                if (i > 0) {
-                    int p = tree.parent(i);
-                    totals[p] += c;
-                    if (p >>> 6 == word) {
-                        // a lower bit of this word: met later in this loop
-                        bits |= 1L << p;
-                        all |= 1L << p;
-                    } else {
-                        reached[p >>> 6] |= 1L << p;
-                    }
-                }
+            if (c != 0) {
+                totals[tree.parent(i)] += c;
                 if (gather != null) {
                     gather.add(c);
                 }
             }
-            reached[word] = all;
+        }
+        if (gather != null && totals.length > 0) {
+            gather.add(totals[0]);
         }
     }
 
@@ -239,27 +203,8 @@ public final class TreeWeights {
         return counted ? null : self;
     }
 
-    /**
-     * Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. Where only
-     * the reached nodes were summed, the count columns go back zeroed at those nodes (the only ones written), so that
-     * the next query takes them without a fill.
-     */
+    /** Gives the arrays back to {@link QueryArrays}: nothing reads these weights afterwards. Twice is once. */
     void release() {
-        if (reached != null && totalSamples != null) {
-            for (int word = 0; word < reached.length; word++) {
-                for (long bits = reached[word]; bits != 0; bits &= bits - 1) {
-                    int i = word << 6 | Long.numberOfTrailingZeros(bits);
-                    selfSamples[i] = 0;
-                    totalSamples[i] = 0;
-                }
-            }
-            QueryArrays.giveZeroed(selfSamples);
-            QueryArrays.giveZeroed(totalSamples);
-            selfSamples = null;
-            totalSamples = null;
-        }
-        QueryArrays.give(reached);
-        reached = null;
         QueryArrays.give(self);
         QueryArrays.give(total);
         QueryArrays.give(selfSamples);
