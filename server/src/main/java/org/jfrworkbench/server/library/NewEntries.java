@@ -104,6 +104,7 @@ final class NewEntries {
 
     /** afterFirstView: whether to wait for {@link #beforeIndexing} first (not on the upload's own thread). */
     private void index(RecordingInfo info, ProfileData data, CompletableFuture<Void> done, boolean afterFirstView) {
+        IndexStatus retrying = null;
         try {
             if (afterFirstView) {
                 beforeIndexing.accept(info);
@@ -111,29 +112,50 @@ final class NewEntries {
             // still unindexed until it is visible: the list and the searches wait for it by that mark
             indexing.index(info, data, () -> { });
         } catch (IOException | RuntimeException | Error e) {
-            failed(info.id(), 0, e);
+            retrying = noteFailure(info.id(), 0, e);
         } finally {
             unindexed.remove(info.id(), done);
             done.complete(null);
+        }
+        if (retrying != null) {
+            // scheduled once this attempt no longer marks it unindexed: a retry that came first read pending after it
+            // made the entry visible
+            scheduleRetry(info.id(), 0, retrying);
         }
     }
 
     /** Attempt n (0 the first) failed: the next is scheduled, or after the last the recording waits for the next start. */
     private void failed(String id, int attempt, Throwable e) {
+        IndexStatus retrying = noteFailure(id, attempt, e);
+        if (retrying != null) {
+            scheduleRetry(id, attempt, retrying);
+        }
+    }
+
+    /** Notes attempt n's failure: the status of the retry to schedule, or null after the last attempt. */
+    private IndexStatus noteFailure(String id, int attempt, Throwable e) {
         String error = e.getClass().getSimpleName();
         if (attempt >= RETRIES) {
             failing.put(id, new IndexStatus(IndexStatus.FAILED, attempt + 1, error, 0));
             LOG.error("could not index recording {} after {} attempts; it stays stored and is indexed on the next start",
                     id, attempt + 1, e);
-            return;
+            return null;
         }
-        long delay = firstRetryMillis * Math.min(MAX_RETRY_UNITS, 1L << attempt);
+        long delay = retryDelay(attempt);
         IndexStatus status = new IndexStatus(IndexStatus.RETRYING, attempt + 1, error, System.currentTimeMillis() + delay);
         failing.put(id, status);
         LOG.warn("could not index recording {} (attempt {}); it stays stored and is tried again in {} ms", id,
                 attempt + 1, delay, e);
+        return status;
+    }
+
+    private long retryDelay(int attempt) {
+        return firstRetryMillis * Math.min(MAX_RETRY_UNITS, 1L << attempt);
+    }
+
+    private void scheduleRetry(String id, int attempt, IndexStatus status) {
         try {
-            retries.schedule(() -> retry(id, attempt + 1, status), delay, TimeUnit.MILLISECONDS);
+            retries.schedule(() -> retry(id, attempt + 1, status), retryDelay(attempt), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             failing.remove(id); // the library is closing: the next start indexes it
         }
