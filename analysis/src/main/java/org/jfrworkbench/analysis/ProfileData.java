@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import org.jfrworkbench.importer.CollapsedFormat;
 import org.jfrworkbench.model.FrameNaming;
@@ -255,33 +256,14 @@ public final class ProfileData {
         if (tree != this.tree || coarseNodes == 0) {
             return null;
         }
-        String key = coarseKey(s);
-        CompletableFuture<Optional<CoarseTree>> part = coarse.get(key);
-        if (part == null) {
-            CompletableFuture<Optional<CoarseTree>> mine = new CompletableFuture<>();
-            if (coarse.putIfAbsent(key, mine) == null && !Background.later(() -> makeCoarse(s, mine))) {
-                coarse.remove(key, mine);
-            }
-            return null;
-        }
-        Optional<CoarseTree> made = part.getNow(null);
-        CoarseTree c = made == null ? null : made.orElse(null);
+        CoarseTree c = madeLater(coarse, coarseKey(s), () -> makeCoarse(s));
         // counted from the kind's samples as they were: a table grown since (as the blocks allow) is not bounded by it
         return c != null && c.tableSize() == samples(s.kind()).size() ? c : null;
     }
 
     /** {@link #coarse}, waiting until it is made (having it made if not asked yet); null where none is kept. */
     CoarseTree awaitCoarse(Selection s) {
-        if (coarseNodes == 0) {
-            return null;
-        }
-        String key = coarseKey(s);
-        CompletableFuture<Optional<CoarseTree>> part;
-        while ((part = coarse.get(key)) == null) {
-            coarse(tree, s);
-            Thread.onSpinWait();
-        }
-        return part.join().orElse(null);
+        return coarseNodes == 0 ? null : awaitMade(coarse, coarseKey(s), () -> coarse(tree, s));
     }
 
     /** The coarse parts are per kind and source: a selection of one source counts that source's samples only. */
@@ -296,24 +278,15 @@ public final class ProfileData {
     }
 
     /** Every sample of the selection's kind and source, counted per slot, and the coarse part of the tree from them. */
-    private void makeCoarse(Selection s, CompletableFuture<Optional<CoarseTree>> out) {
-        if (discarded) {
-            out.complete(Optional.empty());
-            return;
-        }
+    private CoarseTree makeCoarse(Selection s) {
+        // the size before the pass: samples added meanwhile make it differ, and the part go unused
+        int size = samples(s.kind()).size();
+        Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
+        Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
         try {
-            // the size before the pass: samples added meanwhile make it differ, and the part go unused
-            int size = samples(s.kind()).size();
-            Selection all = new Selection(s.kind(), Long.MIN_VALUE, Long.MAX_VALUE, null, null, s.source(), true);
-            Selection.Slots slots = all.slots(this, tree, Parallel.NEVER);
-            try {
-                out.complete(Optional.ofNullable(CoarseTree.of(tree, slots.samples(), coarseNodes, samples(s.kind()),
-                        size)));
-            } finally {
-                slots.release();
-            }
-        } catch (RuntimeException | OutOfMemoryError e) {
-            out.complete(Optional.empty()); // views weigh the whole tree, as without it
+            return CoarseTree.of(tree, slots.samples(), coarseNodes, samples(s.kind()), size);
+        } finally {
+            slots.release();
         }
     }
 
@@ -326,17 +299,10 @@ public final class ProfileData {
         if (tree != this.tree || !codesInverted) {
             return null;
         }
-        CompletableFuture<Optional<InvertedCodes>> made = invertedCodes.get(s.kind());
-        if (made == null) {
-            CompletableFuture<Optional<InvertedCodes>> mine = new CompletableFuture<>();
-            if (invertedCodes.putIfAbsent(s.kind(), mine) == null
-                    && !Background.later(() -> makeInvertedCodes(inv, s.kind(), mine))) {
-                invertedCodes.remove(s.kind(), mine);
-            }
-            return null;
-        }
-        Optional<InvertedCodes> codes = made.getNow(null);
-        InvertedCodes c = codes == null ? null : codes.orElse(null);
+        InvertedCodes c = madeLater(invertedCodes, s.kind(), () -> {
+            SampleTable t = samples(s.kind());
+            return InvertedCodes.of(tree, inv, t, t.size());
+        });
         // coded from the kind's samples as they were: a sample added since has no code
         return c != null && c.codes(inv, samples(s.kind())) ? c : null;
     }
@@ -347,12 +313,7 @@ public final class ProfileData {
         if (inv == null || !codesInverted) {
             return null;
         }
-        CompletableFuture<Optional<InvertedCodes>> made;
-        while ((made = invertedCodes.get(s.kind())) == null) {
-            invertedCodes(tree, inv, s);
-            Thread.onSpinWait();
-        }
-        return made.join().orElse(null);
+        return awaitMade(invertedCodes, s.kind(), () -> invertedCodes(tree, inv, s));
     }
 
     /** Turns the inverted codes off (before any is asked for): tests compare graphs through the slots with them. */
@@ -361,17 +322,44 @@ public final class ProfileData {
         return this;
     }
 
-    private void makeInvertedCodes(InvertedTree inv, Kind kind, CompletableFuture<Optional<InvertedCodes>> out) {
+    /**
+     * What made holds under key if made by now (null while it is being made, or where none is kept); else null, and
+     * the first call has make run on the {@link Background} thread (none kept where it fails, runs out of memory or the
+     * recording was deleted meanwhile: views then do without, as before it was made). A refused queue leaves it to
+     * the next call.
+     */
+    private <K, V> V madeLater(Map<K, CompletableFuture<Optional<V>>> made, K key, Supplier<V> make) {
+        CompletableFuture<Optional<V>> part = made.get(key);
+        if (part == null) {
+            CompletableFuture<Optional<V>> mine = new CompletableFuture<>();
+            if (made.putIfAbsent(key, mine) == null && !Background.later(() -> mine.complete(tryMaking(make)))) {
+                made.remove(key, mine);
+            }
+            return null;
+        }
+        Optional<V> v = part.getNow(null);
+        return v == null ? null : v.orElse(null);
+    }
+
+    private <V> Optional<V> tryMaking(Supplier<V> make) {
         if (discarded) {
-            out.complete(Optional.empty());
-            return;
+            return Optional.empty();
         }
         try {
-            SampleTable t = samples(kind);
-            out.complete(Optional.of(InvertedCodes.of(tree, inv, t, t.size())));
+            return Optional.ofNullable(make.get());
         } catch (RuntimeException | OutOfMemoryError e) {
-            out.complete(Optional.empty()); // inverted graphs go through the slots, as without them
+            return Optional.empty();
         }
+    }
+
+    /** What {@link #madeLater} holds under key, waiting until it is made; ask has it made if not asked yet. */
+    private static <K, V> V awaitMade(Map<K, CompletableFuture<Optional<V>>> made, K key, Runnable ask) {
+        CompletableFuture<Optional<V>> part;
+        while ((part = made.get(key)) == null) {
+            ask.run();
+            Thread.onSpinWait();
+        }
+        return part.join().orElse(null);
     }
 
     /** The estimated sampling interval of a time-sampled kind in nanoseconds ({@link SamplingInterval}), 0 if unknown. */
