@@ -21,13 +21,10 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.MouseButton;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The views on the analysis API in Chromium, on two recordings of different work: one method's sandwich, bytes or
@@ -35,25 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
  * percentage points with the test named, the per-second mode, filters per side with their warnings, both sides in
  * the collapsed export, a recording against itself, the graph painted before the table is built).
  */
-class UiAnalysisIT {
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
+class UiAnalysisIT extends BrowserTest {
     static String maps;
     static String sort;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         maps = upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500));
         sort = upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500, false));
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     static String upload(Path file) throws Exception {

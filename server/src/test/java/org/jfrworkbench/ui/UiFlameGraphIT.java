@@ -29,14 +29,11 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
 import com.microsoft.playwright.options.WaitForSelectorState;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.ServiceProfile;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 
@@ -45,7 +42,7 @@ import org.w3c.dom.NodeList;
  * search (modes, dimming, stepping, hostile patterns), keyboard walking, dark mode, and the rough edges of zoom links,
  * exports and scrolling. Everything is read from the DOM, the canvas's pixels, the URL and the exports.
  */
-class UiFlameGraphIT {
+class UiFlameGraphIT extends BrowserTest {
     /** Canvas row height (px) at device pixel ratio 1. */
     private static final int ROW = 18;
 
@@ -53,16 +50,10 @@ class UiFlameGraphIT {
     static final List<String> HOSTILE = List.of("libpthread-2.17.so;649be141 (deleted)", "com.acme.Line\nBreak.run",
             "nul\u0000byte", "sep\u2028arator", "back\\slash", "emoji\uD83D\uDE00.run", "#hash", "type_[j]");
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
     static String slivers, search, hostile, deep, jfr;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         // 3,000 one-sample stacks beside one of 6,000: each of their frames is about 0.1 px wide
         StringBuilder s = new StringBuilder("java.lang.Thread.run;com.acme.Big.work 6000\n");
         for (int k = 0; k < 3000; k++) {
@@ -81,11 +72,6 @@ class UiFlameGraphIT {
         hostile = upload(h + " 500\n", "hostile.txt");
         deep = upload(ServiceProfile.collapsed(300, 3), "deep.txt");
         jfr = UiServer.upload(server, TestRecordings.record(temp.resolve("checkout.jfr"), true, 800, false), null);
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     @Test

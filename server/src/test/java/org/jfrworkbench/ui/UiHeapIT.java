@@ -13,39 +13,24 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Mouse;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
-import org.jfrworkbench.server.http.RunningServer;
-import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.jfr.CountedLeakRecording;
 import org.jfrworkbench.testkit.jfr.LeakingRecording;
 import org.jfrworkbench.testkit.jfr.OlderObjectsRecording;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The heap page's growth, GC pauses and heap diff in Chromium, on generated recordings whose leak is known
  * ({@link LeakingRecording}: com.acme.Leak grows 1 MiB/s from Cache.put; GCs every 2 s, the last at 58 s).
  */
-class UiHeapIT {
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
+class UiHeapIT extends BrowserTest {
     static String leaking;
     static String steady;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         leaking = upload("leaking.jfr", LeakingRecording.write(1L << 20, 0.25, 7));
         steady = upload("steady.jfr", LeakingRecording.write(1L << 16, 0.25, 8));
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     static String upload(String name, byte[] bytes) throws Exception {

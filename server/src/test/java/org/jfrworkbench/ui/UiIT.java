@@ -14,38 +14,24 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import org.jfrworkbench.model.Kind;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The web UI end to end in Chromium against the real server: upload, flame graph, permalinks, diff, heap. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class UiIT {
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
+class UiIT extends BrowserTest {
     static Path mapHeavy;
     static Path sortHeavy;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         mapHeavy = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
         sortHeavy = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 1500);
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     @Test

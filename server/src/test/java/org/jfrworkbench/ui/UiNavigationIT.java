@@ -11,16 +11,13 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Pages the user leaves release what they registered: going round every page many times leaves nothing behind. */
-class UiNavigationIT {
+class UiNavigationIT extends BrowserTest {
     /**
      * Counts, in the page under test only, the elements resize observers watch and the listeners the UI's scripts
      * (js/, webjars/) add to window and document, by wrapping ResizeObserver and EventTarget before the page's code
@@ -67,26 +64,15 @@ class UiNavigationIT {
                 + listeners.map(l => (l.target === window ? 'window ' : 'document ') + l.type).sort().join(', ');
             })()""";
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 2500));
         upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false));
     }
 
     private static void upload(Path file) throws Exception {
         UiServer.upload(server, file, null);
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     @Test

@@ -16,44 +16,30 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
 import org.jfrworkbench.testkit.jfr.JfrWriter.Field;
 import org.jfrworkbench.testkit.jfr.JfrWriter;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The rough edges a new user hit, each fixed and checked in Chromium: upload states, recordings search messages,
  * file-name and method hits, GC numbers on the heap page, whole names in the compare picker, the Java version, and
  * figures in one unit per view.
  */
-class UiRoughEdgesIT {
+class UiRoughEdgesIT extends BrowserTest {
     static final String LONG_NAME = "checkout-service-eu-west-1-2026-11-20T10-00-00-instance-";
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
     static Path maps;
     static String mapsId;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         maps = TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500);
         mapsId = upload(Files.readAllBytes(maps), "checkout-after.jfr", "service=checkout");
         Path sort = TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false);
         upload(Files.readAllBytes(sort), "checkout-before.jfr", "service=checkout");
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     static String upload(byte[] bytes, String name, String labels) throws Exception {

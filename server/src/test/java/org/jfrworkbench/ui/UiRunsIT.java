@@ -16,39 +16,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.server.library.Runs;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.jfr.JfrChunks;
 import org.jfrworkbench.testkit.process.ChildJvm;
 import org.jfrworkbench.testkit.workload.UploadingWorkload;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs in Chromium: several files combined into one recording at upload, and the page of a run that grows (parts
  * posted over HTTP, and the real agent uploading from a child JVM).
  */
-class UiRunsIT {
+class UiRunsIT extends BrowserTest {
     static final Path CHECKOUT = Path.of(System.getProperty("samples.dir", "../sample-recordings"), "checkout-before.jfr");
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
-    }
 
     private static HttpResponse<String> post(String query, byte[] body) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/recordings" + query))

@@ -7,7 +7,6 @@ import static org.jfrworkbench.ui.UiServer.param;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,43 +14,29 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.ServiceRun;
 import org.jfrworkbench.testkit.jfr.JfrWriter;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs over time in Chromium: two runs of service=checkout 5 s apart (only the second calls audit) and a run of another
  * service; the service page reached from the label facet, a brushed range's merged flame graph, a second range's diff,
  * and one recording compared with itself at two ranges from its timeline.
  */
-class UiRunsOverTimeIT {
+class UiRunsOverTimeIT extends BrowserTest {
     private static final long T0 = JfrWriter.START_NANOS;
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
     static String first;
     static String second;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         first = upload("run1", "service=checkout", ServiceRun.of(T0, 200, 10, i -> i < 100 ? "parse" : "render"));
         second = upload("run2", "service=checkout",
                 ServiceRun.of(T0 + 5_000_000_000L, 200, 10, i -> i % 2 == 0 ? "parse" : "audit"));
         upload("catalog", "service=catalog", ServiceRun.of(T0 + 1_000_000_000L, 50, 10, i -> "browse"));
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     static String upload(String name, String labels, byte[] body) throws Exception {

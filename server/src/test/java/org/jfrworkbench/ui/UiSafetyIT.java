@@ -12,37 +12,18 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Frame names, labels and file names from uploads are shown as text: markup in them never runs. */
-class UiSafetyIT {
+class UiSafetyIT extends BrowserTest {
     static final String IMG = "<img src=x onerror=window.__pwned=1>";
     static final String SCRIPT = "<script>window.__pwned=2</script>";
     static final String FILE_NAME = "<svg onload=window.__pwned=3>.txt";
     static final String THREAD_NAME = "<img src=x onerror=window.__pwned=4>\"'&amp;";
     static final String JFR_NAME = "<iframe src=javascript:window.__pwned=5>.jfr";
 
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
-    }
 
     private static Path export(Page page, String item) {
         if (!page.isVisible(item)) {

@@ -18,39 +18,25 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
-import org.jfrworkbench.server.http.RunningServer;
 import org.jfrworkbench.testkit.Browser;
 import org.jfrworkbench.testkit.Recordings;
 import org.jfrworkbench.testkit.TestRecordings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recording page's views in Chromium on one uploaded recording: the hot methods (every method, virtualised,
  * filtered, sorted), the call tree in step with the graph, the thread-state and source filters, a time range that
  * cannot show anything, and the pages at tablet and phone widths and in dark mode.
  */
-class UiViewsIT {
-    @TempDir
-    static Path temp;
-    static RunningServer server;
-    static Browser browser;
+class UiViewsIT extends BrowserTest {
     static String maps;
     static String sort;
 
     @BeforeAll
     static void start() throws Exception {
-        server = UiServer.start(temp.resolve("data"));
-        browser = new Browser();
         maps = upload(TestRecordings.record(temp.resolve("checkout-maps.jfr"), true, 1500), "service=checkout");
         sort = upload(TestRecordings.record(temp.resolve("checkout-sort.jfr"), false, 800, false), "service=checkout");
-    }
-
-    @AfterAll
-    static void stop() {
-        UiServer.stop(browser, server);
     }
 
     static String upload(Path file, String labels) throws Exception {
