@@ -312,6 +312,47 @@ class HandWrittenRecordingTest {
         return w;
     }
 
+    /**
+     * A stack pool written in several checkpoints of one chunk (as the JDK's flushes write it), each announcing its own
+     * entries, reads as the same pool in one checkpoint: the tables sized from each announcement keep the entries of
+     * the checkpoints before.
+     */
+    @Test
+    void aStackPoolSpreadOverCheckpointsReadsAsInOne() throws Exception {
+        Map<String, Long> one = FoldedStacks.of(read(manyStacks(1)), Kind.CPU, null, null, FrameNaming.DEFAULT);
+        assertEquals(3_000, one.size());
+        Profile p = read(manyStacks(3));
+        assertEquals(3_000, p.stacks().size());
+        assertEquals(one, FoldedStacks.of(p, Kind.CPU, null, null, FrameNaming.DEFAULT));
+    }
+
+    /** 3,000 distinct stacks of up to 12 frames of 40 methods (keys well above the pools' counts), a sample each. */
+    private static byte[] manyStacks(int checkpoints) {
+        JfrWriter w = new JfrWriter(START, 1_000_000_000L).stackTypes().checkpoints(checkpoints);
+        w.type("jdk.ExecutionSample", "jdk.jfr.Event", Field.timestamp("startTime", "long", "TICKS"),
+                Field.pool("sampledThread", "java.lang.Thread"), Field.pool("stackTrace", "jdk.types.StackTrace"));
+        w.constant("java.lang.Thread", 1, "worker", 1L);
+        for (int m = 0; m < 40; m++) {
+            w.constant("jdk.types.Symbol", 1000 + m, "app/C" + m).constant("jdk.types.Symbol", 2000 + m, "m" + m);
+            w.constant("java.lang.Class", 3000 + m, 1000L + m);
+            w.constant("jdk.types.Method", 5000 + m, 3000L + m, 2000L + m);
+        }
+        for (int s = 0; s < 3_000; s++) {
+            // the frames spell s in base 40, from the leaf
+            List<Object[]> frames = new java.util.ArrayList<>();
+            for (int rest = s; ; rest /= 40) {
+                frames.add(new Object[] {5000L + rest % 40, 1 + frames.size()});
+                if (rest < 40) {
+                    break;
+                }
+            }
+            frames.add(new Object[] {5000L, 0});
+            w.constant("jdk.types.StackTrace", 70_000 + 7L * s, false, frames);
+            w.event("jdk.ExecutionSample", 1_000L + s, 1L, 70_000 + 7L * s);
+        }
+        return w.chunk();
+    }
+
     private Profile read(byte[] recording) throws Exception {
         Path file = Files.write(tmp.resolve("hand-written.jfr"), recording);
         return new Importer().read(file);

@@ -73,6 +73,7 @@ public final class JfrWriter {
     private int metadataDepth;
     private Long checkpointDelta;
     private boolean checkpointCycle;
+    private int checkpoints = 1;
     private long chunkSizeExcess;
     private Double metadataOffsetAt;
 
@@ -263,6 +264,15 @@ public final class JfrWriter {
         }
     }
 
+    /**
+     * The pools spread over a chain of n checkpoints, each with its share of every pool's entries in turn, as the
+     * JDK's flushes write a pool (each checkpoint the entries added since the one before).
+     */
+    public JfrWriter checkpoints(int n) {
+        checkpoints = n;
+        return this;
+    }
+
     /** The complete chunk: header, events, the checkpoint with every pool, metadata. */
     public byte[] chunk() {
         Bytes out = new Bytes().raw(new byte[68]);
@@ -274,6 +284,14 @@ public final class JfrWriter {
             out.raw(checkpoint(checkpoint(0, pooled).length, pooled));
             checkpointOffset = out.size();
             out.raw(checkpoint(first - checkpointOffset, new Bytes().varint(0).bytes()));
+        } else if (checkpoints > 1) {
+            // each names the one before it; the header names the last
+            int previous = -1;
+            for (int part = 0; part < checkpoints; part++) {
+                checkpointOffset = out.size();
+                out.raw(checkpoint(previous < 0 ? 0 : previous - checkpointOffset, pools(part, checkpoints)));
+                previous = checkpointOffset;
+            }
         } else {
             out.raw(checkpoint(checkpointDelta == null ? 0 : checkpointDelta, pooled));
         }
@@ -306,6 +324,17 @@ public final class JfrWriter {
         pools.forEach((type, entries) -> {
             b.varint(types.get(type).id).varint(poolCounts.getOrDefault(type, (long) entries.size()));
             entries.forEach(b::raw);
+        });
+        return b.bytes();
+    }
+
+    /** The part-th of parts shares of every pool's entries (the stated counts are the shares' sizes). */
+    private byte[] pools(int part, int parts) {
+        Bytes b = new Bytes().varint(pools.size());
+        pools.forEach((type, entries) -> {
+            List<byte[]> share = entries.subList(entries.size() * part / parts, entries.size() * (part + 1) / parts);
+            b.varint(types.get(type).id).varint(share.size());
+            share.forEach(b::raw);
         });
         return b.bytes();
     }
