@@ -314,8 +314,8 @@ class HandWrittenRecordingTest {
 
     /**
      * A stack pool written in several checkpoints of one chunk (as the JDK's flushes write it), each announcing its own
-     * entries, reads as the same pool in one checkpoint: the tables sized from each announcement keep the entries of
-     * the checkpoints before.
+     * entries, reads as the same pool in one checkpoint: a checkpoint's count is of its own entries only, so a reader
+     * that sized or reset a pool's tables by it would lose the entries of the checkpoints before.
      */
     @Test
     void aStackPoolSpreadOverCheckpointsReadsAsInOne() throws Exception {
