@@ -31,11 +31,16 @@ final class QueryTimer {
         this.base = base;
     }
 
-    /** What one answer cost (wall and the request thread's CPU time) and how large it was (nodes, bytes). */
-    record Answer(double millis, double cpuMillis, int nodes, int bytes) {
+    /**
+     * What one answer cost (wall and the request thread's CPU time) and how large it was (nodes, bytes); its build and
+     * encode steps apart, and the whole round trip as this client saw it.
+     */
+    record Answer(double millis, double cpuMillis, int nodes, int bytes, double buildMillis, double encodeMillis,
+                  double clientMillis) {
     }
 
     Answer time(String path) throws IOException, InterruptedException {
+        long sent = System.nanoTime();
         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         if (r.statusCode() != 200) {
@@ -46,8 +51,23 @@ final class QueryTimer {
         if (!m.find()) {
             throw new IllegalStateException(path + " was not built for this request: " + timing);
         }
-        return new Answer(Double.parseDouble(m.group(1)) + Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
-                nodes(r.body()), r.body().length);
+        double clientMillis = (System.nanoTime() - sent) / 1e6;
+        double build = Double.parseDouble(m.group(1));
+        double encode = Double.parseDouble(m.group(2));
+        return new Answer(build + encode, Double.parseDouble(m.group(3)), nodes(r.body()), r.body().length, build, encode,
+                clientMillis);
+    }
+
+    /** The round trip of an answer the server has cached (Server-Timing cache;desc=hit), in milliseconds. */
+    double cachedRoundTrip(String path) throws IOException, InterruptedException {
+        long sent = System.nanoTime();
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        double millis = (System.nanoTime() - sent) / 1e6;
+        if (r.statusCode() != 200 || !r.headers().firstValue("Server-Timing").orElse("").contains("cache;desc=hit")) {
+            throw new IllegalStateException(path + " was not answered from the cache");
+        }
+        return millis;
     }
 
     JsonNode json(String path) throws IOException, InterruptedException {

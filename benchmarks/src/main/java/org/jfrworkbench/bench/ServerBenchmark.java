@@ -37,7 +37,11 @@ import org.jfrworkbench.server.store.ProfileCodec;
  * build + encode, binary form) and of the request thread's CPU time (what the work costs on a loaded machine), side
  * by side with async-profiler's converter making the same view from the same
  * file ({@link ConverterPeer}, in a JVM of its own started once for all sizes), their runs interleaved so that both
- * see the same machine; and the bytes the benchmark's JVM (server and client) allocates per view. Options:
+ * see the same machine; and the bytes the benchmark's JVM (server and client) allocates per view. A second table
+ * says where the server's time goes beyond the analysis: per kind of view the p50s of the build and encode steps, of
+ * the time the request thread did not run while it built (waiting for a processor, a helper, a collection), of the
+ * client's round trip beyond those steps and of the same answer's round trip from the server's cache (each view is
+ * asked for twice), and the collections' pauses within the views. Options:
  * {@code -Dbench.rounds=N} views per kind, {@code -Dbench.peerRuns=N} converter runs per kind (0: none),
  * {@code -Dbench.views=diff,...} only those kinds of view, {@code -Dbench.peerJvm="OPTIONS"} the converter's JVM.
  */
@@ -177,15 +181,21 @@ public final class ServerBenchmark {
             Map<String, List<Double>> peerMs = new LinkedHashMap<>();
             Map<String, List<Long>> allocated = new LinkedHashMap<>();
             Map<String, List<Long>> helped = new LinkedHashMap<>();
+            Map<String, List<Long>> paused = new LinkedHashMap<>();
+            Map<String, List<Double>> hits = new LinkedHashMap<>();
             // -Dbench.peerRuns=0: ours alone (the converter is never run)
             for (int round = 0; round < ROUNDS; round++) {
                 for (String view : kinds) {
                     Views.Query q = views.query(view, random);
+                    long gcBefore = gcPauseMillis();
                     long helpers = helperCpu();
                     long before = THREADS.getTotalThreadAllocatedBytes();
                     ours.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.time(q.path()));
                     allocated.computeIfAbsent(view, k -> new ArrayList<>()).add(THREADS.getTotalThreadAllocatedBytes() - before);
                     helped.computeIfAbsent(view, k -> new ArrayList<>()).add(helperCpu() - helpers);
+                    paused.computeIfAbsent(view, k -> new ArrayList<>()).add(gcPauseMillis() - gcBefore);
+                    // the same answer again from the server's cache: what a view's HTTP costs without its build
+                    hits.computeIfAbsent(view, k -> new ArrayList<>()).add(timer.cachedRoundTrip(q.path()));
                     if (peer != null && peerRound(round) && q.peerArgs() != null) {
                         double ms = peer.time(base, q.peerArgs());
                         if (view.equals("diff")) {
@@ -196,6 +206,7 @@ public final class ServerBenchmark {
                 }
             }
             report(ours, peerMs, allocated, helped);
+            steps(ours, paused, hits);
             System.out.printf("load average after: %s%n", load());
         } finally {
             try (java.util.stream.Stream<Path> files = Files.walk(data)) {
@@ -246,6 +257,45 @@ public final class ServerBenchmark {
             }
         }
         return sum;
+    }
+
+    /** The collectors' pauses so far (G1's concurrent cycle counts its remark and cleanup pauses), in milliseconds. */
+    private static long gcPauseMillis() {
+        long sum = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
+    /**
+     * Where a view's server time goes beyond the request thread's CPU: the p50s of its build and encode steps, of the
+     * time the request thread did not run while it built (wall less CPU: waiting for a processor, for a helper, for a
+     * collection), of the client's round trip beyond the server's steps (HTTP, the gate, reading the answer) and of the
+     * same answer's round trip from the cache (HTTP alone: where the two match, what lies outside Server-Timing is the
+     * answer's sending), and the collections' pauses within the views.
+     */
+    private static void steps(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Long>> paused,
+                              Map<String, List<Double>> hits) {
+        System.out.printf("%-9s %10s %10s %10s %16s %12s %12s %18s%n", "view", "build p50", "encode p50", "cpu p50",
+                "not run p50/p90", "round trip+", "cached trip", "gc pauses");
+        for (Map.Entry<String, List<QueryTimer.Answer>> e : ours.entrySet()) {
+            List<QueryTimer.Answer> a = e.getValue();
+            long[] gc = paused.get(e.getKey()).stream().mapToLong(Long::longValue).toArray();
+            long withGc = java.util.Arrays.stream(gc).filter(ms -> ms > 0).count();
+            double[] notRun = a.stream().mapToDouble(x -> x.millis() - x.cpuMillis()).sorted().toArray();
+            double[] hit = hits.get(e.getKey()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            System.out.printf(Locale.ROOT, "%-9s %10.1f %10.1f %10.1f %10.1f/%5.1f %12.1f %12.1f %18s%n", e.getKey(),
+                    median(a, QueryTimer.Answer::buildMillis), median(a, QueryTimer.Answer::encodeMillis),
+                    median(a, QueryTimer.Answer::cpuMillis), notRun[notRun.length / 2], notRun[notRun.length * 9 / 10],
+                    median(a, x -> x.clientMillis() - x.millis()), hit[hit.length / 2],
+                    String.format(Locale.ROOT, "%d views, %d ms", withGc, java.util.Arrays.stream(gc).sum()));
+        }
+    }
+
+    private static double median(List<QueryTimer.Answer> answers, java.util.function.ToDoubleFunction<QueryTimer.Answer> f) {
+        double[] v = answers.stream().mapToDouble(f).sorted().toArray();
+        return v[v.length / 2];
     }
 
     private static void report(Map<String, List<QueryTimer.Answer>> ours, Map<String, List<Double>> peer,

@@ -54,7 +54,7 @@ final class DiffBinary {
         header.put("targetSamples", diff.targetSamples());
         header.put("nodes", n);
         header.put("types", types);
-        header.put("names", diff.names());
+        header.put("names", new BinaryHeader.Names(diff.names()));
         header.put("targetKind", diff.targetKind());
         header.put("mode", diff.mode());
         header.put("baseSeconds", diff.baseSeconds());
@@ -65,7 +65,7 @@ final class DiffBinary {
         header.putAll(extra);
         header.put("columns", FlameGraphBinary.ordered("weight", weight32 ? "u32" : "f64", "name", name16 ? "u16" : "i32",
                 "significance", "i8"));
-        byte[] head = json.writeValueAsBytes(header);
+        byte[] head = BinaryHeader.write(header, json);
         int padded = (head.length + 7) & ~7;
         // widest first, so every column starts aligned to its element size
         ByteBuffer out = ByteBuffer.allocate(16 + padded + 2 * n * (weight32 ? 4 : 8) + n * 4 + n * (name16 ? 2 : 4) + 2 * n)

@@ -82,7 +82,7 @@ final class FlameGraphBinary {
         header.put("samples", graph.samples());
         header.put("nodes", n);
         header.put("types", types);
-        header.put("names", graph.names());
+        header.put("names", new BinaryHeader.Names(graph.names()));
         if (graph.search() != null) {
             FlameGraph.Search s = graph.search();
             header.put("search", ordered("pattern", s.pattern(), "matchCase", s.matchCase(), "literal", s.literal(),
@@ -92,7 +92,7 @@ final class FlameGraphBinary {
         boolean name16 = graph.names().size() <= 1 << 16;
         header.putAll(extra);
         header.put("columns", ordered("total", total32 ? "u32" : "f64", "name", name16 ? "u16" : "i32"));
-        byte[] head = json.writeValueAsString(header).getBytes(StandardCharsets.UTF_8);
+        byte[] head = BinaryHeader.write(header, json);
         int padded = (head.length + 7) & ~7;
         // widest first, so every column starts aligned to its element size
         ByteBuffer out = ByteBuffer.allocate(16 + padded + n * (total32 ? 4 : 8) + (n + hits.length) * 4
