@@ -56,7 +56,11 @@ record CodeCounts(int[] counts, int selected) {
         QueryArrays.give(counts);
     }
 
-    /** Counts the selected samples of blocks [fromBlock, toBlock) by their codes. */
+    /**
+     * Counts the selected samples of blocks [fromBlock, toBlock) by their codes. The block loop is Selection's pass into
+     * slots written out again with this add: one loop with the per-sample add passed in measured slower, as Selection's
+     * own two passes into slots did (1.13-1.15x the CPU with one method for both).
+     */
     private static CodeCounts pass(SampleTable t, SampleBlocks blocks, Selection.Filter f, int[] codes, int length,
                                    int fromBlock, int toBlock) {
         int[] counts = QueryArrays.ints(length);
